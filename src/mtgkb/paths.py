@@ -1,0 +1,27 @@
+"""Where the rule base lives: inside the installed package, or in a checkout."""
+
+from functools import cache
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+_CHECKOUT = _PACKAGE.parent.parent
+
+
+@cache
+def data_dir(name: str) -> Path:
+    """The folder `rules`, `kb` or `queries`, wherever this installation keeps it."""
+    for base in (_PACKAGE, _CHECKOUT):
+        folder = base / name
+        if folder.is_dir():
+            return folder
+    raise FileNotFoundError(f"mtgkb's {name}/ folder is missing from this installation")
+
+
+def rule_files() -> list[Path]:
+    """Every program of the rule base: the CR encodings and the facts about them."""
+    return sorted(data_dir("rules").glob("*.lp")) + sorted(data_dir("kb").glob("*.lp"))
+
+
+def query_file(name: str) -> Path:
+    """The program that asks one kind of question."""
+    return data_dir("queries") / f"{name}.lp"
