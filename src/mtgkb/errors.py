@@ -1,0 +1,92 @@
+"""The one error a scenario file can give: where it is and what is wrong.
+
+Rendered like a compiler message::
+
+    game.mtg:2:1: error: unknown player 'Carl'
+    Carl controls creature "Bear" 2/2
+    ^
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+
+def _printable(line: str) -> str:
+    """The source line with control characters (NUL, ...) shown as U+FFFD."""
+    return "".join(
+        ch if ch == "\t" or unicodedata.category(ch) not in ("Cc", "Cs") else "\ufffd"
+        for ch in line
+    )
+
+
+class ScenarioError(Exception):
+    """Unreadable input: a syntax error, an unknown name, a forbidden setup.
+
+    `line` and `column` count from 1 (column 0 / line 0 when the position is
+    the whole file); `source_line` is the text of that line, without newline.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        filename: str = "<stdin>",
+        line: int = 1,
+        column: int = 1,
+        source_line: str = "",
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.filename = filename
+        self.line = line
+        self.column = column
+        self.source_line = source_line
+
+    def format(self) -> str:
+        """`FILE:LINE:COL: error: message`, the offending line, a caret under the column."""
+        head = f"{self.filename}:{self.line}:{self.column}: error: {self.message}"
+        if not self.source_line and self.line <= 0:
+            return head
+        shown = _printable(self.source_line)
+        if len(shown) > 400:
+            # Keep the column in view on a very long line.
+            start = max(0, self.column - 200)
+            shown = shown[start : start + 400]
+            caret_at = self.column - start
+        else:
+            caret_at = self.column
+        prefix = shown[: max(0, caret_at - 1)]
+        # Tabs stay tabs so the caret lines up in a terminal.
+        pad = "".join("\t" if ch == "\t" else " " for ch in prefix)
+        return f"{head}\n{shown}\n{pad}^"
+
+    def as_dict(self) -> dict:
+        """The error as JSON-ready data."""
+        return {
+            "file": self.filename,
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+        }
+
+    def __reduce__(self):
+        # Keep the position when the error crosses a process boundary.
+        return (_rebuild, (self.message, self.filename, self.line, self.column, self.source_line))
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return (
+            f"ScenarioError({self.message!r}, filename={self.filename!r}, "
+            f"line={self.line}, column={self.column})"
+        )
+
+
+def _rebuild(
+    message: str, filename: str, line: int, column: int, source_line: str
+) -> ScenarioError:
+    return ScenarioError(
+        message, filename=filename, line=line, column=column, source_line=source_line
+    )

@@ -1,0 +1,210 @@
+"""A typed scenario into the input facts of docs/predicates.md, section 1.
+
+Facts are built as clingo symbols through the API: a user's name is always a
+`clingo.String`, so whatever it contains it never becomes program text.
+Vocabulary words are constants (`two_headed_giant`, `cant_attack`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from clingo import Function, Number, String, Symbol
+
+from .model import Event, Question, Scenario
+
+# The input predicates in the order docs/predicates.md lists them; facts_text
+# prints facts grouped by predicate in this order.
+SCHEMA: tuple[tuple[str, int], ...] = (
+    # the table
+    ("game", 1),
+    ("option", 1),
+    ("player", 1),
+    ("seat", 2),
+    ("team", 2),
+    ("active", 1),
+    ("starting", 1),
+    ("phase", 1),
+    ("emperor", 1),
+    ("archenemy", 1),
+    ("vanguard", 2),
+    ("range", 2),
+    ("life_given", 2),
+    # objects
+    ("object", 1),
+    ("controls", 2),
+    ("card_type", 2),
+    ("power", 2),
+    ("toughness", 2),
+    ("loyalty", 2),
+    ("defense", 2),
+    ("protects", 2),
+    ("land_type", 2),
+    ("has", 2),
+    ("cant_attack_player", 2),
+    ("landwalk", 2),
+    ("landwalk_requires", 3),
+    ("max_attackers", 1),
+    # declarations
+    ("chooses_defending", 2),
+    ("declared_attack", 2),
+    ("band", 2),
+    ("declared_block", 2),
+    # events
+    ("event", 2),
+    ("event_source", 2),
+    ("choice_item", 3),
+    ("choice_in_order", 1),
+    ("choice_hidden", 1),
+    ("trigger", 2),
+    # questions
+    ("asked", 1),
+)
+_RANK = {signature: i for i, signature in enumerate(SCHEMA)}
+
+
+def _const(word: str) -> Symbol:
+    """A vocabulary word as a constant: hyphens and spaces become underscores."""
+    return Function(word.replace("-", "_").replace(" ", "_").replace("'", ""))
+
+
+def _f(name: str, *args: Symbol) -> Symbol:
+    return Function(name, list(args))
+
+
+def _event_term(event: Event) -> Symbol:
+    kind, args = event.kind, event.args
+    if kind == "damage":
+        source, recipient, amount = args
+        return _f("damage", String(source), String(recipient), Number(amount))
+    if kind in ("lose_life", "gain_life", "pay_life", "set_life"):
+        return _f(kind, String(args[0]), Number(args[1]))
+    if kind in ("exchange_life", "makes_choose"):
+        return _f(kind, String(args[0]), String(args[1]))
+    if kind in ("cant_gain_life", "cant_lose_life", "cant_lose_game"):
+        return _f(kind, String(args[0]))
+    if kind == "combat_damage":
+        return _const("combat_damage")
+    if kind == "simultaneous":
+        return _f("simultaneous", _const(args[0]))
+    raise ValueError(f"unknown event kind {kind!r}")  # pragma: no cover - the parser makes no other
+
+
+def question_symbol(question: Question) -> Symbol:
+    """The argument of `asked/1` for one question (`legal`, `pay("Ann",5)`, ...)."""
+    kind, params = question.kind, question.params
+    if kind == "attack_targets":
+        return _f("attack_targets", String(params["creature"]))
+    if kind == "blocks" and params.get("defender") is not None:
+        return _f("blocks", String(params["defender"]))
+    if kind == "pay":
+        return _f("pay", String(params["player"]), Number(params["amount"]))
+    return _const(kind)
+
+
+def scenario_facts(scenario: Scenario) -> list[Symbol]:
+    """Every input fact of the scenario, defaults filled, in schema order, no repeats."""
+    sc = scenario
+    out: list[Symbol] = []
+    add = out.append
+
+    # the table
+    add(_f("game", _const(sc.game)))
+    for option in sc.options:
+        if option.name == "range_of_influence":
+            add(_f("option", _f("range_of_influence", Number(option.value or 0))))
+        else:
+            add(_f("option", _const(option.name)))
+    for player in sc.players:
+        add(_f("player", String(player.name)))
+    for player in sc.players:
+        add(_f("seat", String(player.name), Number(player.seat)))
+    for team in sc.teams:
+        for member in team.members:
+            add(_f("team", String(team.name), String(member)))
+    if sc.active:
+        add(_f("active", String(sc.active)))
+    if sc.starting:
+        add(_f("starting", String(sc.starting)))
+    add(_f("phase", _const(sc.phase)))
+    for setting in sc.emperors:
+        add(_f("emperor", String(setting.name)))
+    for setting in sc.archenemies:
+        add(_f("archenemy", String(setting.name)))
+    for setting in sc.vanguards:
+        add(_f("vanguard", String(setting.name), Number(setting.value)))
+    for setting in sc.ranges:
+        add(_f("range", String(setting.name), Number(setting.value)))
+    for setting in sc.life:
+        add(_f("life_given", String(setting.name), Number(setting.value)))
+
+    # objects
+    for obj in sc.objects:
+        o = String(obj.name)
+        add(_f("object", o))
+        add(_f("controls", String(obj.controller), o))
+        add(_f("card_type", o, _const(obj.card_type)))
+        for attribute in ("power", "toughness", "loyalty", "defense"):
+            value = getattr(obj, attribute)
+            if value is not None:
+                add(_f(attribute, o, Number(value)))
+        if obj.protector is not None:
+            add(_f("protects", String(obj.protector), o))
+        walk = 0
+        for ability in obj.abilities:
+            if ability.name == "land_type":
+                add(_f("land_type", o, String(ability.args[0])))
+            elif ability.name == "cant_attack_player":
+                add(_f("cant_attack_player", o, String(ability.args[0])))
+            elif ability.name == "landwalk":
+                walk += 1
+                add(_f("landwalk", o, Number(walk)))
+                for required in ability.args:
+                    add(_f("landwalk_requires", o, Number(walk), String(required)))
+            else:
+                add(_f("has", o, _const(ability.name)))
+    if sc.max_attackers is not None:
+        add(_f("max_attackers", Number(sc.max_attackers.count)))
+
+    # declarations
+    for choice in sc.defending_choices:
+        add(_f("chooses_defending", String(choice.player), String(choice.defender)))
+    for attack in sc.attacks:
+        add(_f("declared_attack", String(attack.attacker), String(attack.target)))
+    for band in sc.bands:
+        for member in band.members:
+            add(_f("band", Number(band.index), String(member)))
+    for block in sc.blocks:
+        add(_f("declared_block", String(block.blocker), String(block.attacker)))
+
+    # events
+    for event in sc.events:
+        i = Number(event.index)
+        add(_f("event", i, _event_term(event)))
+        if event.source is not None:
+            add(_f("event_source", i, String(event.source)))
+        for j, item in enumerate(event.items, start=1):
+            add(_f("choice_item", i, Number(j), String(item)))
+        if event.in_order:
+            add(_f("choice_in_order", i))
+        if event.hidden:
+            add(_f("choice_hidden", i))
+    for trigger in sc.triggers:
+        add(_f("trigger", String(trigger.name), String(trigger.controller)))
+
+    # questions
+    for question in sc.questions:
+        add(_f("asked", question_symbol(question)))
+
+    return list(dict.fromkeys(out))
+
+
+def _rank(symbol: Symbol) -> tuple[int, str]:
+    signature = (symbol.name, len(symbol.arguments))
+    return (_RANK.get(signature, len(_RANK)), symbol.name if signature not in _RANK else "")
+
+
+def facts_text(symbols: Iterable[Symbol]) -> str:
+    """One `atom.` per line, grouped by predicate in schema order (stable within a group)."""
+    ordered: Sequence[Symbol] = sorted(symbols, key=_rank)
+    return "".join(f"{symbol}.\n" for symbol in ordered)

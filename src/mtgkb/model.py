@@ -1,0 +1,294 @@
+"""The typed scenario: what a `.mtg` file says, as plain dataclasses.
+
+Names are the user's strings, exactly as written (unescaped). Words of the
+language's vocabulary are stored as the schema's constant names, with
+hyphens turned into underscores (`two_headed_giant`, `attack_left`,
+`cant_attack`). Every element keeps the line and column (1-based) where it
+was written; `positions` maps a role (`"controller"`, `"member.2"`, ...) to
+the exact place of a name inside the statement, for precise error messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Position = tuple[int, int]
+
+
+@dataclass
+class Located:
+    """Something written at a line and column of the file."""
+
+    line: int = 0
+    column: int = 0
+    positions: dict[str, Position] = field(default_factory=dict, compare=False, repr=False)
+
+    def at(self, role: str | None = None) -> Position:
+        """Where `role` was written, or the statement itself."""
+        if role is not None and role in self.positions:
+            return self.positions[role]
+        return (self.line, self.column)
+
+
+# -------------------- the table
+
+
+@dataclass
+class Player(Located):
+    name: str = ""
+    seat: int = 0  # 1..n in turn order
+
+
+@dataclass
+class Team(Located):
+    name: str = ""
+    members: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Option(Located):
+    """`attack_multiple_players`, `attack_left`, `attack_right`,
+    `shared_team_turns`, or `range_of_influence` with `value` N.
+    `given` is False for the default the spec fills in."""
+
+    name: str = ""
+    value: int | None = None
+    given: bool = True
+
+
+@dataclass
+class Setting(Located):
+    """A one-value setup line: `active:`, `vanguard: P N`, `life: X N`, ..."""
+
+    name: str = ""
+    value: Any = None
+
+
+# -------------------- objects
+
+
+@dataclass
+class Ability(Located):
+    """`name` is a `has/2` constant (`flying`, `cant_attack`, ...) or one of
+    `cant_attack_player` (args: the player), `landwalk` (args: the required
+    land types, lower-case) and `land_type` (args: the type, lower-case)."""
+
+    name: str = ""
+    args: tuple[str, ...] = ()
+
+
+@dataclass
+class GameObject(Located):
+    name: str = ""
+    controller: str = ""
+    card_type: str = ""  # creature | planeswalker | land | battle
+    power: int | None = None
+    toughness: int | None = None
+    loyalty: int | None = None
+    defense: int | None = None
+    protector: str | None = None
+    abilities: list[Ability] = field(default_factory=list)
+
+    def has(self, ability: str) -> bool:
+        return any(a.name == ability for a in self.abilities)
+
+
+@dataclass
+class MaxAttackers(Located):
+    """`rule: no more than N creatures can attack`."""
+
+    count: int = 0
+
+
+# -------------------- declarations
+
+
+@dataclass
+class ChooseDefending(Located):
+    player: str = ""
+    defender: str = ""
+
+
+@dataclass
+class Attack(Located):
+    attacker: str = ""
+    target: str = ""  # a player or a planeswalker / battle name
+    target_quoted: bool = False  # written as "..." (an object, or a player by quoted name)
+
+
+@dataclass
+class Block(Located):
+    blocker: str = ""
+    attacker: str = ""
+
+
+@dataclass
+class Band(Located):
+    index: int = 0  # 1, 2, ... in file order
+    members: list[str] = field(default_factory=list)
+
+
+# -------------------- events
+
+
+@dataclass
+class Event(Located):
+    """One event, numbered 1..n in file order.
+
+    `kind` and `args` mirror the schema's `event(I,E)` term: `damage`
+    (source, recipient, amount), `lose_life`/`gain_life`/`pay_life`/`set_life`
+    (player, amount), `exchange_life` (player, player), `cant_gain_life`/
+    `cant_lose_life`/`cant_lose_game` (player), `combat_damage` (),
+    `simultaneous` (`sacrifice`|`draw`|`choose`), `makes_choose` (player, player).
+    """
+
+    index: int = 0
+    kind: str = ""
+    args: tuple[Any, ...] = ()
+    source: str | None = None  # `gains N life from "X"`
+    items: tuple[str, ...] = ()  # the things chosen at a `simultaneous` event
+    in_order: bool = False  # choices joined by `then` (101.4c)
+    hidden: bool = False  # chosen from a hidden zone (101.4a)
+    recipient_quoted: bool = False  # `damage`: the recipient was written as "..."
+
+
+@dataclass
+class Trigger(Located):
+    name: str = ""
+    controller: str = ""
+
+
+# -------------------- questions
+
+QUESTION_KINDS = (
+    "legal",
+    "defending",
+    "attack_targets",
+    "attacks",
+    "blocks",
+    "order",
+    "block_order",
+    "damage_order",
+    "knowledge",
+    "stack",
+    "outcome",
+    "pay",
+    "explain",
+)
+
+
+@dataclass
+class Question(Located):
+    """One `ask`, in file order. `params` by kind: attack_targets
+    {"creature"}, attacks {"limit"}, blocks {"defender", "limit"} (None when
+    not written), pay {"player", "amount"}; the others have none."""
+
+    kind: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+    source: str = ""  # the text of the line
+
+    def __getitem__(self, key: str) -> Any:
+        return self.params[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.params.get(key, default)
+
+
+# -------------------- the scenario
+
+GAMES = (
+    "two_player",
+    "free_for_all",
+    "grand_melee",
+    "team_vs_team",
+    "two_headed_giant",
+    "emperor",
+    "commander",
+    "brawl",
+    "archenemy",
+    "vanguard",
+)
+OPTIONS = (
+    "attack_multiple_players",
+    "attack_left",
+    "attack_right",
+    "shared_team_turns",
+    "range_of_influence",
+)
+ATTACK_OPTIONS = ("attack_multiple_players", "attack_left", "attack_right")
+PHASES = (
+    "start_of_game",
+    "beginning_of_combat",
+    "declare_attackers",
+    "declare_blockers",
+    "combat_damage",
+    "main",
+)
+
+
+@dataclass
+class Scenario:
+    """Everything a scenario file says, defaults filled in."""
+
+    filename: str = "<stdin>"
+    game: str = "two_player"
+    game_given: bool = False  # a `game:` line was written
+    game_at: Setting | None = None
+    players: list[Player] = field(default_factory=list)
+    teams: list[Team] = field(default_factory=list)
+    options: list[Option] = field(default_factory=list)
+    active: str = ""
+    starting: str = ""
+    phase: str = "main"
+    emperors: list[Setting] = field(default_factory=list)  # value: the player
+    archenemies: list[Setting] = field(default_factory=list)
+    vanguards: list[Setting] = field(default_factory=list)  # name: player, value: N
+    ranges: list[Setting] = field(default_factory=list)  # name: player, value: N
+    life: list[Setting] = field(default_factory=list)  # name: player or team, value: N
+    objects: list[GameObject] = field(default_factory=list)
+    max_attackers: MaxAttackers | None = None
+    defending_choices: list[ChooseDefending] = field(default_factory=list)
+    attacks: list[Attack] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    bands: list[Band] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    triggers: list[Trigger] = field(default_factory=list)
+    questions: list[Question] = field(default_factory=list)
+    # the statements that set a one-value setting (`active:`, `phase:`, ...)
+    settings: dict[str, Setting] = field(default_factory=dict, repr=False)
+    source_lines: list[str] = field(default_factory=list, repr=False, compare=False)
+
+    # ---- look-ups
+
+    @property
+    def player_names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    @property
+    def seats(self) -> dict[str, int]:
+        return {p.name: p.seat for p in self.players}
+
+    @property
+    def archenemy(self) -> str | None:
+        return self.archenemies[0].value if self.archenemies else None
+
+    def object(self, name: str) -> GameObject | None:
+        for obj in self.objects:
+            if obj.name == name:
+                return obj
+        return None
+
+    def team_of(self, player: str) -> Team | None:
+        for team in self.teams:
+            if player in team.members:
+                return team
+        return None
+
+    def option_names(self) -> list[str]:
+        return [o.name for o in self.options]
+
+    def source_line(self, line: int) -> str:
+        if 1 <= line <= len(self.source_lines):
+            return self.source_lines[line - 1]
+        return ""

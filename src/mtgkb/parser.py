@@ -1,0 +1,821 @@
+"""Scenario files (`.mtg`) into a typed `Scenario`: Lark does the parsing.
+
+`parse_text(text_or_bytes, filename)` and `parse_file(path)` return a
+validated `Scenario` or raise `ScenarioError` (with file, line, column and
+the source line); no other exception escapes for any input.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .errors import ScenarioError
+from .model import (
+    ATTACK_OPTIONS,
+    GAMES,
+    OPTIONS,
+    PHASES,
+    Ability,
+    Attack,
+    Band,
+    Block,
+    ChooseDefending,
+    Event,
+    GameObject,
+    MaxAttackers,
+    Option,
+    Player,
+    Question,
+    Scenario,
+    Setting,
+    Team,
+    Trigger,
+)
+from .validate import validate
+
+GRAMMAR = Path(__file__).resolve().parent / "grammar.lark"
+
+# Input-size guards.
+MAX_BYTES = 1 << 20  # 1 MiB
+MAX_PLAYERS = 64
+MAX_OBJECTS = 10_000
+MAX_NAME = 200
+MAX_NUMBER = 1_000_000  # keeps every sum the rules make inside clingo's integers
+
+# Words that start a statement: a player may not be called that.
+STATEMENT_WORDS = frozenset(
+    "game option players team active starting phase emperor archenemy vanguard range "
+    "life rule band each combat trigger ask".split()
+)
+
+
+@cache
+def grammar() -> Lark:
+    """The LALR parser, built once per process on first use."""
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="contextual",
+        propagate_positions=False,
+        maybe_placeholders=True,
+    )
+
+
+# -------------------- entry points
+
+
+def parse_file(path: str | os.PathLike) -> Scenario:
+    """Read and parse one scenario file."""
+    name = str(path)
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_BYTES:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_BYTES + 1)
+        else:
+            data = Path(path).read_bytes()
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise ScenarioError(
+            f"cannot read the file: {reason}", filename=name, line=0, column=0
+        ) from None
+    return parse_text(data, filename=name)
+
+
+def parse_text(text: str | bytes, filename: str = "<stdin>") -> Scenario:
+    """Parse scenario text (str, or bytes in UTF-8) into a validated Scenario."""
+    text = _decode(text, filename)
+    lines = text.split("\n")
+    _check_characters(text, lines, filename)
+    try:
+        tree = grammar().parse(text + "\n")
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, lines, filename) from None
+    scenario = _Builder(filename, lines).build(tree)
+    validate(scenario)
+    return scenario
+
+
+# -------------------- bytes and characters
+
+
+def _line_col(text: str, index: int) -> tuple[int, int]:
+    line = text.count("\n", 0, index) + 1
+    start = text.rfind("\n", 0, index) + 1
+    return line, index - start + 1
+
+
+def _decode(text: str | bytes, filename: str) -> str:
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        data = bytes(text)
+        if len(data) > MAX_BYTES:
+            _too_big(data[: MAX_BYTES + 1].decode("utf-8", "replace"), filename)
+        try:
+            decoded = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            good = data[: exc.start].decode("utf-8", "replace")
+            line, col = _line_col(good, len(good))
+            shown = data.split(b"\n")[line - 1].decode("utf-8", "replace")
+            raise ScenarioError(
+                f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+                filename=filename,
+                line=line,
+                column=col,
+                source_line=shown.replace("\r", ""),
+            ) from None
+    elif isinstance(text, str):
+        decoded = text
+        if (
+            len(decoded) > MAX_BYTES // 4
+            and len(decoded.encode("utf-8", "surrogatepass")) > MAX_BYTES
+        ):
+            _too_big(decoded, filename)
+    else:
+        raise ScenarioError(
+            f"expected text or bytes, not {type(text).__name__}",
+            filename=filename,
+            line=0,
+            column=0,
+        )
+    if decoded.startswith("\ufeff"):
+        decoded = decoded[1:]
+    return decoded.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _too_big(text: str, filename: str) -> None:
+    # The line holding the first byte past the limit.
+    size = 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        size += len(line.encode("utf-8", "surrogatepass")) + 1
+        if size > MAX_BYTES:
+            raise ScenarioError(
+                f"the file is larger than {MAX_BYTES // 1024} KiB",
+                filename=filename,
+                line=number,
+                column=1,
+                source_line=line[:400],
+            )
+    raise ScenarioError(
+        f"the file is larger than {MAX_BYTES // 1024} KiB", filename=filename, line=1, column=1
+    )
+
+
+# Control characters other than tab, form feed and vertical tab (newlines
+# are split already), and lone surrogates, which no UTF-8 file holds.
+_BAD_CHAR = re.compile(r"[\x00-\x08\x0e-\x1f\x7f\x80-\x9f\ud800-\udfff]")
+
+
+def _check_characters(text: str, lines: list[str], filename: str) -> None:
+    bad = _BAD_CHAR.search(text)
+    if bad:
+        line, col = _line_col(text, bad.start())
+        raise ScenarioError(
+            f"character U+{ord(bad.group()):04X} is not allowed in a scenario file",
+            filename=filename,
+            line=line,
+            column=col,
+            source_line=lines[line - 1],
+        )
+
+
+# -------------------- syntax errors
+
+_TOKEN_WORDS = {
+    "_NL": "end of line",
+    "$END": "end of file",
+    "NAME": "a player name",
+    "STRING": 'a quoted name ("...")',
+    "WORD": "a word",
+    "SIGNED_INT": "a number",
+    "POSS": "'s",
+    "CANT": "can't",
+    "TYPEWALK": "<type>walk",
+    "SUMMONING_SICK": "summoning-sick",
+    "COLON": "':'",
+    "COMMA": "','",
+    "SLASH": "'/'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+}
+
+
+def _describe(terminal: str) -> str:
+    if terminal in _TOKEN_WORDS:
+        return _TOKEN_WORDS[terminal]
+    if terminal.isupper() and terminal.isidentifier():
+        return terminal.lower().replace("_", " ")
+    return terminal
+
+
+def _expected(names: Any) -> str:
+    words = sorted({_describe(n) for n in names or ()})
+    if not words:
+        return ""
+    if len(words) > 12:
+        words = words[:12] + ["..."]
+    return "; expected " + (words[0] if len(words) == 1 else "one of: " + ", ".join(words))
+
+
+def _code_end(line: str) -> int:
+    """The length of a line without its comment and trailing blanks."""
+    quoted = escaped = False
+    end = len(line)
+    for i, ch in enumerate(line):
+        if quoted:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch == "#":
+            end = i
+            break
+    return len(line[:end].rstrip())
+
+
+def _syntax_error(exc: UnexpectedInput, lines: list[str], filename: str) -> ScenarioError:
+    line = getattr(exc, "line", None) or 1
+    column = getattr(exc, "column", None) or 1
+    if isinstance(exc, UnexpectedCharacters):
+        char = exc.char
+        if char == '"':
+            message = 'unterminated quoted name (or a backslash escape other than \\" and \\\\)'
+        else:
+            message = f"unexpected character {char!r}" + _expected(exc.allowed)
+    elif isinstance(exc, UnexpectedToken):
+        token = exc.token
+        if token.type in ("_NL", "$END"):
+            message = "the statement ends too early"
+            # A statement cut short: point just past its last character.
+            line = token.line if isinstance(token.line, int) else len(lines)
+            if not (1 <= line <= len(lines)):
+                line = len(lines)
+            column = _code_end(lines[line - 1]) + 1 if lines else 1
+        else:
+            value = str(token.value)
+            shown = value if len(value) <= 40 else value[:40] + "..."
+            message = f"unexpected {shown!r}"
+        message += _expected(exc.accepts or exc.expected)
+    elif isinstance(exc, UnexpectedEOF):
+        line = len(lines)
+        column = len(lines[-1]) + 1 if lines else 1
+        message = "the file ends in the middle of a statement" + _expected(exc.expected)
+    else:  # pragma: no cover - Lark has no other kinds
+        message = "syntax error"
+    if not (1 <= line <= len(lines)):
+        line = max(1, min(line, len(lines)))
+    return ScenarioError(
+        "syntax error: " + message,
+        filename=filename,
+        line=line,
+        column=column,
+        source_line=lines[line - 1] if lines else "",
+    )
+
+
+# -------------------- the tree into a Scenario
+
+_UNESCAPE = re.compile(r"\\([\"\\])")
+
+
+def _vocab(words: tuple[str, ...]) -> dict[str, str]:
+    return {w.replace("_", "-"): w for w in words}
+
+
+_GAME_WORDS = _vocab(GAMES)
+_OPTION_WORDS = _vocab(OPTIONS)
+_PHASE_WORDS = _vocab(PHASES)
+
+_SIMPLE_ABILITIES = {
+    "flying",
+    "reach",
+    "shadow",
+    "menace",
+    "defender",
+    "cant_attack",
+    "cant_block",
+    "cant_attack_alone",
+    "cant_block_alone",
+    "attacks_if_able",
+    "blocks_if_able",
+    "haste",
+    "summoning_sick",
+    "tapped",
+    "lifelink",
+    "banding",
+    "life_gain_trigger",
+}
+_HIDDEN_ZONES = {"hand", "library"}
+
+
+def _tokens(tree: Tree) -> list[Token]:
+    return [c for c in tree.children if isinstance(c, Token)]
+
+
+class _Builder:
+    def __init__(self, filename: str, lines: list[str]) -> None:
+        self.filename = filename
+        self.lines = lines
+        self.sc = Scenario(filename=filename, source_lines=lines)
+
+    # ---- errors and tokens
+
+    def fail(self, where: Token | tuple[int, int], message: str) -> None:
+        if isinstance(where, Token):
+            line, column = where.line or 1, where.column or 1
+        else:
+            line, column = where
+        raise ScenarioError(
+            message,
+            filename=self.filename,
+            line=line,
+            column=column,
+            source_line=self.lines[line - 1] if 1 <= line <= len(self.lines) else "",
+        )
+
+    def statement_text(self, line: int) -> str:
+        """The statement written on a line, without its comment."""
+        text = self.lines[line - 1] if 1 <= line <= len(self.lines) else ""
+        return text[: _code_end(text)].strip()
+
+    @staticmethod
+    def pos(tok: Token) -> tuple[int, int]:
+        return (tok.line or 1, tok.column or 1)
+
+    def name(self, tok: Token | Tree) -> str:
+        """A NAME or STRING token (or a `name` tree) as the user's string."""
+        if isinstance(tok, Tree):
+            tok = _tokens(tok)[0]
+        if tok.type == "STRING":
+            value = _UNESCAPE.sub(r"\1", tok.value[1:-1])
+            if not value.strip():
+                self.fail(tok, "a name may not be empty")
+        else:
+            value = str(tok.value)
+        if len(value) > MAX_NAME:
+            self.fail(tok, f"a name may be at most {MAX_NAME} characters long ({len(value)} here)")
+        return value
+
+    @staticmethod
+    def name_token(node: Token | Tree) -> Token:
+        return _tokens(node)[0] if isinstance(node, Tree) else node
+
+    def number(self, tok: Token, minimum: int | None = None, what: str = "the number") -> int:
+        value = int(tok.value)
+        if abs(value) > MAX_NUMBER:
+            self.fail(tok, f"{what} is too large (at most {MAX_NUMBER})")
+        if minimum is not None and value < minimum:
+            if minimum == 0:
+                self.fail(tok, f"{what} may not be negative")
+            self.fail(tok, f"{what} must be at least {minimum}")
+        return value
+
+    def word(self, node: Tree | list[Token], vocab: dict[str, str], what: str) -> str:
+        toks = _tokens(node) if isinstance(node, Tree) else node
+        text = "-".join(t.value.lower().replace("_", "-") for t in toks)
+        if text not in vocab:
+            known = ", ".join(vocab)
+            self.fail(toks[0], f"unknown {what} '{text}'; expected one of: {known}")
+        return vocab[text]
+
+    def setting(self, key: str, first: Token, value: Any, at: Token) -> Setting:
+        """A setting written at most once (`active:`, `phase:`, ...)."""
+        if key in self.sc.settings:
+            before = self.sc.settings[key]
+            self.fail(first, f"'{key}:' is already given at line {before.line}")
+        made = Setting(line=first.line, column=first.column, name=key, value=value)
+        made.positions["value"] = self.pos(at)
+        self.sc.settings[key] = made
+        return made
+
+    # ---- the walk
+
+    def build(self, tree: Tree) -> Scenario:
+        for stmt in tree.children:
+            if isinstance(stmt, Tree):
+                handler = getattr(self, "s_" + stmt.data, None)
+                if handler is None:  # pragma: no cover - every rule has a handler
+                    self.fail(self.first_token(stmt), f"unsupported statement {stmt.data}")
+                handler(stmt, self.first_token(stmt))
+        self.fill_defaults()
+        return self.sc
+
+    @staticmethod
+    def first_token(tree: Tree) -> Token:
+        for tok in tree.scan_values(lambda v: isinstance(v, Token)):
+            return tok
+        raise AssertionError("empty statement")  # pragma: no cover
+
+    def fill_defaults(self) -> None:
+        sc = self.sc
+        n = len(sc.players)
+        if not sc.game_given:
+            sc.game = "two_player" if n <= 2 else "free_for_all"
+            given_attack = any(o.name in ATTACK_OPTIONS for o in sc.options)
+            if n > 2 and not given_attack:
+                sc.options.append(Option(name="attack_multiple_players", given=False))
+        if sc.players:
+            first = sc.players[0].name
+            if "active" not in sc.settings:
+                sc.active = first
+            if "starting" not in sc.settings:
+                sc.starting = first
+
+    # ---- 1. setup
+
+    def s_game(self, t: Tree, first: Token) -> None:
+        words = t.children[1]
+        value = self.word(words, _GAME_WORDS, "game")
+        made = self.setting("game", first, value, _tokens(words)[0])
+        self.sc.game = value
+        self.sc.game_given = True
+        self.sc.game_at = made
+
+    def s_option(self, t: Tree, first: Token) -> None:
+        words, num = t.children[1], t.children[2]
+        value = self.word(words, _OPTION_WORDS, "option")
+        at = _tokens(words)[0]
+        amount = None
+        if value == "range_of_influence":
+            if num is None:
+                self.fail(
+                    at, "range-of-influence needs a number of seats, as in 'range-of-influence 2'"
+                )
+            amount = self.number(num, 1, "a range of influence")
+        elif num is not None:
+            self.fail(num, f"the option {at.value} takes no number")
+        for before in self.sc.options:
+            if before.name == value and before.value == amount:
+                return  # the same option twice says nothing new
+            if before.name == value == "range_of_influence":
+                self.fail(num, f"a range of influence is already given at line {before.line}")
+        option = Option(line=first.line, column=first.column, name=value, value=amount)
+        option.positions["value"] = self.pos(at)
+        self.sc.options.append(option)
+
+    def s_players(self, t: Tree, first: Token) -> None:
+        for tok in _tokens(t)[1:]:
+            if len(self.sc.players) >= MAX_PLAYERS:
+                self.fail(tok, f"too many players (at most {MAX_PLAYERS})")
+            name = self.name(tok)
+            if name.lower() in STATEMENT_WORDS:
+                self.fail(tok, f"'{name}' starts statements and cannot be a player's name")
+            seat = len(self.sc.players) + 1
+            self.sc.players.append(Player(line=tok.line, column=tok.column, name=name, seat=seat))
+
+    def s_team(self, t: Tree, first: Token) -> None:
+        name_node = t.children[1]
+        team = Team(line=first.line, column=first.column, name=self.name(name_node))
+        team.positions["name"] = self.pos(self.name_token(name_node))
+        for i, tok in enumerate(t.children[2:]):
+            member = self.name(tok)
+            if member in team.members:
+                self.fail(tok, f"{member} is named twice in team {team.name}")
+            team.members.append(member)
+            team.positions[f"member.{i}"] = self.pos(tok)
+            team.positions[f"player:{member}"] = self.pos(tok)
+        self.sc.teams.append(team)
+
+    def s_active(self, t: Tree, first: Token) -> None:
+        tok = t.children[1]
+        self.sc.active = self.name(tok)
+        self.setting("active", first, self.sc.active, tok)
+
+    def s_starting(self, t: Tree, first: Token) -> None:
+        tok = t.children[1]
+        self.sc.starting = self.name(tok)
+        self.setting("starting", first, self.sc.starting, tok)
+
+    def s_phase(self, t: Tree, first: Token) -> None:
+        words = t.children[1]
+        self.sc.phase = self.word(words, _PHASE_WORDS, "phase")
+        self.setting("phase", first, self.sc.phase, _tokens(words)[0])
+
+    def _player_setting(self, t: Tree, first: Token, key: str, bucket: list, minimum=None, what=""):
+        tok = t.children[1]
+        player = self.name(tok)
+        value = None
+        if len(t.children) > 2:
+            value = self.number(t.children[2], minimum, what)
+        made = Setting(line=first.line, column=first.column, name=player, value=value)
+        made.positions["player"] = self.pos(tok)
+        made.positions["value"] = self.pos(t.children[2]) if len(t.children) > 2 else self.pos(tok)
+        for before in bucket:
+            if before.name == player and key in ("vanguard", "range"):
+                self.fail(first, f"'{key}:' for {player} is already given at line {before.line}")
+        bucket.append(made)
+        return made
+
+    def s_emperor(self, t: Tree, first: Token) -> None:
+        made = self._player_setting(t, first, "emperor", self.sc.emperors)
+        made.value = made.name
+
+    def s_archenemy(self, t: Tree, first: Token) -> None:
+        if self.sc.archenemies:
+            before = self.sc.archenemies[0]
+            self.fail(
+                first, f"there is one archenemy (904.2a); already given at line {before.line}"
+            )
+        made = self._player_setting(t, first, "archenemy", self.sc.archenemies)
+        made.value = made.name
+
+    def s_vanguard(self, t: Tree, first: Token) -> None:
+        self._player_setting(t, first, "vanguard", self.sc.vanguards, None, "a life modifier")
+
+    def s_range(self, t: Tree, first: Token) -> None:
+        self._player_setting(t, first, "range", self.sc.ranges, 1, "a range of influence")
+
+    def s_life(self, t: Tree, first: Token) -> None:
+        for item in t.children[1:]:
+            name_node, num = item.children
+            tok = self.name_token(name_node)
+            who = self.name(tok)
+            for before in self.sc.life:
+                if before.name == who:
+                    self.fail(tok, f"the life of {who} is already given at line {before.line}")
+            made = Setting(line=tok.line, column=tok.column, name=who)
+            made.value = self.number(num, None, "a life total")
+            made.positions["player"] = self.pos(tok)
+            made.positions["value"] = self.pos(num)
+            self.sc.life.append(made)
+
+    def s_global_rule(self, t: Tree, first: Token) -> None:
+        num = next(c for c in t.children if isinstance(c, Token) and c.type == "SIGNED_INT")
+        if self.sc.max_attackers is not None:
+            before = self.sc.max_attackers.line
+            self.fail(first, f"a limit on attacking creatures is already given at line {before}")
+        count = self.number(num, 0, "the number of creatures")
+        self.sc.max_attackers = MaxAttackers(line=first.line, column=first.column, count=count)
+
+    # ---- 2. objects
+
+    def s_controls(self, t: Tree, first: Token) -> None:
+        if len(self.sc.objects) >= MAX_OBJECTS:
+            self.fail(first, f"too many objects (at most {MAX_OBJECTS})")
+        spec = t.children[-1]
+        kids = spec.children
+        name_tok = kids[1]
+        obj = GameObject(
+            line=first.line,
+            column=first.column,
+            name=self.name(name_tok),
+            controller=self.name(first),
+            card_type=spec.data,
+        )
+        obj.positions["controller"] = self.pos(first)
+        obj.positions["name"] = self.pos(name_tok)
+        abilities = kids[-1]
+        if spec.data == "creature":
+            obj.power = self.number(kids[2], None, "power")
+            obj.toughness = self.number(kids[3], None, "toughness")
+        elif spec.data == "planeswalker":
+            obj.loyalty = self.number(kids[3], 0, "loyalty")
+        elif spec.data == "battle":
+            obj.defense = self.number(kids[3], 0, "defense")
+            protector = kids[4]
+            if protector is not None:
+                tok = protector.children[2]
+                obj.protector = self.name(tok)
+                obj.positions["protector"] = self.pos(tok)
+        if abilities is not None:
+            self.abilities(obj, abilities)
+        self.sc.objects.append(obj)
+
+    def abilities(self, obj: GameObject, tree: Tree) -> None:
+        for node in tree.children:
+            if not isinstance(node, Tree):
+                continue
+            toks = _tokens(node)
+            ability = Ability(line=toks[0].line, column=toks[0].column, name=node.data)
+            if node.data == "cant_attack_player":
+                ability.args = (self.name(toks[2]),)
+                ability.positions["player"] = self.pos(toks[2])
+            elif node.data == "typewalk":
+                word = toks[0].value
+                ability.name = "landwalk"
+                ability.args = (word[: -len("walk")].lower(),)
+            elif node.data == "landwalk":
+                ability.args = tuple(self.name(w).lower() for w in toks[1:])
+            elif node.data == "land_type":
+                ability.args = (self.name(toks[1]).lower(),)
+            elif node.data not in _SIMPLE_ABILITIES:  # pragma: no cover - grammar and table agree
+                self.fail(toks[0], f"unknown ability {node.data}")
+            obj.abilities.append(ability)
+
+    # ---- 3. declarations
+
+    def s_chooses_defending(self, t: Tree, first: Token) -> None:
+        toks = _tokens(t)
+        made = ChooseDefending(
+            line=first.line,
+            column=first.column,
+            player=self.name(toks[0]),
+            defender=self.name(toks[2]),
+        )
+        made.positions["player"] = self.pos(toks[0])
+        made.positions["defender"] = self.pos(toks[2])
+        self.sc.defending_choices.append(made)
+
+    def s_attack(self, t: Tree, first: Token) -> None:
+        target = self.name_token(t.children[2])
+        made = Attack(
+            line=first.line,
+            column=first.column,
+            attacker=self.name(first),
+            target=self.name(target),
+        )
+        made.positions["attacker"] = self.pos(first)
+        made.positions["target"] = self.pos(target)
+        made.target_quoted = target.type == "STRING"
+        self.sc.attacks.append(made)
+
+    def s_band(self, t: Tree, first: Token) -> None:
+        band = Band(line=first.line, column=first.column, index=len(self.sc.bands) + 1)
+        for i, tok in enumerate(_tokens(t)[1:]):
+            member = self.name(tok)
+            if member in band.members:
+                self.fail(tok, f'"{member}" is named twice in this band')
+            band.members.append(member)
+            band.positions[f"member.{i}"] = self.pos(tok)
+        self.sc.bands.append(band)
+
+    def s_block(self, t: Tree, first: Token) -> None:
+        toks = _tokens(t)
+        made = Block(
+            line=first.line,
+            column=first.column,
+            blocker=self.name(toks[0]),
+            attacker=self.name(toks[2]),
+        )
+        made.positions["blocker"] = self.pos(toks[0])
+        made.positions["attacker"] = self.pos(toks[2])
+        self.sc.blocks.append(made)
+
+    # ---- 4. events
+
+    def event(self, first: Token, kind: str, args: tuple, **extra: Any) -> Event:
+        made = Event(
+            line=first.line,
+            column=first.column,
+            index=len(self.sc.events) + 1,
+            kind=kind,
+            args=args,
+            **extra,
+        )
+        self.sc.events.append(made)
+        return made
+
+    def s_damage(self, t: Tree, first: Token) -> None:
+        num = t.children[2]
+        target = self.name_token(t.children[5])
+        amount = self.number(num, 0, "damage")
+        made = self.event(first, "damage", (self.name(first), self.name(target), amount))
+        made.positions["recipient"] = self.pos(target)
+        made.recipient_quoted = target.type == "STRING"
+        made.positions["amount"] = self.pos(num)
+
+    def _player_amount(self, t: Tree, first: Token, kind: str, num: Token, what: str) -> Event:
+        made = self.event(first, kind, (self.name(first), self.number(num, 0, what)))
+        made.positions["player"] = self.pos(first)
+        return made
+
+    def s_lose_life(self, t: Tree, first: Token) -> None:
+        self._player_amount(t, first, "lose_life", t.children[2], "life lost")
+
+    def s_gain_life(self, t: Tree, first: Token) -> None:
+        made = self._player_amount(t, first, "gain_life", t.children[2], "life gained")
+        source = t.children[-1]
+        if source is not None:
+            made.source = self.name(source)
+
+    def s_pay_life(self, t: Tree, first: Token) -> None:
+        self._player_amount(t, first, "pay_life", t.children[2], "life paid")
+
+    def s_set_life(self, t: Tree, first: Token) -> None:
+        made = self.event(
+            first, "set_life", (self.name(first), self.number(t.children[-1], 0, "a life total"))
+        )
+        made.positions["player"] = self.pos(first)
+
+    def s_exchange_life(self, t: Tree, first: Token) -> None:
+        other = t.children[-1]
+        made = self.event(first, "exchange_life", (self.name(first), self.name(other)))
+        made.positions["player"] = self.pos(first)
+        made.positions["other"] = self.pos(other)
+
+    def _player_event(self, first: Token, kind: str) -> None:
+        made = self.event(first, kind, (self.name(first),))
+        made.positions["player"] = self.pos(first)
+
+    def s_cant_gain_life(self, t: Tree, first: Token) -> None:
+        self._player_event(first, "cant_gain_life")
+
+    def s_cant_lose_life(self, t: Tree, first: Token) -> None:
+        self._player_event(first, "cant_lose_life")
+
+    def s_cant_lose_game(self, t: Tree, first: Token) -> None:
+        self._player_event(first, "cant_lose_game")
+
+    def s_combat_damage(self, t: Tree, first: Token) -> None:
+        self.event(first, "combat_damage", ())
+
+    def s_makes_choose(self, t: Tree, first: Token) -> None:
+        other = _tokens(t)[4]
+        made = self.event(first, "makes_choose", (self.name(first), self.name(other)))
+        made.positions["player"] = self.pos(first)
+        made.positions["other"] = self.pos(other)
+
+    def _items(self, nodes: list[Tree]) -> tuple[str, ...]:
+        return tuple(self.name(_tokens(n)[1]).lower() for n in nodes)
+
+    def s_each_sacrifice(self, t: Tree, first: Token) -> None:
+        self.event(first, "simultaneous", ("sacrifice",), items=self._items([t.children[-1]]))
+
+    def s_each_draw(self, t: Tree, first: Token) -> None:
+        self.event(first, "simultaneous", ("draw",), items=self._items([t.children[-1]]))
+
+    def s_each_choose(self, t: Tree, first: Token) -> None:
+        kids = [c for c in t.children if isinstance(c, Tree)]
+        items = [c for c in kids if c.data == "item"]
+        seps = [c for c in kids if c.data == "sep"]
+        zones = [c for c in kids if c.data == "zone"]
+        thens = [any(tok.type == "THEN" for tok in _tokens(s)) for s in seps]
+        if any(thens) and not all(thens):
+            then = next(tok for s in seps for tok in _tokens(s) if tok.type == "THEN")
+            self.fail(
+                then,
+                "join several choices all with 'then' (in that order) "
+                "or all with 'and' (any order)",
+            )
+        hidden = False
+        if zones:
+            zone = _tokens(zones[0])[-1]
+            hidden = zone.value.lower() in _HIDDEN_ZONES
+        self.event(
+            first,
+            "simultaneous",
+            ("choose",),
+            items=self._items(items),
+            in_order=bool(seps) and all(thens),
+            hidden=hidden,
+        )
+
+    def s_trigger(self, t: Tree, first: Token) -> None:
+        toks = _tokens(t)
+        made = Trigger(
+            line=first.line,
+            column=first.column,
+            name=self.name(toks[1]),
+            controller=self.name(toks[-1]),
+        )
+        made.positions["name"] = self.pos(toks[1])
+        made.positions["controller"] = self.pos(toks[-1])
+        self.sc.triggers.append(made)
+
+    # ---- 5. questions
+
+    def s_ask(self, t: Tree, first: Token) -> None:
+        q = t.children[1]
+        kind = q.data[2:]
+        question = Question(
+            line=first.line,
+            column=first.column,
+            kind=kind,
+            source=self.statement_text(first.line),
+        )
+        toks = _tokens(q)
+        if kind == "attack_targets":
+            question.params["creature"] = self.name(toks[-1])
+            question.positions["creature"] = self.pos(toks[-1])
+        elif kind == "attacks":
+            question.params["limit"] = self.limit(q.children[1])
+        elif kind == "blocks":
+            found = q.children[1]
+            if found is not None:
+                tok = [x for x in _tokens(found) if x.type == "NAME"][0]
+                question.params["defender"] = self.name(tok)
+                question.positions["defender"] = self.pos(tok)
+            else:
+                question.params["defender"] = None
+            question.params["limit"] = self.limit(q.children[2])
+        elif kind == "pay":
+            question.params["player"] = self.name(toks[1])
+            question.positions["player"] = self.pos(toks[1])
+            question.params["amount"] = self.number(toks[3], 0, "life paid")
+        self.sc.questions.append(question)
+
+    def limit(self, node: Tree | None) -> int | None:
+        if node is None:
+            return None
+        num = [x for x in _tokens(node) if x.type == "SIGNED_INT"][0]
+        return self.number(num, 0, "a limit")

@@ -1,0 +1,522 @@
+"""Checks that a parsed scenario makes sense before any rule is asked.
+
+Bad input is refused here with the place it was written: an unknown player
+or object, a name used twice, a table the variant forbids (805.1, 806.2b,
+809.1-809.2, 810.1, 810.11, 904.2a), a reference to something that is not
+there. Whether a *play* is legal is not checked here: that is the rules'
+job (`ask legal`).
+
+Checks run in two rounds (names and references, then the table); within a
+round the error written first in the file is the one reported.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from .errors import ScenarioError
+from .model import ATTACK_OPTIONS, Position, Scenario, Team
+
+_HUMAN_GAME = {
+    "two_player": "two-player",
+    "free_for_all": "free-for-all",
+    "grand_melee": "grand-melee",
+    "team_vs_team": "team-vs-team",
+    "two_headed_giant": "two-headed-giant",
+}
+_TEAM_GAMES = {
+    # variant: (CR rule, the least number of players on a team)
+    "team_vs_team": ("808.1", 1),
+    "two_headed_giant": ("810.1", 2),
+    "emperor": ("809.1", 3),
+}
+
+
+def _human(game: str) -> str:
+    return _HUMAN_GAME.get(game, game.replace("_", "-"))
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def _q(name: str) -> str:
+    """A name as shown in messages."""
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class _Checker:
+    def __init__(self, sc: Scenario) -> None:
+        self.sc = sc
+        self.errors: list[tuple[int, int, str]] = []
+        self.players = {p.name: p for p in sc.players}
+        self.teams = {t.name: t for t in sc.teams}
+        self.objects = {o.name: o for o in sc.objects}
+
+    # ---- reporting
+
+    def add(self, where: Position, message: str) -> None:
+        self.errors.append((where[0], where[1], message))
+
+    def flush(self) -> None:
+        if self.errors:
+            line, column, message = min(self.errors, key=lambda e: (e[0], e[1]))
+            raise ScenarioError(
+                message,
+                filename=self.sc.filename,
+                line=line,
+                column=column,
+                source_line=self.sc.source_line(line),
+            )
+
+    def first_statement(self) -> Position:
+        for number, text in enumerate(self.sc.source_lines, start=1):
+            stripped = text.strip(" \t\f\v\u00a0")
+            if stripped and not stripped.startswith("#"):
+                return (number, len(text) - len(text.lstrip(" \t\f\v\u00a0")) + 1)
+        return (1, 1)
+
+    def game_pos(self) -> Position:
+        if self.sc.game_at is not None:
+            return self.sc.game_at.at("value")
+        return self.first_statement()
+
+    # ---- references
+
+    def _suggest(self, name: str, choices: Iterable[str]) -> str:
+        choices = list(choices)
+        close = difflib.get_close_matches(name, choices, n=1, cutoff=0.75)
+        if close:
+            return f"; did you mean {close[0]}?"
+        if 0 < len(choices) <= 8:
+            return " (known: " + ", ".join(choices) + ")"
+        return ""
+
+    def what_is(self, name: str) -> str | None:
+        if name in self.players:
+            return "a player"
+        if name in self.teams:
+            return "a team"
+        if name in self.objects:
+            return f"a {self.objects[name].card_type}"
+        if any(t.name == name for t in self.sc.triggers):
+            return "a trigger"
+        return None
+
+    def player(self, name: str, where: Position) -> bool:
+        if name in self.players:
+            return True
+        kind = self.what_is(name)
+        if kind:
+            self.add(where, f"{name} is {kind}, not a player")
+        else:
+            self.add(where, f"unknown player {name}" + self._suggest(name, self.players))
+        return False
+
+    def obj(self, name: str, where: Position, card_types: tuple[str, ...] = ()) -> bool:
+        found = self.objects.get(name)
+        if found is None:
+            kind = self.what_is(name)
+            if kind:
+                self.add(where, f"{_q(name)} is {kind}, not an object on the battlefield")
+            else:
+                hint = self._suggest(name, self.objects) if len(self.objects) <= 200 else ""
+                self.add(where, f"unknown object {_q(name)}" + hint)
+            return False
+        if card_types and found.card_type not in card_types:
+            wanted = " or ".join(card_types)
+            self.add(where, f"{_q(name)} is a {found.card_type}, not a {wanted}")
+            return False
+        return True
+
+    # ---- round 1: names and references
+
+    def names(self) -> None:
+        sc = self.sc
+        declared: list[tuple[Position, str, str]] = []
+        declared += [(p.at(), p.name, "player") for p in sc.players]
+        declared += [(t.at("name"), t.name, "team") for t in sc.teams]
+        declared += [(o.at("name"), o.name, "object") for o in sc.objects]
+        declared += [(t.at("name"), t.name, "trigger") for t in sc.triggers]
+        declared.sort(key=lambda d: d[0])
+        seen: dict[str, tuple[str, int]] = {}
+        for where, name, kind in declared:
+            if name in seen:
+                other, line = seen[name]
+                self.add(
+                    where,
+                    f"duplicate name {_q(name)}: already used by the {other} at line {line}"
+                    " (players, teams, objects and triggers share one set of names)",
+                )
+            else:
+                seen[name] = (kind, where[0])
+
+    def references(self) -> None:
+        sc = self.sc
+        if len(sc.players) < 2:
+            self.add(sc.players[0].at(), "a game needs at least two players")
+        for key in ("active", "starting"):
+            setting = sc.settings.get(key)
+            if setting is not None:
+                self.player(setting.value, setting.at("value"))
+        for group in (sc.emperors, sc.archenemies, sc.vanguards, sc.ranges):
+            for setting in group:
+                self.player(setting.name, setting.at("player"))
+        self.life()
+        self.team_members()
+        for obj in sc.objects:
+            self.player(obj.controller, obj.at("controller"))
+            if obj.protector is not None:
+                self.player(obj.protector, obj.at("protector"))
+            for ability in obj.abilities:
+                if ability.name == "cant_attack_player":
+                    self.player(ability.args[0], ability.at("player"))
+        for choice in sc.defending_choices:
+            self.player(choice.player, choice.at("player"))
+            self.player(choice.defender, choice.at("defender"))
+        self.declarations()
+        self.events()
+        for trigger in sc.triggers:
+            self.player(trigger.controller, trigger.at("controller"))
+        for q in sc.questions:
+            if q.kind == "attack_targets":
+                self.obj(q["creature"], q.at("creature"), ("creature",))
+            elif q.kind == "blocks" and q.get("defender") is not None:
+                self.player(q["defender"], q.at("defender"))
+            elif q.kind == "pay":
+                self.player(q["player"], q.at("player"))
+
+    def life(self) -> None:
+        shared = self.sc.game == "two_headed_giant"
+        for setting in self.sc.life:
+            name, where = setting.name, setting.at("player")
+            if shared:
+                if name in self.teams:
+                    continue
+                if name in self.players:
+                    team = self.sc.team_of(name)
+                    hint = f" ({team.name})" if team else ""
+                    self.add(
+                        where,
+                        "in a two-headed-giant game life is shared by the team (810.4): "
+                        f"give the life of {name}'s team{hint}, not of {name}",
+                    )
+                else:
+                    self.add(where, f"unknown team {name}" + self._suggest(name, self.teams))
+            elif name in self.teams:
+                self.add(
+                    where,
+                    f"{name} is a team; only a two-headed-giant game has a team life total, "
+                    "here give each player's life",
+                )
+            else:
+                self.player(name, where)
+
+    def team_members(self) -> None:
+        on_team: dict[str, Team] = {}
+        for team in self.sc.teams:
+            for member in team.members:
+                where = team.at(f"player:{member}")
+                if not self.player(member, where):
+                    continue
+                if member in on_team:
+                    other = on_team[member]
+                    self.add(
+                        where,
+                        f"{member} is already on team {other.name} (line {other.line}); "
+                        "a player is on one team",
+                    )
+                else:
+                    on_team[member] = team
+
+    def declarations(self) -> None:
+        attacked: dict[str, int] = {}
+        for attack in self.sc.attacks:
+            if self.obj(attack.attacker, attack.at("attacker"), ("creature",)):
+                before = attacked.get(attack.attacker)
+                if before is not None:
+                    self.add(
+                        attack.at("attacker"),
+                        f"{_q(attack.attacker)} is already declared attacking at line {before}",
+                    )
+                attacked[attack.attacker] = attack.line
+            target, where = attack.target, attack.at("target")
+            if attack.target_quoted and target not in self.players:
+                if target in self.objects:
+                    self.obj(target, where, ("planeswalker", "battle"))
+                else:
+                    self.obj(target, where)
+            elif not attack.target_quoted:
+                if target in self.objects:
+                    self.add(where, f"an object's name is written in quotes: {_q(target)}")
+                else:
+                    self.player(target, where)
+        blocked: dict[tuple[str, str], int] = {}
+        for block in self.sc.blocks:
+            ok = self.obj(block.blocker, block.at("blocker"), ("creature",))
+            ok = self.obj(block.attacker, block.at("attacker"), ("creature",)) and ok
+            pair = (block.blocker, block.attacker)
+            if ok and pair in blocked:
+                self.add(block.at(), f"this block is already declared at line {blocked[pair]}")
+            blocked[pair] = block.line
+        banded: dict[str, int] = {}
+        for band in self.sc.bands:
+            if len(band.members) < 2:
+                self.add(band.at(), "a band has two or more attacking creatures (702.22c)")
+            for i, member in enumerate(band.members):
+                where = band.at(f"member.{i}")
+                if not self.obj(member, where, ("creature",)):
+                    continue
+                if member in banded:
+                    self.add(where, f"{_q(member)} is already in the band at line {banded[member]}")
+                banded[member] = band.line
+
+    def events(self) -> None:
+        simultaneous_seen = False
+        for event in self.sc.events:
+            kind, args = event.kind, event.args
+            if kind == "damage":
+                recipient, where = args[1], event.at("recipient")
+                if event.recipient_quoted and recipient not in self.players:
+                    self.obj(recipient, where)
+                elif not event.recipient_quoted:
+                    if recipient in self.objects:
+                        self.add(where, f"an object's name is written in quotes: {_q(recipient)}")
+                    else:
+                        self.player(recipient, where)
+            elif kind in ("exchange_life", "makes_choose"):
+                self.player(args[0], event.at("player"))
+                self.player(args[1], event.at("other"))
+                if kind == "makes_choose" and not simultaneous_seen:
+                    self.add(
+                        event.at(),
+                        "a choice that makes another player choose needs an earlier "
+                        "'each player ...' line (101.4d)",
+                    )
+            elif kind == "simultaneous":
+                simultaneous_seen = True
+            elif kind != "combat_damage":
+                self.player(args[0], event.at("player"))
+
+    # ---- round 2: the table
+
+    def table(self) -> None:
+        sc = self.sc
+        n = len(sc.players)
+        if sc.game == "two_player" and n != 2:
+            self.add(self.game_pos(), f"a two-player game has exactly two players, not {n}")
+        self.attack_options()
+        self.adjacency()
+        self.team_games()
+        self.emperor()
+        self.archenemy()
+
+    def attack_options(self) -> None:
+        sc = self.sc
+        given = [o for o in sc.options if o.given and o.name in ATTACK_OPTIONS]
+        free_for_all = sc.game == "free_for_all"
+        if free_for_all and sc.game_given and not given:
+            self.add(
+                self.game_pos(),
+                "a free-for-all game uses exactly one of the options attack-multiple-players, "
+                "attack-left and attack-right (806.2b); add an 'option:' line",
+            )
+        if (free_for_all or sc.game == "grand_melee") and len(given) > 1:
+            self.add(
+                given[1].at("value"),
+                f"{_article(_human(sc.game))} {_human(sc.game)} game uses exactly one of the "
+                "options attack-multiple-players, attack-left and attack-right (806.2b); "
+                f"line {given[0].line} already names one",
+            )
+        for option in sc.options:
+            if option.name == "shared_team_turns" and not sc.teams and sc.game != "archenemy":
+                self.add(
+                    option.at("value"),
+                    "the shared team turns option is for games between teams (805.1): "
+                    "add team lines",
+                )
+
+    def run_order(self, team: Team) -> list[str] | None:
+        """The team's members in seating order, or None if they are not adjacent."""
+        seats = self.sc.seats
+        n = len(self.sc.players)
+        members = [m for m in team.members if m in seats]
+        taken = {seats[m] for m in members}
+        if len(taken) == n:
+            start = 1
+        else:
+            starts = [s for s in taken if (s - 2) % n + 1 not in taken]
+            if len(starts) != 1:
+                return None
+            start = starts[0]
+        by_seat = {p.seat: p.name for p in self.sc.players}
+        order = []
+        for k in range(len(taken)):
+            order.append(by_seat[(start - 1 + k) % n + 1])
+        return order
+
+    def adjacency(self) -> None:
+        seats = self.sc.seats
+        n = len(self.sc.players)
+        for team in self.sc.teams:
+            if self.run_order(team) is not None:
+                continue
+            members = [m for m in team.members if m in seats]
+            # Grow the run of adjacent seats around the first member listed.
+            run = {seats[members[0]]}
+            taken = {seats[m] for m in members}
+            grown = True
+            while grown:
+                grown = False
+                for s in list(run):
+                    for t in ((s % n) + 1, (s - 2) % n + 1):
+                        if t in taken and t not in run:
+                            run.add(t)
+                            grown = True
+            stray = next(m for m in members if seats[m] not in run)
+            self.add(
+                team.at(f"player:{stray}"),
+                f"members of team {team.name} must sit in adjacent seats (805.1); {stray} does "
+                f"not sit next to {members[0]}'s side of the team (seating: "
+                + ", ".join(self.sc.player_names)
+                + ")",
+            )
+
+    def team_games(self) -> None:
+        sc = self.sc
+        rule_and_size = _TEAM_GAMES.get(sc.game)
+        if rule_and_size is None:
+            return
+        rule, least = rule_and_size
+        game = _human(sc.game)
+        if len(sc.teams) < 2:
+            self.add(
+                self.game_pos(),
+                f"{_article(game)} {game} game is played by two or more teams ({rule}): "
+                "add 'team NAME: ...' lines covering every player",
+            )
+            return
+        for player in sc.players:
+            if sc.team_of(player.name) is None:
+                self.add(
+                    player.at(), f"{player.name} is on no team; in a {game} game every player is"
+                )
+        for team in sc.teams:
+            if len(team.members) < least:
+                self.add(
+                    team.at(),
+                    f"a team in {_article(game)} {game} game has at least {least} players "
+                    f"({rule}); "
+                    f"team {team.name} has {len(team.members)}",
+                )
+        if sc.game == "two_headed_giant":
+            sizes = {len(t.members) for t in sc.teams}
+            if len(sizes) > 1:
+                first = sc.teams[0]
+                odd = next(t for t in sc.teams if len(t.members) != len(first.members))
+                self.add(
+                    odd.at(),
+                    "two-headed-giant teams are all the same size (810.11): "
+                    f"team {odd.name} has {len(odd.members)} players, "
+                    f"team {first.name} has {len(first.members)}",
+                )
+
+    def emperor(self) -> None:
+        sc = self.sc
+        if sc.game != "emperor":
+            for setting in sc.emperors:
+                self.add(setting.at(), "an 'emperor:' line belongs to an emperor game (809.2)")
+            return
+        crowned: dict[str, str] = {}
+        for setting in sc.emperors:
+            player = setting.name
+            if player not in self.players:
+                continue  # reported already
+            team = sc.team_of(player)
+            if team is None:
+                self.add(setting.at("player"), f"the emperor {player} is on no team (809.2)")
+                continue
+            if team.name in crowned:
+                self.add(
+                    setting.at("player"),
+                    f"team {team.name} has one emperor (809.2): {crowned[team.name]} already is",
+                )
+                continue
+            crowned[team.name] = player
+            order = self.run_order(team)
+            if order is None or len(order) < 3:
+                continue  # reported as a seating or size error
+            k = len(order)
+            if order.index(player) not in {(k - 1) // 2, k // 2}:
+                self.add(
+                    setting.at("player"),
+                    f"the emperor sits in the middle of the team (809.2); {player} sits at an "
+                    f"edge of team {team.name} (seating: {', '.join(order)})",
+                )
+        for team in sc.teams:
+            if team.name not in crowned and all(m in self.players for m in team.members):
+                self.add(
+                    team.at(),
+                    f"team {team.name} has no emperor (809.2): add 'emperor: PLAYER' "
+                    "for the player in the middle of the team",
+                )
+
+    def archenemy(self) -> None:
+        sc = self.sc
+        if sc.game != "archenemy":
+            for setting in sc.archenemies:
+                self.add(setting.at(), "an 'archenemy:' line belongs to an archenemy game (904.2a)")
+            return
+        if not sc.archenemies:
+            self.add(
+                self.game_pos(),
+                "an archenemy game names its one archenemy (904.2a): add 'archenemy: PLAYER'",
+            )
+            return
+        if not sc.teams:
+            return
+        boss = sc.archenemies[0].name
+        if len(sc.teams) != 2:
+            self.add(
+                sc.teams[0].at(),
+                "an archenemy game is played by two teams (904.2): the archenemy alone, "
+                "and everyone else",
+            )
+            return
+        team = sc.team_of(boss)
+        if team is not None and len(team.members) != 1:
+            self.add(
+                team.at(),
+                f"the archenemy {boss} is a team of one (904.2a); team {team.name} has "
+                f"{len(team.members)} players",
+            )
+        for player in sc.players:
+            if sc.team_of(player.name) is None:
+                self.add(
+                    player.at(),
+                    f"{player.name} is on no team; in this archenemy game every player is",
+                )
+
+    # ---- all of it
+
+    def run(self) -> None:
+        if not self.sc.players:
+            line, column = self.first_statement()
+            raise ScenarioError(
+                "no players: a scenario names its players first, as in 'players: Ann, Ben'",
+                filename=self.sc.filename,
+                line=line,
+                column=column,
+                source_line=self.sc.source_line(line),
+            )
+        self.names()
+        self.references()
+        self.flush()
+        self.table()
+        self.flush()
+
+
+def validate(scenario: Scenario) -> None:
+    """Raise ScenarioError for the first problem written in the file, if any."""
+    _Checker(scenario).run()
