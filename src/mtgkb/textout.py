@@ -1,0 +1,103 @@
+"""The readable form of the answers: one tree per file, for a person at a terminal."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.text import Text
+from rich.tree import Tree
+
+
+def _rules_line(answer: dict) -> Text | None:
+    rules = answer.get("rules")
+    if not rules:
+        return None
+    return Text("rules: " + ", ".join(rules), style="dim")
+
+
+def _sequence(items: list) -> str:
+    return " → ".join(str(x) for x in items)
+
+
+def _assignments(node: Tree, answer: dict, verb: str) -> None:
+    count = answer["count"]
+    exact = "" if answer["complete"] else " at least (stopped at the model cap)"
+    node.label = Text.assemble(node.label, f": {count} legal declaration(s){exact}")
+    for i, assignment in enumerate(answer["assignments"], start=1):
+        if not assignment:
+            node.add(Text(f"{i}. no {verb}"))
+        else:
+            pairs = "; ".join(f"{a} → {b}" for a, b in sorted(assignment.items()))
+            node.add(Text(f"{i}. {pairs}"))
+    if len(answer["assignments"]) < count:
+        node.add(Text(f"… {count - len(answer['assignments'])} more not listed", style="dim"))
+
+
+def _answer_tree(answer: dict) -> Tree:
+    ask = answer.get("ask", "?")
+    title = Text(f"ask {ask.replace('-', ' ')}", style="bold")
+    node = Tree(title)
+    if answer.get("supported") is False:
+        node.add(Text(answer.get("message", "not supported yet"), style="yellow"))
+        return node
+    if ask == "legal":
+        if answer["legal"]:
+            node.label = Text.assemble(title, ": ", Text("legal", style="green"))
+        else:
+            node.label = Text.assemble(title, ": ", Text("illegal", style="red"))
+            for v in answer["violations"]:
+                node.add(Text(f"{v['rule']}: {v['message']}"))
+    elif ask == "defending":
+        node.label = Text.assemble(title, ": " + (", ".join(answer["players"]) or "none"))
+    elif ask == "attack-targets":
+        targets = ", ".join(answer["targets"]) or "nothing"
+        node.label = Text.assemble(title, f" for {answer['creature']}: {targets}")
+    elif ask == "attacks":
+        _assignments(node, answer, "attack")
+    elif ask == "blocks":
+        if answer.get("defender"):
+            node.label = Text.assemble(title, f" for {answer['defender']}")
+        _assignments(node, answer, "blocks")
+    elif ask in ("order", "stack", "block-order", "damage-order"):
+        node.label = Text.assemble(title, f": {len(answer['orders'])} legal order(s)")
+        for order in answer["orders"]:
+            node.add(Text(_sequence(order)))
+        for player, seqs in answer.get("choice_orders", {}).items():
+            node.add(Text(f"{player} chooses " + " or ".join(_sequence(s) for s in seqs)))
+    elif ask == "knowledge":
+        for player, known in answer["known"].items():
+            node.add(Text(f"{player} knows the choices of: {', '.join(known) or 'nobody'}"))
+    elif ask == "outcome":
+        for player, life in answer["life"].items():
+            node.add(Text(f"{player}: {life} life"))
+        for team, life in answer.get("team_life", {}).items():
+            node.add(Text(f"team {team}: {life} life"))
+        node.add(Text("lost: " + (", ".join(answer["lost"]) or "nobody")))
+        for source, n in answer.get("triggers", {}).items():
+            node.add(Text(f"{source} triggered {n} time(s)"))
+    elif ask == "pay":
+        verdict = "can" if answer["can"] else "can't"
+        node.label = Text.assemble(
+            title, f": {answer['player']} {verdict} pay {answer['amount']} life"
+        )
+    elif ask == "explain":
+        _explain_tree(node, answer.get("tree", []))
+    rules = _rules_line(answer)
+    if rules is not None:
+        node.add(rules)
+    return node
+
+
+def _explain_tree(node: Tree, items: list) -> None:
+    for item in items:
+        label = item.get("conclusion", "?")
+        rule = item.get("rule")
+        child = node.add(Text(f"{label}" + (f"  [{rule}]" if rule else "")))
+        _explain_tree(child, item.get("because", []))
+
+
+def print_result(console: Console, output: dict) -> None:
+    """Print one file's answers as a tree."""
+    root = Tree(Text(output.get("file", "?"), style="bold cyan"))
+    for answer in output.get("answers", []):
+        root.add(_answer_tree(answer))
+    console.print(root)
