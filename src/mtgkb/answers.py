@@ -75,6 +75,16 @@ def _cites_of(result: SolveResult) -> set[str]:
 # --- the answers -----------------------------------------------------------
 
 
+def _seat_order(scenario) -> dict[str, int]:
+    return {name: i for i, name in enumerate(scenario.player_names)}
+
+
+def _by_seat(scenario, names) -> list[str]:
+    """Player names in seating order (other names after them, alphabetically)."""
+    seats = _seat_order(scenario)
+    return sorted(names, key=lambda n: (seats.get(n, len(seats)), n))
+
+
 def answer_legal(question, scenario, facts, limits: Limits) -> Answer:
     model = _single("legal", facts, limits)
     messages = {str(kind): text for kind, text in values(model, "message", 2)}
@@ -84,9 +94,7 @@ def answer_legal(question, scenario, facts, limits: Limits) -> Answer:
         objects = names_in(args)
         kind = args.name if args.type == clingo.SymbolType.Function else str(args)
         template = messages.get(kind, kind.replace("_", " ") + ": {all}")
-        violations.append(
-            {"rule": number, "message": _fill(template, objects), "objects": objects}
-        )
+        violations.append({"rule": number, "message": _fill(template, objects), "objects": objects})
     violations.sort(key=lambda v: (_rule_key(v["rule"]), v["objects"]))
     rules = cited_rules(model) | {v["rule"] for v in violations}
     answer = {"ask": "legal", "legal": not violations, "violations": violations}
@@ -102,14 +110,14 @@ def _fill(template: str, objects: list[str]) -> str:
 
 def answer_defending(question, scenario, facts, limits: Limits) -> Answer:
     model = _single("defending", facts, limits)
-    players = sorted(p for (p,) in values(model, "defending", 1))
+    players = _by_seat(scenario, (p for (p,) in values(model, "defending", 1)))
     return _with_rules({"ask": "defending", "players": players}, cited_rules(model))
 
 
 def answer_attack_targets(question, scenario, facts, limits: Limits) -> Answer:
     model = _single("attack_targets", facts, limits)
     creature = question["creature"]
-    targets = sorted(x for c, x in values(model, "attack_target", 2) if c == creature)
+    targets = _by_seat(scenario, (x for c, x in values(model, "attack_target", 2) if c == creature))
     answer = {"ask": "attack-targets", "creature": creature, "targets": targets}
     return _with_rules(answer, cited_rules(model))
 
@@ -196,11 +204,12 @@ def answer_damage_order(question, scenario, facts, limits: Limits) -> Answer:
 
 def answer_outcome(question, scenario, facts, limits: Limits) -> Answer:
     model = _single("outcome", facts, limits)
+    seats = _seat_order(scenario)
     answer = {
         "ask": "outcome",
-        "life": {p: n for p, n in values(model, "life", 2)},
+        "life": dict(sorted(values(model, "life", 2), key=lambda pn: seats.get(pn[0], 0))),
         "team_life": {str(t): n for t, n in values(model, "team_life", 2)},
-        "lost": sorted(p for (p,) in values(model, "lost", 1)),
+        "lost": _by_seat(scenario, (p for (p,) in values(model, "lost", 1))),
         "triggers": {o: n for o, n in values(model, "triggered", 2)},
     }
     if not answer["team_life"]:
