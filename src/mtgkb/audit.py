@@ -33,6 +33,7 @@ from .ruleindex import (
     EDITION,
     FileScan,
     RuleIndex,
+    example_folders,
     label,
     load_index,
     read_cr,
@@ -194,7 +195,8 @@ def _documented_names(root: Path) -> set[str]:
 
 
 _LOG_LINE = re.compile(
-    r"^(?P<file>.*?):(?P<line>\d+):\d+(?:-\d+(?::\d+)?)?: (?P<level>info|warning|error): (?P<text>.*)$",
+    r"^(?P<file>.*?):(?P<line>\d+):\d+(?:-\d+(?::\d+)?)?: "
+    r"(?P<level>info|warning|error): (?P<text>.*)$",
     re.S,
 )
 
@@ -204,6 +206,10 @@ def _where(path_text: str, line: str) -> str:
     return label(path, int(line)) if path.suffix == ".lp" else f"{path_text}:{line}"
 
 
+def _keep(messages: list):
+    return lambda code, msg: messages.append((code, msg))
+
+
 def _logger_lint(base: Base) -> list[dict]:
     """Ground the rule base with each query (or alone) and keep clingo's complaints."""
     programs = [[q] for q in base.query_files()] or [[]]
@@ -211,7 +217,7 @@ def _logger_lint(base: Base) -> list[dict]:
     found: list[dict] = []
     for extra in programs:
         messages: list[tuple[clingo.MessageCode, str]] = []
-        ctl = clingo.Control(["--warn=all"], logger=lambda code, msg: messages.append((code, msg)))
+        ctl = clingo.Control(["--warn=all"], logger=_keep(messages))
         try:
             for path in base.files(base.rules) + base.files(base.kb) + extra:
                 ctl.load(str(path))
@@ -248,7 +254,11 @@ class Scans:
 
 
 def _scan(base: Base) -> Scans:
-    kb = [s for s in scan_folder(base.kb) if s.path.name != "rule_index.lp"] if base.kb.is_dir() else []
+    kb = (
+        [s for s in scan_folder(base.kb) if s.path.name != "rule_index.lp"]
+        if base.kb.is_dir()
+        else []
+    )
     queries = scan_folder(base.queries) if base.queries is not None else []
     return Scans(scan_folder(base.rules) if base.rules.is_dir() else [], kb + queries)
 
@@ -286,7 +296,12 @@ def _tag_lint(scans: Scans, index: RuleIndex | None) -> list[dict]:
                 for num in tag.numbers:
                     if num not in index.entries:
                         found.append(
-                            _lint("unknown-tag", f"the tag names {num}, which is not in the rule index", where, num)
+                            _lint(
+                                "unknown-tag",
+                                f"the tag names {num}, which is not in the rule index",
+                                where,
+                                num,
+                            )
                         )
     for scan in scans.rules:
         for st in scan.statements:
@@ -304,21 +319,24 @@ def _tag_lint(scans: Scans, index: RuleIndex | None) -> list[dict]:
 def _unused(base: Base, scans: Scans) -> list[dict]:
     heads: dict[tuple[str, int], str] = {}
     uses: set[tuple[str, int]] = set()
-    for scan in scans.all():
-        for st in scan.statements:
-            if st.ast is None:
-                continue
-            h, u = _head_and_body(st.ast)
-            uses |= u
-            if scan in scans.rules:
-                for sig in h:
-                    heads.setdefault(sig, label(st.file, st.line))
+    for in_rules, group in ((True, scans.rules), (False, scans.others)):
+        for scan in group:
+            for st in scan.statements:
+                if st.ast is None:
+                    continue
+                h, u = _head_and_body(st.ast)
+                uses |= u
+                if in_rules:
+                    for sig in h:
+                        heads.setdefault(sig, label(st.file, st.line))
     exempt = PUBLIC_GRAPH | _documented_names(base.root)
     out = []
     for (name, arity), where in sorted(heads.items()):
         if (name, arity) in uses or name in exempt or name.startswith("_"):
             continue
-        out.append(_lint("unused", f"{name}/{arity} is derived but no program reads or shows it", where))
+        out.append(
+            _lint("unused", f"{name}/{arity} is derived but no program reads or shows it", where)
+        )
     return out
 
 
@@ -366,7 +384,9 @@ def prepare(base: Base, query: str | None = "outcome") -> Prepared:
                 on = cast.Literal(
                     loc,
                     cast.Sign.NoSign,
-                    cast.SymbolicAtom(cast.Function(loc, "_on", [cast.SymbolicTerm(loc, clingo.Number(k))], 0)),
+                    cast.SymbolicAtom(
+                        cast.Function(loc, "_on", [cast.SymbolicTerm(loc, clingo.Number(k))], 0)
+                    ),
                 )
                 node = node.update(body=[*node.body, on])
                 for num in st.tags:
@@ -381,7 +401,9 @@ def prepare(base: Base, query: str | None = "outcome") -> Prepared:
     has_outcome = query_path is not None and query_path.is_file()
     if has_outcome:
         others.append(query_path)
-    return Prepared(statements, "\n".join(extra), numbers, sites, others, derives_start, has_outcome)
+    return Prepared(
+        statements, "\n".join(extra), numbers, sites, others, derives_start, has_outcome
+    )
 
 
 class _Budget(Exception):
@@ -440,7 +462,8 @@ def minimal_rules(
         trial = current - {n}
         smaller = unsat(trial)
         if smaller is not None:
-            current = smaller if unsat(smaller) is not None else trial
+            # that core was found with every other rule off, so it is unsatisfiable alone
+            current = smaller
     return sorted(current, key=sort_key)
 
 
@@ -513,6 +536,24 @@ def consistency(
     return conflicts
 
 
+def file_corpus(root: Path) -> list[tuple[str, str]]:
+    """The scenario files of `examples/` and of the shared conformance cases beside
+    the checkout, as facts; files the parser refuses (exit 2 cases) are left out."""
+    from .errors import ScenarioError
+    from .facts import facts_text, scenario_facts
+    from .parser import parse_file
+
+    out = []
+    for folder, name in example_folders(Path(root)):
+        for path in sorted(folder.glob("*.mtg")):
+            try:
+                scenario = parse_file(path)
+            except (ScenarioError, OSError):
+                continue
+            out.append((f"{name}/{path.name}", facts_text(scenario_facts(scenario))))
+    return out
+
+
 def _table_facts(game: str, n: int, *, options=(), teams=None, extra=()) -> str:
     players = [f"P{i}" for i in range(1, n + 1)]
     lines = [f"game({game}).", "phase(main).", "asked(outcome)."]
@@ -540,8 +581,12 @@ def generated_corpus() -> list[tuple[str, str]]:
     for n in range(3, 7):
         for opt in ("attack_multiple_players", "attack_left", "attack_right"):
             add(f"free-for-all {n} players, {opt}", "free_for_all", n, options=[opt])
-    add("free-for-all 5 players, range 2", "free_for_all", 5,
-        options=["attack_multiple_players", "range_of_influence(2)"])
+    add(
+        "free-for-all 5 players, range 2",
+        "free_for_all",
+        5,
+        options=["attack_multiple_players", "range_of_influence(2)"],
+    )
     for n in (4, 6):
         add(f"grand melee {n} players", "grand_melee", n)
     add("team vs team 2x2", "team_vs_team", 4, teams=seated(4, 2))
@@ -557,8 +602,12 @@ def generated_corpus() -> list[tuple[str, str]]:
         add(f"archenemy {n} players", "archenemy", n, extra=['archenemy("P1").'])
     for n in range(2, 5):
         mods = [-3, 0, 2, 5]
-        add(f"vanguard {n} players", "vanguard", n,
-            extra=[f'vanguard("P{i}",{mods[i - 1]}).' for i in range(1, n + 1)])
+        add(
+            f"vanguard {n} players",
+            "vanguard",
+            n,
+            extra=[f'vanguard("P{i}",{mods[i - 1]}).' for i in range(1, n + 1)],
+        )
     return out
 
 
@@ -567,10 +616,14 @@ def generated_corpus() -> list[tuple[str, str]]:
 # --------------------------------------------------------------------------
 
 
-def _editions(cr_file: Path, index: RuleIndex | None, scans: Scans) -> tuple[dict, list[dict], list[dict]]:
+def _editions(
+    cr_file: Path, index: RuleIndex | None, scans: Scans
+) -> tuple[dict, list[dict], list[dict]]:
     cr = read_cr(cr_file)
     if not cr.digests:
-        raise ValueError(f"{cr_file}: no rule numbers found; is it a Comprehensive Rules text file?")
+        raise ValueError(
+            f"{cr_file}: no rule numbers found; is it a Comprehensive Rules text file?"
+        )
     cited = tag_sites(scans)
     if index is not None:
         for entry in index:
@@ -637,7 +690,8 @@ def audit(
     """Audit the rule base of a checkout (`root`) or of this installation (None).
 
     `corpus`: (name, facts text) scenarios for the consistency check; by
-    default the generated tables of `generated_corpus()`.
+    default the scenario files beside the rule base (`file_corpus`) and the
+    generated tables of `generated_corpus()`.
     """
     base = Base.at(root)
     lint: list[dict] = []
@@ -656,7 +710,11 @@ def audit(
 
     coverage = []
     for entry in entries:
-        row = {"id": entry.id, "encoded_at": encoded.get(entry.id, []), "tested_by": tested[entry.id]}
+        row = {
+            "id": entry.id,
+            "encoded_at": encoded.get(entry.id, []),
+            "tested_by": tested[entry.id],
+        }
         if entry.relied_on:
             row["relied_on"] = True
         coverage.append(row)
@@ -664,18 +722,27 @@ def audit(
             continue
         if not row["encoded_at"]:
             lint.append(
-                _lint("not-encoded", f"{entry.id} is in the index but no ASP rule is tagged with it",
-                      "kb/rule_index.lp", entry.id)
+                _lint(
+                    "not-encoded",
+                    f"{entry.id} is in the index but no ASP rule is tagged with it",
+                    "kb/rule_index.lp",
+                    entry.id,
+                )
             )
         elif has_tests and not row["tested_by"]:
             warnings.append(
-                _lint("untested", f"{entry.id} is encoded but no test or example names it", None, entry.id)
+                _lint(
+                    "untested",
+                    f"{entry.id} is encoded but no test or example names it",
+                    None,
+                    entry.id,
+                )
             )
     lint += _tag_lint(scans, index)
     lint += _logger_lint(base)
     warnings += _unused(base, scans)
 
-    scenarios = list(corpus) if corpus is not None else generated_corpus()
+    scenarios = list(corpus) if corpus is not None else file_corpus(base.root) + generated_corpus()
     conflicts = consistency(scenarios, base.root if root is not None else None, timeout=timeout)
 
     report: dict = {"rules": coverage, "lint": lint, "warnings": warnings, "conflicts": conflicts}
@@ -743,7 +810,9 @@ def to_text(report: dict) -> str:
     if "editions" in report:
         e = report["editions"]
         out.append(f"\neditions: {e['file']} ({e['edition'] or 'edition unknown'})")
-        out.append(f"  cited numbers checked: {e['checked']}; missing: {', '.join(e['missing']) or 'none'}")
+        out.append(
+            f"  cited numbers checked: {e['checked']}; missing: {', '.join(e['missing']) or 'none'}"
+        )
         out.append(f"  text changed since encoded: {', '.join(e['changed']) or 'none'}")
     out.append("\nresult: " + ("clean" if s["ok"] else "problems found (exit 1)"))
     return "\n".join(out)
@@ -777,7 +846,8 @@ def to_markdown(report: dict) -> str:
             continue
         out += ["", f"## {title}", "", "| kind | where | message |", "|---|---|---|"]
         out += [
-            f"| {i['kind']} | {_md_cell(i.get('where', ''))} | {_md_cell(i['message'])} |" for i in items
+            f"| {i['kind']} | {_md_cell(i.get('where', ''))} | {_md_cell(i['message'])} |"
+            for i in items
         ]
     out += ["", "## Conflicts", ""]
     if report["conflicts"]:
@@ -802,8 +872,13 @@ def to_markdown(report: dict) -> str:
         ]
     out += ["", "## Coverage", "", "| rule | encoded at | tested by |", "|---|---|---|"]
     for r in report["rules"]:
-        enc = "relied on" if r.get("relied_on") and not r["encoded_at"] else "<br>".join(r["encoded_at"])
-        out.append(f"| {r['id']} | {_md_cell(enc) or '—'} | {_md_cell('<br>'.join(r['tested_by'])) or '—'} |")
+        enc = (
+            "relied on"
+            if r.get("relied_on") and not r["encoded_at"]
+            else "<br>".join(r["encoded_at"])
+        )
+        tests = _md_cell("<br>".join(r["tested_by"])) or "—"
+        out.append(f"| {r['id']} | {_md_cell(enc) or '—'} | {tests} |")
     return "\n".join(out) + "\n"
 
 
@@ -832,6 +907,7 @@ __all__ = [
     "audit_command",
     "check_scenario",
     "consistency",
+    "file_corpus",
     "generated_corpus",
     "minimal_rules",
     "prepare",
@@ -839,4 +915,3 @@ __all__ = [
     "to_markdown",
     "to_text",
 ]
-

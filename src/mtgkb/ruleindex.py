@@ -50,6 +50,9 @@ RULE_TYPES = frozenset(
 )
 
 
+RULE_TYPE_NAMES = frozenset(t.name for t in RULE_TYPES)
+
+
 def normalize(number: str) -> str:
     """`119.4a.` or ` 119.4A ` -> `119.4a`."""
     return number.strip().rstrip(".").lower()
@@ -220,7 +223,9 @@ _NOTES = {
 
 def _split_edition(number: str) -> tuple[str, str | None]:
     """`118.4a@2023-06-16` or `118.4a (2023-06-16)` -> number and edition."""
-    match = re.fullmatch(r"\s*([0-9.a-zA-Z]+?)\s*(?:@\s*|\(\s*)(\d{4}-\d{2}-\d{2})\s*\)?\s*", number)
+    match = re.fullmatch(
+        r"\s*([0-9.a-zA-Z]+?)\s*(?:@\s*|\(\s*)(\d{4}-\d{2}-\d{2})\s*\)?\s*", number
+    )
     if match:
         return normalize(match.group(1)), match.group(2)
     return normalize(number), None
@@ -278,7 +283,7 @@ class Statement:
 
     @property
     def is_rule(self) -> bool:
-        return self.kind in {t.name for t in RULE_TYPES}
+        return self.kind in RULE_TYPE_NAMES
 
 
 @dataclass
@@ -489,7 +494,10 @@ def _expected_citations(path: Path) -> set[str]:
 
 def example_folders(root: Path) -> list[tuple[Path, str]]:
     """`examples/` and the shared conformance cases beside the checkout, where present."""
-    folders = [(root / "examples", "examples"), (root.parent / "shared" / "conformance", "../shared/conformance")]
+    folders = [
+        (root / "examples", "examples"),
+        (root.parent / "shared" / "conformance", "../shared/conformance"),
+    ]
     return [(f, name) for f, name in folders if f.is_dir()]
 
 
@@ -540,7 +548,8 @@ _RULE_LINE = re.compile(r"^(\d{3}(?:\.\d+[a-z]?)?)\.?(?:\s+|$)(.*)$")
 _MONTHS = {
     m: i + 1
     for i, m in enumerate(
-        "january february march april may june july august september october november december".split()
+        "january february march april may june july "
+        "august september october november december".split()
     )
 }
 
@@ -559,7 +568,12 @@ class CRText:
 
 def text_digest(text: str) -> str:
     """A fingerprint of a rule's text (quotes and spacing normalized), never the text."""
-    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+    text = (
+        text.replace("\u2019", "'")
+        .replace("\u2018", "'")
+        .replace("\u201c", '"')
+        .replace("\u201d", '"')
+    )
     text = " ".join(text.split())
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
@@ -688,7 +702,7 @@ def _table(entries: list[RuleEntry], index: RuleIndex, lang: str, encoded, teste
     table.add_column("encoded", justify="right")
     table.add_column("tested", justify="right")
     for e in entries:
-        sect = index.titles.get(e.section, "")
+        sect = f"{e.section} {index.titles.get(e.section, '')}".strip()
         enc = str(len(encoded.get(e.id, []))) if not e.relied_on else "relied on"
         table.add_row(e.id, sect, e.text(lang), enc, str(len(tested.get(e.id, []))))
     Console(highlight=False).print(table)

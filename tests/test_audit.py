@@ -1,0 +1,203 @@
+"""`mtgkb audit`: coverage, lint, consistency with minimal rule sets, CR editions.
+
+One deliberately broken copy of the rule base (made once for the module)
+carries every defect; each test checks that the audit reports its own.
+"""
+
+import argparse
+import json
+import shutil
+
+import pytest
+from conftest import ROOT, SHARED, needs_shared
+
+from mtgkb import audit as audit_module
+from mtgkb.audit import (
+    audit,
+    audit_command,
+    consistency,
+    file_corpus,
+    generated_corpus,
+    to_json,
+    to_markdown,
+    to_text,
+)
+
+CR_EXCERPT = SHARED / "reference" / "cr-2026-04-17-excerpt.txt"
+needs_cr = pytest.mark.skipif(
+    not CR_EXCERPT.is_file(), reason="../shared/reference is not beside this checkout"
+)
+STARTING_LIFE = ROOT / "rules" / "103_starting_life.lp"
+
+TWO_PLAYER = dict(generated_corpus())["two-player"]
+COMMANDER = dict(generated_corpus())["commander 3 players"]
+
+
+def _copy(tmp_path):
+    for folder in ("rules", "kb", "queries"):
+        if (ROOT / folder).is_dir():
+            shutil.copytree(ROOT / folder, tmp_path / folder)
+    return tmp_path
+
+
+@pytest.fixture(scope="module")
+def broken(tmp_path_factory):
+    """A copy of the rule base with an untagged rule, a made-up tag, an undefined atom
+    and a second starting-life rule; its audit report (against the CR excerpt if present)."""
+    root = _copy(tmp_path_factory.mktemp("broken"))
+    with open(root / "rules" / "102_players.lp", "a", encoding="utf-8") as f:
+        f.write("\n\nuntagged_rule(P) :- player(P).\n")
+    (root / "rules" / "999_broken.lp").write_text(
+        "% 119.11: a made-up rule number.\n"
+        "made_up(P) :- player(P).\n"
+        "\n"
+        "% 102.1: reads a predicate no rule defines.\n"
+        "ghost(P) :- player(P), nowhere(P).\n"
+        "\n"
+        "% 103.4: a second, wrong starting life total.\n"
+        "starting_life(P,19) :- player(P).\n",
+        encoding="utf-8",
+    )
+    cr = CR_EXCERPT if CR_EXCERPT.is_file() else None
+    report = audit(root, cr, corpus=[("two-player", TWO_PLAYER)])
+    return root, report
+
+
+def _kinds(items, kind):
+    return [i for i in items if i["kind"] == kind]
+
+
+def test_audit_json_shape(broken):
+    _, report = broken
+    data = json.loads(to_json(report))
+    assert set(data) >= {"rules", "lint", "warnings", "conflicts", "summary"}
+    row = next(r for r in data["rules"] if r["id"] == "102.4")
+    assert set(row) >= {"id", "encoded_at", "tested_by"}
+    assert row["encoded_at"] and all(
+        w.startswith("rules/102_players.lp:") for w in row["encoded_at"]
+    )
+    assert isinstance(row["tested_by"], list)
+    for item in data["lint"] + data["warnings"]:
+        assert set(item) >= {"kind", "message"}
+    for conflict in data["conflicts"]:
+        assert set(conflict) >= {"rules", "scenario", "message"}
+    summary = data["summary"]
+    assert summary["ok"] is False and summary["lint"] == len(data["lint"])
+    assert summary["rules"] == len(data["rules"]) and summary["scenarios"] == 1
+
+
+def test_audit_lint_reports_an_untagged_rule(broken):
+    root, report = broken
+    lines = (root / "rules" / "102_players.lp").read_text(encoding="utf-8").splitlines()
+    line = lines.index("untagged_rule(P) :- player(P).") + 1
+    assert f"rules/102_players.lp:{line}" in [
+        i["where"] for i in _kinds(report["lint"], "untagged")
+    ]
+
+
+def test_audit_lint_reports_a_tag_naming_a_rule_outside_the_index(broken):
+    _, report = broken
+    unknown = _kinds(report["lint"], "unknown-tag")
+    assert ("119.11", "rules/999_broken.lp:1") in [(i["rule"], i["where"]) for i in unknown]
+
+
+def test_audit_lint_reports_an_undefined_atom_and_an_unused_predicate(broken):
+    _, report = broken
+    undefined = _kinds(report["lint"], "undefined")
+    assert any(
+        i["where"] == "rules/999_broken.lp:5" and "nowhere(P)" in i["message"] for i in undefined
+    )
+    unused = {i["message"].split()[0] for i in _kinds(report["warnings"], "unused")}
+    assert {"ghost/1", "made_up/1", "untagged_rule/1"} <= unused
+
+
+@needs_cr
+def test_audit_cr_reports_a_made_up_number_missing_from_the_edition(broken):
+    _, report = broken
+    assert report["editions"]["edition"] == "2026-04-17"
+    assert "119.11" in report["editions"]["missing"]
+    assert "102.1" not in report["editions"]["missing"]
+    assert report["editions"]["changed"] == []
+    assert "119.11" in [i["rule"] for i in _kinds(report["lint"], "not-in-edition")]
+
+
+@needs_cr
+def test_audit_cr_reports_a_rule_whose_text_changed(tmp_path):
+    text = CR_EXCERPT.read_text(encoding="utf-8")
+    marker = "119.4. If a cost or effect allows a player to pay an amount of life greater than 0"
+    assert marker in text
+    changed = tmp_path / "cr-changed.txt"
+    changed.write_text(
+        text.replace(marker, marker.replace("greater than 0", "greater than 1")), encoding="utf-8"
+    )
+    section, lint, _ = audit_module._editions(
+        changed,
+        audit_module.load_index(ROOT / "kb" / "rule_index.lp"),
+        audit_module._scan(audit_module.Base.at(ROOT)),
+    )
+    assert section["changed"] == ["119.4"] and section["missing"] == []
+    assert [i["rule"] for i in lint] == ["119.4"]
+
+
+@pytest.mark.skipif(
+    not STARTING_LIFE.is_file(),
+    reason="rules/103_starting_life.lp (starting_life/2) has not landed",
+)
+def test_second_starting_life_rule_is_a_conflict_naming_the_rules(broken):
+    _, report = broken
+    (conflict,) = report["conflicts"]
+    assert conflict["scenario"] == "two-player"
+    assert "two starting life totals" in conflict["message"]
+    assert {"103.4", "119.1"} & set(conflict["rules"])
+    assert len(conflict["rules"]) <= 3  # a minimal set, not every rule that fired
+    assert "rules/999_broken.lp:8" in conflict["at"]
+
+
+@pytest.mark.skipif(
+    not STARTING_LIFE.is_file(),
+    reason="rules/103_starting_life.lp (starting_life/2) has not landed",
+)
+def test_commander_conflict_names_the_commander_rule_too(broken):
+    root, _ = broken
+    (conflict,) = consistency([("commander", COMMANDER)], root)
+    assert "903.7" in conflict["rules"] and {"103.4", "119.1"} & set(conflict["rules"])
+
+
+def test_rule_base_of_this_checkout_has_no_lint_and_no_conflict():
+    corpus = generated_corpus()[::4]
+    report = audit(ROOT, None, corpus=corpus)
+    assert report["lint"] == []
+    assert report["conflicts"] == []
+    assert report["summary"]["ok"] is True and report["summary"]["scenarios"] == len(corpus)
+
+
+def test_audit_renders_text_and_markdown(broken):
+    _, report = broken
+    text = to_text(report)
+    assert "untagged" in text and "rules responsible" in text and "exit 1" in text
+    md = to_markdown(report)
+    assert md.startswith("# mtgkb audit") and "| untagged |" in md and "## Coverage" in md
+
+
+def test_audit_command_exit_status(monkeypatch, capsys, tmp_path):
+    args = argparse.Namespace(json=True, markdown=False, cr=None)
+    clean = {"rules": [], "lint": [], "warnings": [], "conflicts": [], "summary": {"ok": True}}
+    monkeypatch.setattr(audit_module, "audit", lambda root, cr: clean)
+    assert audit_command(args) == 0
+    assert json.loads(capsys.readouterr().out)["summary"]["ok"] is True
+    dirty = dict(clean, lint=[{"kind": "untagged", "message": "x"}], summary={"ok": False})
+    monkeypatch.setattr(audit_module, "audit", lambda root, cr: dirty)
+    assert audit_command(args) == 1
+    capsys.readouterr()
+    missing = argparse.Namespace(json=False, markdown=False, cr=tmp_path / "no-such-cr.txt")
+    assert audit_command(missing) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+@needs_shared
+def test_file_corpus_reads_examples_and_conformance_cases_and_skips_bad_input():
+    corpus = dict(file_corpus(ROOT))
+    assert "../shared/conformance/c05_block_other_players_attacker.mtg" in corpus
+    assert "../shared/conformance/c11_syntax_error.mtg" not in corpus  # exit 2: input, not rules
+    assert 'player("Rob")' in corpus["../shared/conformance/c05_block_other_players_attacker.mtg"]
+    assert consistency(sorted(corpus.items())[::6], ROOT) == []
