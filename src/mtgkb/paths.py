@@ -17,9 +17,14 @@ def data_dir(name: str) -> Path:
     raise FileNotFoundError(f"mtgkb's {name}/ folder is missing from this installation")
 
 
+# Facts about the rules that no game rule reads: left out of every solve.
+NOT_SOLVED = {"rule_index.lp"}
+
+
 def rule_files() -> list[Path]:
-    """Every program of the rule base: the CR encodings and the facts about them."""
-    return sorted(data_dir("rules").glob("*.lp")) + sorted(data_dir("kb").glob("*.lp"))
+    """Every program a question needs: the CR encodings and the facts they read."""
+    kb = [f for f in sorted(data_dir("kb").glob("*.lp")) if f.name not in NOT_SOLVED]
+    return sorted(data_dir("rules").glob("*.lp")) + kb
 
 
 def query_file(name: str) -> Path:
