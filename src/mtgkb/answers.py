@@ -269,4 +269,15 @@ def answer(question, scenario, facts, limits: Limits) -> Answer:
             "supported": False,
             "message": f"'ask {ask.replace('-', ' ')}' is not built yet",
         }
-    return handler(question, scenario, facts, limits)
+    return handler(question, scenario, facts_for(question, facts), limits)
+
+
+def facts_for(question, facts):
+    """The scenario's facts with only this question's `asked/1`: a query reads
+    its parameters (which defender, which payment) from the one it is given."""
+    if isinstance(facts, str):
+        return facts
+    from .facts import question_symbol
+
+    own = question_symbol(question)
+    return [s for s in facts if s.name != "asked" or s.arguments[0] == own]

@@ -31,7 +31,10 @@ def _answers(scenario, limits: Limits) -> list[dict]:
     return [answer(question, scenario, facts, limits) for question in scenario.questions]
 
 
-def answer_text(text: str | bytes, name: str = "<stdin>", limits: Limits = Limits()) -> FileResult:
+NO_LIMITS = Limits()
+
+
+def answer_text(text: str | bytes, name: str = "<stdin>", limits: Limits = NO_LIMITS) -> FileResult:
     """Every answer of one scenario text, with the exit status it earns.
 
     With a time-out the solving runs in a child process that is killed when
@@ -52,7 +55,8 @@ def answer_text(text: str | bytes, name: str = "<stdin>", limits: Limits = Limit
         output = {"file": name, "error": "timeout"}
         return FileResult(name, EXIT_TIMEOUT, output, message, SolveTimeout(message))
     illegal = any(a.get("ask") == "legal" and a.get("legal") is False for a in answers)
-    return FileResult(name, EXIT_ILLEGAL if illegal else EXIT_OK, {"file": name, "answers": answers})
+    status = EXIT_ILLEGAL if illegal else EXIT_OK
+    return FileResult(name, status, {"file": name, "answers": answers})
 
 
 def run(text: str | bytes, name: str = "<string>", **limits) -> dict:
