@@ -94,11 +94,16 @@ def answer_legal(question, scenario, facts, limits: Limits) -> Answer:
         objects = names_in(args)
         kind = args.name if args.type == clingo.SymbolType.Function else str(args)
         template = messages.get(kind, kind.replace("_", " ") + ": {all}")
-        violations.append({"rule": number, "message": _fill(template, objects), "objects": objects})
+        filled = _fill(template, [str(value(a)) for a in _arguments(args)])
+        violations.append({"rule": number, "message": filled, "objects": objects})
     violations.sort(key=lambda v: (_rule_key(v["rule"]), v["objects"]))
     rules = cited_rules(model) | {v["rule"] for v in violations}
     answer = {"ask": "legal", "legal": not violations, "violations": violations}
     return _with_rules(answer, rules)
+
+
+def _arguments(term: clingo.Symbol) -> list[clingo.Symbol]:
+    return list(term.arguments) if term.type == clingo.SymbolType.Function else []
 
 
 def _fill(template: str, objects: list[str]) -> str:
