@@ -207,13 +207,19 @@ def answer_damage_order(question, scenario, facts, limits: Limits) -> Answer:
     return _orders("damage_order", "damage_order", "damage-order", facts, limits)
 
 
+def _team_order(scenario):
+    """A sort key putting teams in the order the file declares them."""
+    declared = {team.name: i for i, team in enumerate(scenario.teams)}
+    return lambda pair: (declared.get(str(pair[0]), len(declared)), str(pair[0]))
+
+
 def answer_outcome(question, scenario, facts, limits: Limits) -> Answer:
     model = _single("outcome", facts, limits)
     seats = _seat_order(scenario)
     answer = {
         "ask": "outcome",
         "life": dict(sorted(values(model, "life", 2), key=lambda pn: seats.get(pn[0], 0))),
-        "team_life": {str(t): n for t, n in values(model, "team_life", 2)},
+        "team_life": dict(sorted(values(model, "team_life", 2), key=_team_order(scenario))),
         "lost": _by_seat(scenario, (p for (p,) in values(model, "lost", 1))),
         "triggers": {o: n for o, n in values(model, "triggered", 2)},
     }
