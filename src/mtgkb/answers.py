@@ -292,3 +292,15 @@ def facts_for(question, facts):
 
     own = question_symbol(question)
     return [s for s in facts if s.name != "asked" or s.arguments[0] == own]
+    return [s for s in facts if s.name != "asked" or s.arguments[0] == own]
+
+
+def _register_explain() -> None:
+    # explain.py reads the other answers' queries; registered here, last, so
+    # that it can import this module without a cycle.
+    from .explain import answer_explain
+
+    ANSWERS["explain"] = answer_explain
+
+
+_register_explain()

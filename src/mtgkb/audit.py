@@ -20,14 +20,14 @@ import argparse
 import json
 import re
 import sys
-import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import clingo
 import clingo.ast as cast
 
+from .cores import Budget, active, add_statements, minimal_rules, solve_assuming, switch_rules
 from .paths import data_dir
 from .ruleindex import (
     EDITION,
@@ -345,10 +345,6 @@ def _unused(base: Base, scans: Scans) -> list[dict]:
 # --------------------------------------------------------------------------
 
 
-def _active(number: str) -> clingo.Symbol:
-    return clingo.Function("_active", [clingo.Function("rule", [clingo.String(number)])])
-
-
 @dataclass
 class Prepared:
     """The rule base with one activation atom per CR number, parsed once."""
@@ -365,106 +361,28 @@ class Prepared:
 def prepare(base: Base, query: str | None = "outcome") -> Prepared:
     """Give each tagged rule of `rules/` a body atom `_on(K)`, true when one of its
     CR numbers is active (`_active(rule("N"))`, a free choice assumed true)."""
-    statements: list[cast.AST] = []
-    extra: list[str] = []
-    sites: dict[str, list[str]] = {}
-    derives_start = False
-    k = 0
-    for scan in scan_folder(base.rules) if base.rules.is_dir() else []:
-        for st in scan.statements:
-            node = st.ast
-            if node is None:
-                continue
-            if st.kind == "Rule":
-                heads, _ = _head_and_body(node)
-                derives_start |= ("starting_life", 2) in heads
-            if st.kind == "Rule" and st.tags:
-                k += 1
-                loc = node.location
-                on = cast.Literal(
-                    loc,
-                    cast.Sign.NoSign,
-                    cast.SymbolicAtom(
-                        cast.Function(loc, "_on", [cast.SymbolicTerm(loc, clingo.Number(k))], 0)
-                    ),
-                )
-                node = node.update(body=[*node.body, on])
-                for num in st.tags:
-                    extra.append(f'_on({k}) :- _active(rule("{num}")).')
-                    sites.setdefault(num, []).append(label(st.file, st.line))
-            statements.append(node)
-    numbers = sorted(sites, key=sort_key)
-    # externals, not choices: they stay frozen, so assumptions and cores over them are exact
-    extra += [f'#external _active(rule("{n}")).' for n in numbers]
+    scans = scan_folder(base.rules) if base.rules.is_dir() else []
+    derives_start = any(
+        ("starting_life", 2) in _head_and_body(st.ast)[0]
+        for scan in scans
+        for st in scan.statements
+        if st.ast is not None and st.kind == "Rule"
+    )
+    switches = switch_rules(scans)
     others = base.files(base.kb)
     query_path = base.queries / f"{query}.lp" if base.queries is not None and query else None
     has_outcome = query_path is not None and query_path.is_file()
     if has_outcome:
         others.append(query_path)
     return Prepared(
-        statements, "\n".join(extra), numbers, sites, others, derives_start, has_outcome
+        switches.statements,
+        switches.extra,
+        switches.numbers,
+        switches.sites,
+        others,
+        derives_start,
+        has_outcome,
     )
-
-
-class _Budget(Exception):
-    pass
-
-
-def _solve(ctl: clingo.Control, assumptions: list[int], timeout: float):
-    """(satisfiable, conflict atoms of the models, core literals)."""
-    conflicts: set[clingo.Symbol] = set()
-    core: list[int] = []
-
-    def on_model(model: clingo.Model) -> None:
-        for sym in model.symbols(atoms=True):
-            if sym.name == "_audit_conflict":
-                conflicts.add(sym.arguments[0])
-
-    with ctl.solve(assumptions=assumptions, on_model=on_model, async_=True) as handle:
-        if not handle.wait(timeout):
-            handle.cancel()
-            raise _Budget()
-        result = handle.get()
-        if result.unsatisfiable:
-            core = list(handle.core())  # on_core is not called in asynchronous solving
-    return bool(result.satisfiable), conflicts, core
-
-
-def minimal_rules(
-    ctl: clingo.Control, numbers: Sequence[str], timeout: float = 10.0, fixed: Sequence[int] = ()
-) -> list[str] | None:
-    """A minimal set of CR numbers whose rules alone (the others deactivated) make
-    the program unsatisfiable: an unsatisfiable core over the activation
-    atoms, shrunk by deletion. None when the program is satisfiable."""
-    atoms = ctl.symbolic_atoms
-    lit = {n: atoms[_active(n)].literal for n in numbers if atoms[_active(n)] is not None}
-    back = {v: n for n, v in lit.items()}
-    deadline = time.monotonic() + timeout
-
-    def unsat(keep: set[str]) -> set[str] | None:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise _Budget()
-        assumptions = [*fixed] + [lit[n] if n in keep else -lit[n] for n in lit]
-        sat, _, core = _solve(ctl, assumptions, left)
-        if sat:
-            return None
-        return {back[c] for c in core if c in back and back[c] in keep}
-
-    everything = set(lit)
-    core = unsat(everything)
-    if core is None:
-        return None
-    current = core if unsat(core) is not None else everything
-    for n in sorted(current, key=sort_key):
-        if n not in current:
-            continue
-        trial = current - {n}
-        smaller = unsat(trial)
-        if smaller is not None:
-            # that core was found with every other rule off, so it is unsatisfiable alone
-            current = smaller
-    return sorted(current, key=sort_key)
 
 
 def _conflict_message(sym: clingo.Symbol) -> str:
@@ -476,9 +394,7 @@ def _conflict_message(sym: clingo.Symbol) -> str:
 def check_scenario(prepared: Prepared, name: str, facts: str, timeout: float = 10.0) -> list[dict]:
     """The conflicts one scenario shows, each with the CR rules responsible."""
     ctl = clingo.Control(["--models=20"], logger=lambda code, msg: None)
-    with cast.ProgramBuilder(ctl) as builder:
-        for stmt in prepared.statements:
-            builder.add(stmt)
+    add_statements(ctl, prepared.statements)
     program = prepared.extra + CHECK_PROGRAM
     if prepared.derives_starting_life:
         program += CHECK_STARTS
@@ -490,13 +406,13 @@ def check_scenario(prepared: Prepared, name: str, facts: str, timeout: float = 1
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
     atoms = ctl.symbolic_atoms
-    present = [n for n in prepared.numbers if atoms[_active(n)] is not None]
+    present = [n for n in prepared.numbers if atoms[active(n)] is not None]
     for n in present:
-        ctl.assign_external(_active(n), None)  # free: each solve's assumptions decide
-    all_on = [atoms[_active(n)].literal for n in present]
+        ctl.assign_external(active(n), None)  # free: each solve's assumptions decide
+    all_on = [atoms[active(n)].literal for n in present]
     try:
-        sat, conflicts, _ = _solve(ctl, all_on, timeout)
-    except _Budget:
+        sat, conflicts, _ = solve_assuming(ctl, all_on, timeout, watch="_audit_conflict")
+    except Budget:
         return [{"rules": [], "scenario": name, "message": f"no answer within {timeout:g} s"}]
     if sat and not conflicts:
         return []
@@ -511,7 +427,7 @@ def check_scenario(prepared: Prepared, name: str, facts: str, timeout: float = 1
         message = "the rules admit no answer for this scenario"
     try:
         rules = minimal_rules(ctl, present, timeout)
-    except _Budget:
+    except Budget:
         rules = None
         message += f" (the responsible rules were not found within {timeout:g} s)"
     if rules is None:

@@ -87,12 +87,38 @@ def _answer_tree(answer: dict) -> Tree:
     return node
 
 
-def _explain_tree(node: Tree, items: list) -> None:
+def _explain_tree(node: Tree, items: list, said: set | None = None) -> None:
+    """Each conclusion with its rules; a rule's paraphrase the first time it appears."""
+    said = set() if said is None else said
     for item in items:
-        label = item.get("conclusion", "?")
-        rule = item.get("rule")
-        child = node.add(Text(f"{label}" + (f"  [{rule}]" if rule else "")))
-        _explain_tree(child, item.get("because", []))
+        label = Text(item.get("conclusion", "?"))
+        rules = [item["rule"], *item.get("also", [])] if item.get("rule") else []
+        if rules:
+            label.append(f"  [{', '.join(rules)}]", style="cyan")
+        if item.get("fact"):
+            label.append("  (fact)", style="dim")
+        if item.get("folded"):
+            label.append(f"  ({item['folded']} unchanged step(s) left out)", style="dim")
+        if item.get("repeated"):
+            label.append("  (explained elsewhere in this tree)", style="dim")
+        if item.get("note"):
+            label.append(f"  ({item['note']})", style="yellow")
+        child = node.add(label)
+        if item.get("says") and item["rule"] not in said:
+            said.add(item["rule"])
+            child.add(Text(f"{item['rule']}: {item['says']}", style="dim italic"))
+        forbidden = item.get("forbidden_by")
+        if forbidden:
+            objects = ", ".join(forbidden.get("objects", []))
+            text = "forbidden by " + (" + ".join(forbidden["rules"]) or "(rules not found)")
+            if objects:
+                text += f" (the play of {objects})"
+            if forbidden.get("minimal") is False:
+                text += ", not shown minimal"
+            child.add(Text(text, style="bold red"))
+        _explain_tree(child, item.get("because", []), said)
+        if item.get("truncated"):
+            child.add(Text("… (cut: the tree is bounded)", style="dim"))
 
 
 def print_result(console: Console, output: dict) -> None:
