@@ -67,7 +67,7 @@ def test_904_2a_904_2b_the_archenemy_is_a_team_of_one_against_everyone_else():
     assert not any(a.startswith('teammate("Ann"') for a in atoms)
 
 
-def test_808_3a_team_vs_team_attacks_multiple_players_by_default():
+def test_808_3_808_3a_team_vs_team_attacks_multiple_players_by_default():
     facts = table(
         ["A", "B", "C", "D"],
         "team_vs_team",
@@ -78,7 +78,7 @@ def test_808_3a_team_vs_team_attacks_multiple_players_by_default():
     assert 'because(uses_option(attack_multiple_players),rule("802.1"))' in atoms
 
 
-def test_807_2_grand_melee_uses_range_one_and_attack_left():
+def test_801_1_807_2_grand_melee_uses_range_one_and_attack_left():
     atoms = only_model("defending", table(["A", "B", "C", "D", "E"], "grand_melee"))
     assert {"uses_option(range_of_influence(1))", "uses_option(attack_left)"} <= atoms
     assert 'because(uses_option(attack_left),rule("803.1"))' in atoms
