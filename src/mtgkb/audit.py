@@ -4,10 +4,19 @@
 - lint: untagged ASP rules, tags naming rules outside the index, indexed
   rules encoded nowhere, undefined atoms (clingo's logger), and, as warnings,
   derived predicates nobody reads and encoded rules no test names;
-- consistency: over a corpus of scenarios (fact texts), one starting and one
-  final life total per player or team; a contradiction is reported with the
-  minimal set of CR rules responsible (an unsatisfiable core over one
-  activation atom per CR number, shrunk by deletion);
+- consistency: over the examples, the conformance cases beside the checkout
+  and a generated corpus (`mtgkb.corpus`: every table of 2-6 players across
+  variants and options, and random combats), as scenario text: one starting
+  and one final life total per player or team; no player lost with life above
+  0 (or despite "can't lose the game"); every defending player an opponent of
+  the attacking player; every asked question answered; every asked order
+  existing where something is pending; every attack and block declaration
+  `ask attacks` / `ask blocks` list (the first `FEED_BACK`), fed back as the
+  declaration, legal for `ask legal`, and the declaration written, when
+  legal, listed; "no blocks" legal and listed where no creature must block.
+  A contradiction is reported with the minimal set of CR rules responsible
+  (an unsatisfiable core over one activation atom per CR number, shrunk by
+  deletion; for a wrong optimum, the rules without which it is right);
 - editions: with `--cr FILE`, cited numbers missing from that edition and
   rules whose text changed since the edition they were encoded from.
 
@@ -18,17 +27,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
-from collections.abc import Iterable
-from dataclasses import dataclass
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import clingo
 import clingo.ast as cast
 
 from .cores import Budget, active, add_statements, minimal_rules, solve_assuming, switch_rules
-from .paths import data_dir
+from .paths import NOT_SOLVED, data_dir
 from .ruleindex import (
     EDITION,
     FileScan,
@@ -41,6 +52,8 @@ from .ruleindex import (
     sort_key,
     tested_map,
 )
+from .symbols import atoms as symbol_atoms
+from .symbols import names_in, sequence, value
 
 #: The explanation graph is read by the renderer, not by other rules.
 PUBLIC_GRAPH = {"because", "rests_on", "violation", "cites"}
@@ -50,13 +63,22 @@ PUBLIC_GRAPH = {"because", "rests_on", "violation", "cites"}
 #: forbidden (a constraint each) and the rules are switched off and on.
 CHECK_PROGRAM = """
 #defined starting_life/2. #defined life/2. #defined team_life/2. #defined on_team/2.
-#defined player/1.
+#defined player/1. #defined lost/1. #defined event/2. #defined team/2.
+#defined attacking_player/1. #defined defending/1. #defined opponent/2.
 _audit_conflict(two_starting_life(X,N,M)) :- starting_life(X,N), starting_life(X,M), N < M.
 _audit_conflict(two_life(X,N,M)) :- life(X,N), life(X,M), N < M.
 _audit_conflict(two_team_life(X,N,M)) :- team_life(X,N), team_life(X,M), N < M.
 _audit_has_start(P) :- starting_life(P,_).
 _audit_has_start(P) :- on_team(P,T), starting_life(T,_).
 _audit_conflict(no_starting_life(P)) :- player(P), not _audit_has_start(P), _audit_starts.
+_audit_cant_lose(P) :- event(_,cant_lose_game(P)).
+_audit_conflict(lost_with_life(P,N)) :- lost(P), life(P,N), N > 0, not _audit_cant_lose(P).
+_audit_conflict(lost_despite_cant_lose(P)) :- lost(P), _audit_cant_lose(P).
+_audit_conflict(defends_against_self(P)) :- attacking_player(P), defending(P).
+_audit_conflict(defending_not_opponent(A,Q)) :-
+    attacking_player(A), defending(Q), A != Q, not opponent(A,Q).
+_audit_conflict(defending_teammate(A,Q)) :-
+    attacking_player(A), defending(Q), A != Q, team(T,A), team(T,Q).
 """
 #: Added when the rule base derives starting_life/2 at all.
 CHECK_STARTS = "_audit_starts.\n"
@@ -66,12 +88,27 @@ _audit_has_life(P) :- life(P,_).
 _audit_conflict(no_life(P)) :- player(P), not _audit_has_life(P).
 """
 
+#: Conflicts about an atom the rules fail to derive: the predicate missing.
+#: The rules deriving it are named beside the minimal rules that force the rest.
+MISSING = {
+    "no_starting_life": ("starting_life", 2),
+    "no_life": ("life", 2),
+    "defending_not_opponent": ("opponent", 2),
+}
+
 CONFLICT_MESSAGES = {
     "two_starting_life": "{0} has two starting life totals, {1} and {2}",
     "two_life": "{0} ends with two life totals, {1} and {2}",
     "two_team_life": "team {0} ends with two life totals, {1} and {2}",
     "no_starting_life": "{0} has no starting life total",
     "no_life": "{0} has no final life total",
+    "lost_with_life": "{0} lost the game with {1} life, and nothing else makes them lose",
+    "lost_despite_cant_lose": "{0} lost the game although they can't lose the game",
+    "defends_against_self": "{0} is both an attacking player and a defending player",
+    "defending_not_opponent": (
+        "{1} is a defending player but no opponent of the attacking player {0}"
+    ),
+    "defending_teammate": "{1} is a defending player but on the team of the attacking player {0}",
 }
 
 
@@ -344,6 +381,45 @@ def _unused(base: Base, scans: Scans) -> list[dict]:
 # Consistency: contradictions and the minimal set of rules behind them
 # --------------------------------------------------------------------------
 
+#: How many of the declarations `ask attacks` / `ask blocks` list are fed back
+#: as declarations to `ask legal`.
+FEED_BACK = 3
+#: From how many scenarios the audit checks in two processes (on two cores or more).
+PARALLEL_FROM = 24
+#: The model cap of the audit's solves (the answers' `count` is then a lower bound).
+MAX_MODELS = 5000
+#: The queries whose answer is a list of orders, and the predicate of each.
+ORDER_QUERIES = {
+    "order": "order",
+    "stack": "stack",
+    "block_order": "block_order",
+    "damage_order": "damage_order",
+}
+#: What each asked kind of question needs from the rule base (answers.QUERY_OF).
+QUERY_OF = {
+    "legal": "legal",
+    "defending": "defending",
+    "attack_targets": "attack_targets",
+    "attacks": "attacks",
+    "blocks": "blocks",
+    "order": "order",
+    "knowledge": "knowledge",
+    "stack": "stack",
+    "block_order": "block_order",
+    "damage_order": "damage_order",
+    "outcome": "outcome",
+    "pay": "pay",
+    "explain": "explain",
+}
+#: Input facts of the play and of what happens after it: left out when a
+#: listed declaration is fed back on its own.
+EVENT_FACTS = {"event", "event_source", "choice_item", "choice_in_order", "choice_hidden"}
+NO_ANSWER = "the rules admit no answer"
+
+
+def _silent(code, message) -> None:
+    pass
+
 
 @dataclass
 class Prepared:
@@ -353,23 +429,35 @@ class Prepared:
     extra: str
     numbers: list[str]
     sites: dict[str, list[str]]
-    others: list[Path]
+    others: list[Path]  # kb/ (less the rule index) and the query of the life checks
     derives_starting_life: bool
     has_outcome: bool
+    kb: list[Path] = field(default_factory=list)
+    queries: Path | None = None
+    heads: dict[tuple[str, int], list[str]] = field(default_factory=dict)
+
+    def query_path(self, query: str) -> Path | None:
+        if self.queries is None:
+            return None
+        path = self.queries / f"{query}.lp"
+        return path if path.is_file() else None
 
 
 def prepare(base: Base, query: str | None = "outcome") -> Prepared:
     """Give each tagged rule of `rules/` a body atom `_on(K)`, true when one of its
     CR numbers is active (`_active(rule("N"))`, a free choice assumed true)."""
     scans = scan_folder(base.rules) if base.rules.is_dir() else []
-    derives_start = any(
-        ("starting_life", 2) in _head_and_body(st.ast)[0]
-        for scan in scans
-        for st in scan.statements
-        if st.ast is not None and st.kind == "Rule"
-    )
+    heads: dict[tuple[str, int], list[str]] = {}  # predicate -> CR numbers deriving it
+    for scan in scans:
+        for st in scan.statements:
+            if st.ast is None or st.kind != "Rule":
+                continue
+            for sig in _head_and_body(st.ast)[0]:
+                known = heads.setdefault(sig, [])
+                known += [n for n in st.tags or () if n not in known]
     switches = switch_rules(scans)
-    others = base.files(base.kb)
+    kb = [p for p in base.files(base.kb) if p.name not in NOT_SOLVED]
+    others = list(kb)
     query_path = base.queries / f"{query}.lp" if base.queries is not None and query else None
     has_outcome = query_path is not None and query_path.is_file()
     if has_outcome:
@@ -380,8 +468,11 @@ def prepare(base: Base, query: str | None = "outcome") -> Prepared:
         switches.numbers,
         switches.sites,
         others,
-        derives_start,
+        ("starting_life", 2) in heads,
         has_outcome,
+        kb,
+        base.queries,
+        {sig: sorted(nums, key=sort_key) for sig, nums in heads.items()},
     )
 
 
@@ -391,140 +482,868 @@ def _conflict_message(sym: clingo.Symbol) -> str:
     return template.format(*args) if template else str(sym)
 
 
-def check_scenario(prepared: Prepared, name: str, facts: str, timeout: float = 10.0) -> list[dict]:
-    """The conflicts one scenario shows, each with the CR rules responsible."""
-    ctl = clingo.Control(["--models=20"], logger=lambda code, msg: None)
+def _add_facts(ctl: clingo.Control, facts: str | Sequence[clingo.Symbol]) -> None:
+    """Facts as text (tests, `mtgkb facts`) or as symbols (a user's name stays data)."""
+    if isinstance(facts, str):
+        ctl.add("base", [], facts)
+        return
+    with ctl.backend() as backend:
+        for sym in facts:
+            backend.add_rule([backend.add_atom(sym)])
+
+
+def _switched(
+    prepared: Prepared,
+    queries: str | Sequence[str] | None,
+    facts: str | Sequence[clingo.Symbol],
+    extra: str = "",
+    options: Sequence[str] = (),
+    others: Sequence[Path] | None = None,
+    externals: Sequence[clingo.Symbol] = (),
+) -> tuple[clingo.Control, list[str]]:
+    """The rule base (every rule behind its switch), kb/, the queries and the
+    facts, grounded, with `externals` free atoms; the switches free too.
+    Returns the control and the CR numbers present."""
+    ctl = clingo.Control(list(options), logger=_silent)
     add_statements(ctl, prepared.statements)
-    program = prepared.extra + CHECK_PROGRAM
-    if prepared.derives_starting_life:
-        program += CHECK_STARTS
-    if prepared.has_outcome:
-        program += CHECK_OUTCOME
-    for path in prepared.others:
+    for path in prepared.kb if others is None else others:
         ctl.load(str(path))
-    ctl.add("base", [], program)
-    ctl.add("base", [], facts)
+    if isinstance(queries, str):
+        queries = [queries]
+    for query in queries or ():
+        path = prepared.query_path(query)
+        if path is None:
+            raise FileNotFoundError(f"queries/{query}.lp")
+        ctl.load(str(path))
+    ctl.add("base", [], prepared.extra + extra)
+    _add_facts(ctl, facts)
+    if externals:
+        with ctl.backend() as backend:
+            for sym in externals:
+                backend.add_external(backend.add_atom(sym), clingo.TruthValue.Free)
     ctl.ground([("base", [])])
     atoms = ctl.symbolic_atoms
     present = [n for n in prepared.numbers if atoms[active(n)] is not None]
     for n in present:
         ctl.assign_external(active(n), None)  # free: each solve's assumptions decide
-    all_on = [atoms[active(n)].literal for n in present]
-    try:
-        sat, conflicts, _ = solve_assuming(ctl, all_on, timeout, watch="_audit_conflict")
-    except Budget:
-        return [{"rules": [], "scenario": name, "message": f"no answer within {timeout:g} s"}]
-    if sat and not conflicts:
-        return []
-    if sat:
-        found = sorted(_conflict_message(c) for c in conflicts)
-        message = "; ".join(found[:4]) + (f"; and {len(found) - 4} more" if len(found) > 4 else "")
-        # forbid exactly the conflicts seen: switching rules off may cause others
-        # (a missing life total), which are not the ones to explain
-        ctl.add("audit_watch", [], "".join(f":- _audit_conflict({c}).\n" for c in conflicts))
-        ctl.ground([("audit_watch", [])])
-    else:
-        message = "the rules admit no answer for this scenario"
-    try:
-        rules = minimal_rules(ctl, present, timeout)
-    except Budget:
-        rules = None
-        message += f" (the responsible rules were not found within {timeout:g} s)"
-    if rules is None:
-        rules = []
+    return ctl, present
+
+
+def _all_on(ctl: clingo.Control, present: Sequence[str]) -> list[int]:
+    return [ctl.symbolic_atoms[active(n)].literal for n in present]
+
+
+def _conflict(name: str, message: str, rules: Sequence[str], prepared: Prepared, **more) -> dict:
+    rules = sorted(dict.fromkeys(rules), key=sort_key)
     at = [site for n in rules for site in prepared.sites.get(n, [])]
-    return [{"rules": rules, "scenario": name, "message": message, "at": at}]
+    return {"rules": rules, "scenario": name, "message": message, "at": at, **more}
+
+
+def _forbid(ctl: clingo.Control, atoms: Iterable[clingo.Symbol]) -> int:
+    """A fresh literal that, assumed true, forbids each of these atoms."""
+    with ctl.backend() as backend:
+        switch = backend.add_atom()
+        backend.add_rule([switch], choice=True)
+        for sym in atoms:
+            backend.add_rule([], [switch, backend.add_atom(sym)])
+    return switch
+
+
+def _shrink(ctl: clingo.Control, present: Sequence[str], holds, timeout: float) -> list[str] | None:
+    """A deletion-minimal set of CR numbers whose rules alone (the others
+    switched off) keep `holds(assumptions)` true; None when it is false with all on."""
+    lit = {n: ctl.symbolic_atoms[active(n)].literal for n in present}
+    deadline = time.monotonic() + timeout
+
+    def test(keep: set[str]) -> bool:
+        if time.monotonic() > deadline:
+            raise Budget()
+        return holds([lit[n] if n in keep else -lit[n] for n in lit])
+
+    current = set(lit)
+    if not test(current):
+        return None
+    for n in sorted(lit, key=sort_key):
+        if test(current - {n}):
+            current.discard(n)
+    return sorted(current, key=sort_key)
+
+
+def _optimal_models(
+    ctl: clingo.Control,
+    assumptions: list[int],
+    timeout: float,
+    keep: int,
+    cap: int = MAX_MODELS,
+) -> tuple[bool, list[list[clingo.Symbol]], int, bool]:
+    """(satisfiable, the first `keep` optimal models' shown atoms, how many, complete)."""
+    kept: list[list[clingo.Symbol]] = []
+    count = 0
+    sat = False
+    deadline = time.monotonic() + timeout
+    complete = True
+    ctl.configuration.solve.models = "0"  # every model; the loop stops at the cap
+    with ctl.solve(assumptions=assumptions, yield_=True) as handle:
+        for model in handle:
+            sat = True
+            if model.cost and not model.optimality_proven:
+                if time.monotonic() > deadline:
+                    raise Budget()
+                continue
+            count += 1
+            if len(kept) < keep:
+                kept.append(model.symbols(shown=True))
+            if count >= cap:
+                complete = False
+                break
+            if time.monotonic() > deadline:
+                complete = False
+                break
+    return sat, kept, count, complete
+
+
+def _violations(model: Iterable[clingo.Symbol]) -> list[dict]:
+    out = []
+    for sym in model:
+        if sym.name != "violation" or len(sym.arguments) != 2:
+            continue
+        rule, args = sym.arguments
+        number = str(value(rule.arguments[0])) if rule.arguments else str(rule)
+        kind = args.name if args.type == clingo.SymbolType.Function else str(args)
+        out.append({"rule": number, "kind": kind, "objects": names_in(args), "symbol": sym})
+    return out
+
+
+def check_scenario(
+    prepared: Prepared,
+    name: str,
+    facts: str | Sequence[clingo.Symbol],
+    timeout: float = 10.0,
+    **more,
+) -> list[dict]:
+    """The contradictions one scenario shows in its life totals, losses and
+    defending players, each with the CR rules responsible."""
+    return Scene(prepared, _symbols(facts), timeout).life_check(name, **more)
+
+
+def _symbols(facts: str | Sequence[clingo.Symbol]) -> list[clingo.Symbol]:
+    """Fact text as symbols (the text is read by clingo, never pasted into a program)."""
+    if not isinstance(facts, str):
+        return list(facts)
+    ctl = clingo.Control(logger=_silent)
+    ctl.add("base", [], facts)
+    ctl.ground([("base", [])])
+    return [a.symbol for a in ctl.symbolic_atoms if a.is_fact]
+
+
+def _f(name: str, *args: clingo.Symbol) -> clingo.Symbol:
+    return clingo.Function(name, list(args))
+
+
+def _const(name: str) -> clingo.Symbol:
+    return clingo.Function(name)
+
+
+#: The facts a scene can switch: the play, what happens after it, the phase.
+PLAY_FACTS = {"declared_attack", "declared_block", "band", "phase"} | EVENT_FACTS
+ASKED_LEGAL = _f("asked", _const("legal"))
+PHASES = {p: _f("phase", _const(p)) for p in ("main", "declare_attackers", "declare_blockers")}
+
+
+class Scene:
+    """One scenario grounded once with the legal and outcome queries, the life
+    checks, and its play and events as free atoms: the scenario as written, a
+    listed declaration fed back, or no declaration at all are each one solve
+    under assumptions (and the CR-number switches all on, or some off)."""
+
+    def __init__(
+        self,
+        prepared: Prepared,
+        facts: Sequence[clingo.Symbol],
+        timeout: float,
+        more: Iterable[clingo.Symbol] = (),
+    ):
+        self.prepared = prepared
+        self.timeout = timeout
+        fixed = [f for f in facts if f.name not in PLAY_FACTS and f.name != "asked"]
+        self.written = {f for f in facts if f.name in PLAY_FACTS}
+        variable = list(dict.fromkeys([*self.written, *PHASES.values(), *more]))
+        program = CHECK_PROGRAM
+        if prepared.derives_starting_life:
+            program += CHECK_STARTS
+        queries = []
+        if prepared.query_path("legal") is not None:
+            queries.append("legal")
+            fixed.append(ASKED_LEGAL)
+        others = list(prepared.kb)
+        if prepared.has_outcome:
+            program += CHECK_OUTCOME
+            others = prepared.others
+        self.ctl, self.present = _switched(
+            prepared,
+            queries,
+            fixed,
+            program,
+            ["--opt-mode=optN"],
+            others=others,
+            externals=variable,
+        )
+        atoms = self.ctl.symbolic_atoms
+        self.lits = {s: atoms[s].literal for s in variable if atoms[s] is not None}
+        self.on = _all_on(self.ctl, self.present)
+        self.forbids: list[int] = []  # the switches of constraints added, off unless in use
+
+    def assume(self, true: Iterable[clingo.Symbol]) -> list[int]:
+        true = set(true)
+        facts = [lit if s in true else -lit for s, lit in self.lits.items()]
+        return facts + [-s for s in self.forbids]
+
+    def forbid(self, atoms: Iterable[clingo.Symbol]) -> int:
+        switch = _forbid(self.ctl, atoms)
+        self.forbids.append(switch)
+        return switch
+
+    def life_check(self, name: str, **more) -> list[dict]:
+        """Life totals, losses and defending players of the scenario as written."""
+        ctl = self.ctl
+        facts = self.assume(self.written)
+        ctl.configuration.solve.opt_mode = "ignore"
+        try:
+            sat, conflicts, _ = solve_assuming(
+                ctl, [*self.on, *facts], self.timeout, watch="_audit_conflict"
+            )
+            if sat and not conflicts:
+                return []
+            if sat:
+                found = sorted(_conflict_message(c) for c in conflicts)
+                message = "; ".join(found[:4])
+                if len(found) > 4:
+                    message += f"; and {len(found) - 4} more"
+                # forbid exactly the conflicts seen: switching rules off may cause others
+                # (a missing life total), which are not the ones to explain
+                switch = self.forbid(_f("_audit_conflict", c) for c in conflicts)
+                facts = [x for x in facts if x != -switch] + [switch]
+            else:
+                message = "the rules admit no answer for this scenario"
+            try:
+                rules = minimal_rules(ctl, self.present, self.timeout, fixed=facts)
+            except Budget:
+                rules = None
+                message += f" (the responsible rules were not found within {self.timeout:g} s)"
+        except Budget:
+            return [
+                _conflict(name, f"no answer within {self.timeout:g} s", [], self.prepared, **more)
+            ]
+        finally:
+            ctl.configuration.solve.opt_mode = "optN"
+        rules = list(rules or [])
+        # a conflict about an atom no rule derived: the rules that derive such atoms
+        for c in conflicts:
+            rules += self.prepared.heads.get(MISSING.get(c.name, ("", 0)), [])
+        return [_conflict(name, message, rules, self.prepared, **more)]
+
+    def legal(self, true: Iterable[clingo.Symbol]) -> list[dict]:
+        """The violations `ask legal` finds with these play facts (its optimal model)."""
+        sat, models, _, _ = _optimal_models(
+            self.ctl, [*self.on, *self.assume(true)], self.timeout, 1, cap=1
+        )
+        if not sat:
+            raise RuntimeError("'ask legal' has no answer")
+        return _violations(models[0] if models else [])
+
+    def violation_rules(self, true: Iterable[clingo.Symbol], relevant: Sequence[dict]) -> list[str]:
+        """The minimal rules that make `ask legal` find these violations: a core
+        with the violations forbidden, or (when a constraint can dodge them, as
+        508.1d and 509.1c need the best hypothetical declaration) the rules
+        without which the optimum no longer breaks them."""
+        own = sorted({v["rule"] for v in relevant}, key=sort_key)
+        watched = [v["symbol"] for v in relevant if v.get("symbol") is not None]
+        if not watched:
+            return own
+        ctl = self.ctl
+        switch = self.forbid(watched)
+        facts = [x for x in self.assume(true) if x != -switch]
+        try:
+            ctl.configuration.solve.opt_mode = "ignore"
+            rules = minimal_rules(ctl, self.present, self.timeout, fixed=[*facts, switch])
+            if rules:
+                return rules
+            ctl.configuration.solve.opt_mode = "optN"
+            watched_set = set(watched)
+
+            def still(assumptions: list[int]) -> bool:
+                sat, models, _, _ = _optimal_models(
+                    ctl, [*facts, -switch, *assumptions], self.timeout, 1, cap=1
+                )
+                return sat and bool(models) and bool(watched_set & set(models[0]))
+
+            return _shrink(ctl, self.present, still, self.timeout) or own
+        except Budget:
+            return own
+        finally:
+            ctl.configuration.solve.opt_mode = "optN"
+
+
+def _render(query: str, models: list[list[clingo.Symbol]], count: int, complete: bool) -> dict:
+    """The parts of an answer (spec, section 6) the checks read, from shown atoms."""
+    if query in ("attacks", "blocks"):
+        assignments = [
+            {str(value(a)): str(value(b)) for a, b in symbol_atoms(m, query, 2)} for m in models
+        ]
+        return {"count": count, "complete": complete, "assignments": assignments}
+    if query in ORDER_QUERIES:
+        return {"orders": [sequence(m, ORDER_QUERIES[query]) for m in models]}
+    if query == "legal":
+        violations = _violations(models[0] if models else [])
+        return {"legal": not violations, "violations": violations}
+    return {}
+
+
+def _complete(result: dict) -> bool:
+    """Whether an `attacks`/`blocks` answer lists every declaration there is."""
+    listed = result.get("assignments", [])
+    return bool(result.get("complete")) and result.get("count", 0) <= len(listed)
+
+
+def _violation_key(v: dict) -> tuple:
+    return (v["rule"], tuple(v.get("objects", [])), v.get("kind", ""))
+
+
+def _violation_text(v: dict) -> str:
+    return f"{v.get('kind', '').replace('_', ' ')} ({', '.join(v['objects'])}; {v['rule']})"
+
+
+def _declaration_text(kind: str, assignment: dict) -> str:
+    if not assignment:
+        return "'no attacks'" if kind == "attacks" else "'no blocks'"
+    verb = "attacks" if kind == "attacks" else "blocks"
+    return "; ".join(f"{a} {verb} {b}" for a, b in assignment.items())
+
+
+@dataclass
+class Case:
+    """One scenario of the corpus: its name, facts and (from scenario text) the scenario."""
+
+    name: str
+    facts: list[clingo.Symbol]
+    scenario: object | None = None
+    text: str | None = None  # the text of a generated scenario, to reproduce it
+
+
+_FACT_LINE = re.compile(r"^\s*(?:[a-z_][A-Za-z0-9_]*(?:\(.*\))?\s*\.\s*)+(?:%.*)?$")
+
+
+def load_case(name: str, text: str, generated: bool = False) -> Case:
+    """A corpus item: scenario text (parsed; `ScenarioError` when refused) or fact text."""
+    lines = [
+        ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith(("%", "#"))
+    ]
+    if lines and all(_FACT_LINE.match(ln) for ln in lines):
+        return Case(name, _symbols(text))
+    from .facts import scenario_facts
+    from .parser import parse_text
+
+    scenario = parse_text(text, name)
+    return Case(name, scenario_facts(scenario), scenario, text if generated else None)
+
+
+def _installed(root: Path | None) -> bool:
+    """Whether `root` holds the rule base `mtgkb run` answers with."""
+    if root is None:
+        return True
+    try:
+        return all(
+            (Path(root) / name).resolve() == data_dir(name).resolve()
+            for name in ("rules", "kb", "queries")
+        )
+    except FileNotFoundError:
+        return False
+
+
+def _own_asked(facts: Sequence[clingo.Symbol], asked: clingo.Symbol) -> list[clingo.Symbol]:
+    """The facts with only one question's `asked/1` (as `mtgkb run` gives each query)."""
+    return [f for f in facts if f.name != "asked"] + [_f("asked", asked)]
+
+
+class Checker:
+    """The checks of one rule base over scenarios.
+
+    What the questions answer comes from `mtgkb run`'s own answers when the
+    audited rule base is the one it answers with (and otherwise from the
+    audited rule base solved here); what `ask legal` says of a listed
+    declaration fed back, the life checks and the rules responsible for a
+    contradiction come from the audited rule base with its CR-number switches
+    (`Scene`).
+    """
+
+    def __init__(
+        self, root: Path | None = None, *, timeout: float = 10.0, feed_back: int = FEED_BACK
+    ):
+        self.base = Base.at(root)
+        self.prepared = prepare(self.base)
+        self.installed = _installed(root)
+        self.timeout = timeout
+        self.feed_back = feed_back
+
+    # -- answering
+
+    def ask(self, case: Case, question) -> tuple[dict | None, str | None]:
+        """(the answer, None) or (None, what went wrong)."""
+        query = QUERY_OF.get(question.kind, question.kind)
+        if self.installed:
+            from .answers import Limits, answer
+
+            limits = Limits(MAX_MODELS, self.timeout)
+            try:
+                found = answer(question, case.scenario, case.facts, limits)
+            except Exception as err:  # noqa: BLE001 - any failure is the finding
+                return None, f"{type(err).__name__}: {err}"
+            if found.get("supported") is False:
+                return None, found.get("message", "not supported")
+            return found, None
+        if self.prepared.query_path(query) is None:
+            return None, f"queries/{query}.lp is missing"
+        facts = self._asked_facts(case, question)
+        try:
+            ctl, present = _switched(
+                self.prepared, query, facts, options=["--project=show", "--opt-mode=optN"]
+            )
+            keep = question.get("limit") or 100
+            # one model past the listed ones says whether the listing is complete
+            sat, models, count, complete = _optimal_models(
+                ctl, _all_on(ctl, present), self.timeout, keep, cap=keep + 1
+            )
+        except Exception as err:  # noqa: BLE001
+            return None, f"{type(err).__name__}: {err}"
+        if not sat and query not in ORDER_QUERIES and query not in ("attacks", "blocks"):
+            return None, NO_ANSWER  # (an empty listing is the answer of those, as in `mtgkb run`)
+        return _render(query, models, count, complete), None
+
+    def _asked_facts(self, case: Case, question) -> list[clingo.Symbol]:
+        from .facts import question_symbol
+
+        return _own_asked(case.facts, question_symbol(question))
+
+    # -- the rules responsible, outside the scene
+
+    def unsat_rules(self, query: str, facts) -> list[str]:
+        """The minimal rules that leave `query` without any answer; when the query
+        has none even with no rule at all (what it needs is derived by no rule),
+        the rules that derive what it reads."""
+        try:
+            ctl, present = _switched(self.prepared, query, facts, options=["--opt-mode=ignore"])
+            rules = minimal_rules(ctl, present, self.timeout)
+        except (Budget, FileNotFoundError):
+            return []
+        if rules == []:
+            return self.feeding_rules(query)
+        return rules or []
+
+    def feeding_rules(self, query: str) -> list[str]:
+        """The CR numbers of the rules deriving what the query's rules read."""
+        path = self.prepared.query_path(query)
+        if path is None:
+            return []
+        reads: set[tuple[str, int]] = set()
+        defines: set[tuple[str, int]] = set()
+        statements: list[cast.AST] = []
+        cast.parse_files([str(path)], statements.append)
+        for stmt in statements:
+            if stmt.ast_type == cast.ASTType.Rule:
+                heads, uses = _head_and_body(stmt)
+                reads |= uses
+                defines |= heads
+        found: list[str] = []
+        for sig in sorted(reads - defines):
+            if sig[0] not in PUBLIC_GRAPH:
+                found += self.prepared.heads.get(sig, [])
+        return sorted(set(found), key=sort_key)
+
+    def unlisted_rules(self, query: str, facts, pairs: Sequence[tuple[str, str]] = ()) -> list[str]:
+        """The minimal rules that keep one declaration (`pairs` of `query`'s
+        atoms: attacker and target, or blocker and attacker; none for "no
+        blocks") out of the optimal declarations `query` lists."""
+        extra = (
+            "#external _audit_forced.\n"
+            "#defined _audit_pair/2.\n"
+            f":- _audit_forced, _audit_pair(X,Y), not {query}(X,Y).\n"
+            f":- _audit_forced, {query}(X,Y), not _audit_pair(X,Y).\n"
+        )
+        forced_pairs = [_f("_audit_pair", clingo.String(x), clingo.String(y)) for x, y in pairs]
+        try:
+            ctl, present = _switched(
+                self.prepared, query, [*facts, *forced_pairs], extra, ["--opt-mode=opt"]
+            )
+            ctl.assign_external(_const("_audit_forced"), None)  # free: assumed on or off
+            forced = ctl.symbolic_atoms[_const("_audit_forced")].literal
+            ctl.configuration.solve.models = "0"  # improve until the optimum
+
+            def best(assumptions: list[int]):
+                cost = None
+                sat = False
+                with ctl.solve(assumptions=assumptions, yield_=True) as handle:
+                    for model in handle:
+                        sat = True
+                        cost = list(model.cost)
+                return sat, cost
+
+            if not best([forced, *_all_on(ctl, present)])[0]:
+                # the query rules the declaration out: the rules that together do
+                rules = minimal_rules(ctl, present, self.timeout, fixed=[forced])
+                return rules or self.feeding_rules(query)
+
+            def still(assumptions: list[int]) -> bool:
+                # the declaration is possible, and worse than the best (509.1c, 508.1d)
+                free_sat, free_cost = best([-forced, *assumptions])
+                forced_sat, forced_cost = best([forced, *assumptions])
+                return free_sat and forced_sat and (forced_cost or []) > (free_cost or [])
+
+            return _shrink(ctl, present, still, self.timeout) or []
+        except (Budget, FileNotFoundError):
+            return []
+
+    # -- the checks
+
+    def check(self, name: str, text: str, generated: bool = False) -> list[dict]:
+        from .errors import ScenarioError
+
+        try:
+            case = load_case(name, text, generated)
+        except ScenarioError as err:
+            message = f"the scenario language refuses this scenario: {err}"
+            return [_conflict(name, message, [], self.prepared)]
+        return self.check_case(case)
+
+    def check_case(self, case: Case) -> list[dict]:
+        more = {"text": case.text} if case.text else {}
+        found: list[dict] = []
+
+        def report(message: str, rules: Sequence[str]) -> None:
+            found.append(_conflict(case.name, message, rules, self.prepared, **more))
+
+        answers = []
+        listed: list[clingo.Symbol] = []
+        for question in case.scenario.questions if case.scenario is not None else ():
+            result, error = self.ask(case, question)
+            answers.append((question, result, error))
+            if result is not None and question.kind in ("attacks", "blocks"):
+                pred = "declared_attack" if question.kind == "attacks" else "declared_block"
+                for assignment in result.get("assignments", [])[: self.feed_back]:
+                    listed += [
+                        _f(pred, clingo.String(a), clingo.String(b)) for a, b in assignment.items()
+                    ]
+        scene = Scene(self.prepared, case.facts, self.timeout, listed)
+        conflicts = scene.life_check(case.name, **more)
+        for question, result, error in answers:
+            ask = f"ask {question.kind.replace('_', ' ')}"
+            if result is None:
+                query = QUERY_OF.get(question.kind)
+                rules: list[str] = []
+                if error == NO_ANSWER and query:
+                    rules = self.unsat_rules(query, self._asked_facts(case, question))
+                report(f"'{ask}' gives no answer: {error}", rules)
+                continue
+            try:
+                if question.kind in ORDER_QUERIES:
+                    self._check_orders(case, question, result, report)
+                elif question.kind == "attacks":
+                    self._check_attacks(case, scene, question, result, report)
+                elif question.kind == "blocks":
+                    self._check_blocks(case, scene, question, result, report)
+            except Budget:
+                report(f"checking '{ask}' took more than {self.timeout:g} s", [])
+            except RuntimeError as err:
+                report(f"checking '{ask}' failed: {err}", [])
+        seen = {c["message"] for c in conflicts}
+        for c in found:
+            if c["message"] not in seen:
+                seen.add(c["message"])
+                conflicts.append(c)
+        return conflicts
+
+    def _check_orders(self, case: Case, question, result: dict, report) -> None:
+        kind = question.kind
+        names = {f.name for f in case.facts}
+        if kind == "order":
+            pending = any(
+                f.name == "event" and f.arguments[1].name == "simultaneous" for f in case.facts
+            )
+        elif kind == "stack":
+            pending = "trigger" in names
+        else:
+            pending = "declared_attack" in names
+        if not pending:
+            return
+        orders = result.get("orders", [])
+        ask = f"ask {kind.replace('_', ' ')}"
+        if not orders:
+            rules = self.unsat_rules(kind, self._asked_facts(case, question))
+            report(f"'{ask}' finds no order although something is pending", rules)
+        elif any(not order for order in orders):
+            pred = ORDER_QUERIES[kind]
+            rules = self.prepared.heads.get((pred, 2), [])
+            report(
+                f"'{ask}' gives an empty order although something is pending "
+                f"(the rules deriving {pred}/2 derive nothing)",
+                rules,
+            )
+
+    def _check_attacks(self, case: Case, scene: Scene, question, result: dict, report) -> None:
+        if result.get("count", 0) == 0:
+            rules = self.unsat_rules("attacks", self._asked_facts(case, question))
+            report("'ask attacks' finds no legal declaration of attackers (508.1)", rules)
+            return
+        baseline: set | None = None
+        for assignment in result.get("assignments", [])[: self.feed_back]:
+            play = [PHASES["declare_attackers"]] + [
+                _f("declared_attack", clingo.String(c), clingo.String(x))
+                for c, x in assignment.items()
+            ]
+            violations = scene.legal(play)
+            if not violations:
+                continue
+            if baseline is None:  # what the table itself breaks, with no play at all
+                baseline = {_violation_key(v) for v in scene.legal([PHASES["main"]])}
+            relevant = [v for v in violations if _violation_key(v) not in baseline]
+            if relevant:
+                report(
+                    "'ask attacks' lists the declaration "
+                    f"{_declaration_text('attacks', assignment)} but 'ask legal' finds it "
+                    "illegal: " + "; ".join(_violation_text(v) for v in relevant),
+                    scene.violation_rules(play, relevant),
+                )
+        # the other way round: the declaration written, when legal, is one of those listed
+        written = [f for f in scene.written if f.name == "declared_attack"]
+        listed = result.get("assignments", [])
+        if not written or not _complete(result):
+            return
+        declared = {f.arguments[0].string: f.arguments[1].string for f in written}
+        if declared not in listed and not scene.legal([PHASES["declare_attackers"], *written]):
+            report(
+                f"'ask legal' finds the declaration {_declaration_text('attacks', declared)} "
+                "legal but 'ask attacks' does not list it",
+                self.unlisted_rules(
+                    "attacks", self._asked_facts(case, question), list(declared.items())
+                ),
+            )
+
+    def _check_blocks(self, case: Case, scene: Scene, question, result: dict, report) -> None:
+        if result.get("count", 0) == 0:
+            report(
+                "'ask blocks' finds no legal declaration of blockers (509.1)",
+                self.unsat_rules("blocks", self._asked_facts(case, question)),
+            )
+            return
+        attack = [f for f in scene.written if f.name in ("declared_attack", "band")]
+        if scene.legal([*attack, PHASES["declare_attackers"]]):
+            return  # the declared attack is itself illegal: its blocks prove nothing
+        defender = question.get("defender")
+        controller = {
+            f.arguments[1].string: f.arguments[0].string
+            for f in case.facts
+            if f.name == "controls" and f.arguments[1].type == clingo.SymbolType.String
+        }
+        attackers = {f.arguments[0].string for f in attack if f.name == "declared_attack"}
+
+        def relevant(violations: list[dict]) -> list[dict]:
+            if defender is None:
+                return violations
+            return [
+                v for v in violations if any(controller.get(o) == defender for o in v["objects"])
+            ]
+
+        listed = result.get("assignments", [])
+        for assignment in listed[: self.feed_back]:
+            play = [*attack, PHASES["declare_blockers"]] + [
+                _f("declared_block", clingo.String(b), clingo.String(c))
+                for b, c in assignment.items()
+            ]
+            bad = relevant(scene.legal(play))
+            if bad:
+                report(
+                    "'ask blocks' lists the declaration "
+                    f"{_declaration_text('blocks', assignment)} but 'ask legal' finds it "
+                    "illegal: " + "; ".join(_violation_text(v) for v in bad),
+                    scene.violation_rules(play, bad),
+                )
+        # the other way round: the blocks written (of this defender), when legal, are listed
+        declared = {
+            f.arguments[0].string: f.arguments[1].string
+            for f in scene.written
+            if f.name == "declared_block"
+            and (defender is None or controller.get(f.arguments[0].string) == defender)
+        }
+        if declared and declared not in listed and _complete(result):
+            play = [*attack, PHASES["declare_blockers"]] + [
+                _f("declared_block", clingo.String(b), clingo.String(c))
+                for b, c in declared.items()
+            ]
+            if not relevant(scene.legal(play)):
+                report(
+                    f"'ask legal' finds the declaration {_declaration_text('blocks', declared)} "
+                    f"legal but 'ask blocks{' for ' + defender if defender else ''}' does not "
+                    "list it",
+                    self.unlisted_rules(
+                        "blocks", self._asked_facts(case, question), list(declared.items())
+                    ),
+                )
+        # 509.1c only requires blocks of creatures that must block; with none,
+        # declaring no blockers breaks no requirement and no restriction.
+        must = _f("blocks_if_able")
+        if any(
+            f.name == "has"
+            and f.arguments[1] == must
+            and f.arguments[0].type == clingo.SymbolType.String
+            and f.arguments[0].string not in attackers
+            and (defender is None or controller.get(f.arguments[0].string) == defender)
+            for f in case.facts
+        ):
+            return
+        who = f" for {defender}" if defender else ""
+        play = [*attack, PHASES["declare_blockers"]]
+        bad = relevant(scene.legal(play))
+        if bad:
+            report(
+                f"declaring no blockers{who} is illegal for 'ask legal' although no creature "
+                "must block: " + "; ".join(_violation_text(v) for v in bad),
+                scene.violation_rules(play, bad),
+            )
+        elif {} not in listed and _complete(result):
+            report(
+                f"'ask blocks{who}' does not list declaring no blockers although no creature "
+                "must block",
+                self.unlisted_rules("blocks", self._asked_facts(case, question)),
+            )
+
+
+def _check_many(
+    root: Path | None, items: list[tuple[str, str, bool]], timeout: float
+) -> list[dict]:
+    checker = Checker(root, timeout=timeout)
+    out: list[dict] = []
+    for name, text, generated in items:
+        out += checker.check(name, text, generated)
+    return out
 
 
 def consistency(
-    corpus: Iterable[tuple[str, str]], root: Path | None = None, *, timeout: float = 10.0
+    corpus: Iterable[tuple[str, str]],
+    root: Path | None = None,
+    *,
+    timeout: float = 10.0,
+    generated: Iterable[str] = (),
+    jobs: int = 1,
 ) -> list[dict]:
-    """Conflicts over a corpus of (name, facts text) scenarios.
+    """Conflicts over a corpus of (name, text) scenarios: scenario text (every
+    check) or fact text (the checks of life totals, losses and defending players).
 
-    Each conflict is `{"rules": [...], "scenario": name, "message": ...}`
-    (plus `"at"`: the encodings of those rules). The lead's scenario runner
-    can feed the examples and conformance cases here as their facts.
+    Each conflict is `{"rules": [...], "scenario": name, "message": ...}`, plus
+    `"at"` (the encodings of those rules) and, for the names in `generated`,
+    `"text"` (the scenario, to reproduce it). `jobs` > 1 checks in that many
+    processes.
     """
-    prepared = prepare(Base.at(root))
-    conflicts: list[dict] = []
-    for name, facts in corpus:
-        conflicts += check_scenario(prepared, name, facts, timeout)
-    return conflicts
+    made = set(generated)
+    items = [(name, text, name in made) for name, text in corpus]
+    if jobs <= 1 or len(items) < 2 * jobs:
+        return _check_many(root, items, timeout)
+    chunks = [items[k::jobs] for k in range(jobs)]
+    parts = _in_processes(root, chunks, timeout)
+    order = {name: i for i, (name, _, _) in enumerate(items)}
+    return sorted((c for part in parts for c in part), key=lambda c: order.get(c["scenario"], 0))
+
+
+_WORKER = "from mtgkb.audit import _worker_main; _worker_main()"
+
+
+def _worker_main() -> None:
+    """A worker process of `consistency(jobs=N)`: a chunk in on stdin, conflicts out on stdout."""
+    data = json.load(sys.stdin)
+    root = Path(data["root"]) if data["root"] is not None else None
+    items = [(name, text, generated) for name, text, generated in data["items"]]
+    json.dump(_check_many(root, items, data["timeout"]), sys.stdout)
+
+
+def _in_processes(root: Path | None, chunks: list[list], timeout: float) -> list[list[dict]]:
+    """Each chunk checked in its own Python process (`python -c`, so no caller's
+    main module is imported again); a chunk whose worker fails is checked here."""
+    import subprocess
+
+    env = dict(os.environ)
+    package_parent = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
+    procs = []
+    for _ in chunks:
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-c", _WORKER],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=env,
+            )
+        except OSError:
+            proc = None
+        procs.append(proc)
+    for proc, chunk in zip(procs, chunks, strict=True):
+        if proc is None:
+            continue
+        data = {"root": str(root) if root is not None else None, "items": chunk, "timeout": timeout}
+        try:
+            proc.stdin.write(json.dumps(data).encode("utf-8"))
+            proc.stdin.close()
+        except OSError:
+            pass
+    parts: list[list[dict]] = []
+    for proc, chunk in zip(procs, chunks, strict=True):
+        found = None
+        if proc is not None:
+            out = proc.stdout.read()
+            if proc.wait() == 0:
+                try:
+                    found = json.loads(out)
+                except ValueError:
+                    found = None
+        parts.append(found if found is not None else _check_many(root, chunk, timeout))
+    return parts
 
 
 def file_corpus(root: Path) -> list[tuple[str, str]]:
     """The scenario files of `examples/` and of the shared conformance cases beside
     the checkout, as facts; files the parser refuses (exit 2 cases) are left out."""
-    from .errors import ScenarioError
     from .facts import facts_text, scenario_facts
-    from .parser import parse_file
+    from .parser import parse_text
+
+    return [
+        (name, facts_text(scenario_facts(parse_text(text, name))))
+        for name, text in file_scenarios(root)
+    ]
+
+
+def file_scenarios(root: Path) -> list[tuple[str, str]]:
+    """The scenario files of `examples/` and of the shared conformance cases beside
+    the checkout, as their text; files the parser refuses (exit 2 cases) are left out."""
+    from .errors import ScenarioError
+    from .parser import parse_text
 
     out = []
     for folder, name in example_folders(Path(root)):
         for path in sorted(folder.glob("*.mtg")):
             try:
-                scenario = parse_file(path)
-            except (ScenarioError, OSError):
+                text = path.read_text(encoding="utf-8")
+                parse_text(text, f"{name}/{path.name}")
+            except (ScenarioError, OSError, UnicodeDecodeError):
                 continue
-            out.append((f"{name}/{path.name}", facts_text(scenario_facts(scenario))))
+            out.append((f"{name}/{path.name}", text))
     return out
 
 
-def _table_facts(game: str, n: int, *, options=(), teams=None, extra=()) -> str:
-    players = [f"P{i}" for i in range(1, n + 1)]
-    lines = [f"game({game}).", "phase(main).", "asked(outcome)."]
-    lines += [f'player("{p}"). seat("{p}",{i}).' for i, p in enumerate(players, 1)]
-    lines += ['active("P1").', 'starting("P1").']
-    lines += [f"option({o})." for o in options]
-    for t, members in enumerate(teams or [], 1):
-        lines += [f'team("T{t}","{m}").' for m in members]
-    lines += list(extra)
-    lines += ['event(1,damage("Bolt","P2",3)).', 'event(2,gain_life("P1",2)).']
-    return "\n".join(lines) + "\n"
+def generated_corpus(quick: bool = False) -> list[tuple[str, str]]:
+    """Every table of 2-6 players across the variants and options of the
+    language, and random combats (`mtgkb.corpus`), as scenario text.
+    `quick`: one table per variant and a few combats."""
+    from . import corpus
 
-
-def generated_corpus() -> list[tuple[str, str]]:
-    """Tables of 2-6 players across the variants and options of the language."""
-    out: list[tuple[str, str]] = []
-
-    def add(name, *args, **kw):
-        out.append((name, _table_facts(*args, **kw)))
-
-    def seated(n, size):
-        return [[f"P{i}" for i in range(k + 1, k + size + 1)] for k in range(0, n, size)]
-
-    add("two-player", "two_player", 2)
-    for n in range(3, 7):
-        for opt in ("attack_multiple_players", "attack_left", "attack_right"):
-            add(f"free-for-all {n} players, {opt}", "free_for_all", n, options=[opt])
-    add(
-        "free-for-all 5 players, range 2",
-        "free_for_all",
-        5,
-        options=["attack_multiple_players", "range_of_influence(2)"],
-    )
-    for n in (4, 6):
-        add(f"grand melee {n} players", "grand_melee", n)
-    add("team vs team 2x2", "team_vs_team", 4, teams=seated(4, 2))
-    add("team vs team 3x2", "team_vs_team", 6, teams=seated(6, 2))
-    add("team vs team 2x3", "team_vs_team", 6, teams=seated(6, 3))
-    add("two-headed giant 2x2", "two_headed_giant", 4, teams=seated(4, 2))
-    add("two-headed giant 2x3", "two_headed_giant", 6, teams=seated(6, 3))
-    add("emperor 2x3", "emperor", 6, teams=seated(6, 3), extra=['emperor("P2").', 'emperor("P5").'])
-    for n in range(2, 7):
-        add(f"commander {n} players", "commander", n)
-        add(f"brawl {n} players", "brawl", n)
-    for n in range(3, 7):
-        add(f"archenemy {n} players", "archenemy", n, extra=['archenemy("P1").'])
-    for n in range(2, 5):
-        mods = [-3, 0, 2, 5]
-        add(
-            f"vanguard {n} players",
-            "vanguard",
-            n,
-            extra=[f'vanguard("P{i}",{mods[i - 1]}).' for i in range(1, n + 1)],
-        )
-    return out
+    return corpus.generated_corpus("quick" if quick else "full")
 
 
 # --------------------------------------------------------------------------
@@ -602,12 +1421,17 @@ def audit(
     corpus: Iterable[tuple[str, str]] | None = None,
     *,
     timeout: float = 10.0,
+    quick: bool = False,
+    jobs: int | None = None,
 ) -> dict:
     """Audit the rule base of a checkout (`root`) or of this installation (None).
 
-    `corpus`: (name, facts text) scenarios for the consistency check; by
-    default the scenario files beside the rule base (`file_corpus`) and the
-    generated tables of `generated_corpus()`.
+    `corpus`: (name, text) scenarios for the consistency check, as scenario
+    text or facts; by default the scenario files beside the rule base
+    (`file_scenarios`) and the generated corpus (`generated_corpus(quick)`:
+    `quick` keeps one table per variant and a few random combats).
+    `jobs`: processes for the consistency check (default: two on a machine
+    with two cores or more, for a corpus of `PARALLEL_FROM` scenarios or more).
     """
     base = Base.at(root)
     lint: list[dict] = []
@@ -658,8 +1482,22 @@ def audit(
     lint += _logger_lint(base)
     warnings += _unused(base, scans)
 
-    scenarios = list(corpus) if corpus is not None else file_corpus(base.root) + generated_corpus()
-    conflicts = consistency(scenarios, base.root if root is not None else None, timeout=timeout)
+    made: list[str] = []
+    if corpus is not None:
+        scenarios = list(corpus)
+    else:
+        made_corpus = generated_corpus(quick)
+        made = [name for name, _ in made_corpus]
+        scenarios = file_scenarios(base.root) + made_corpus
+    if jobs is None:
+        jobs = min(2, os.cpu_count() or 1) if len(scenarios) >= PARALLEL_FROM else 1
+    conflicts = consistency(
+        scenarios,
+        base.root if root is not None else None,
+        timeout=timeout,
+        generated=made,
+        jobs=jobs or 1,
+    )
 
     report: dict = {"rules": coverage, "lint": lint, "warnings": warnings, "conflicts": conflicts}
     if cr_file is not None:
@@ -723,6 +1561,9 @@ def to_text(report: dict) -> str:
             rules = ", ".join(c["rules"]) or "(rules not found)"
             out.append(f"  [{c['scenario']}] {c['message']}")
             out.append(f"    rules responsible: {rules}")
+            if c.get("text"):  # a generated scenario: its text, to reproduce it
+                out.append("    scenario:")
+                out += [f"      {line}" for line in c["text"].splitlines() if line]
     if "editions" in report:
         e = report["editions"]
         out.append(f"\neditions: {e['file']} ({e['edition'] or 'edition unknown'})")
@@ -805,7 +1646,10 @@ def audit_command(args: argparse.Namespace) -> int:
         print(f"mtgkb audit: {cr}: no such file", file=sys.stderr)
         return 2
     try:
-        report = audit(None, Path(cr) if cr is not None else None)
+        if getattr(args, "quick", False):
+            report = audit(None, Path(cr) if cr is not None else None, quick=True)
+        else:
+            report = audit(None, Path(cr) if cr is not None else None)
     except ValueError as err:
         print(f"mtgkb audit: {err}", file=sys.stderr)
         return 2
@@ -823,7 +1667,9 @@ __all__ = [
     "audit_command",
     "check_scenario",
     "consistency",
+    "Checker",
     "file_corpus",
+    "file_scenarios",
     "generated_corpus",
     "minimal_rules",
     "prepare",

@@ -127,14 +127,29 @@ def build_parser() -> argparse.ArgumentParser:
     form = run.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="print the answers as JSON")
     form.add_argument("--jsonl", action="store_true", help="print one JSON object per file")
-    run.add_argument("--timeout", type=float, default=None, metavar="S",
-                     help="stop a file's work after S seconds (exit 3)")
-    run.add_argument("--max-models", type=int, default=100000, metavar="N",
-                     help="stop enumerating after N models (answers say complete: false)")
-    run.add_argument("--jobs", type=int, default=1, metavar="N",
-                     help="answer files in N local processes")
-    run.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                     help="answer files on a Dask cluster (needs mtgkb[dask])")
+    run.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help="stop a file's work after S seconds (exit 3)",
+    )
+    run.add_argument(
+        "--max-models",
+        type=int,
+        default=100000,
+        metavar="N",
+        help="stop enumerating after N models (answers say complete: false)",
+    )
+    run.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help="answer files in N local processes"
+    )
+    run.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="answer files on a Dask cluster (needs mtgkb[dask])",
+    )
     run.set_defaults(handler=cmd_run)
 
     facts = sub.add_parser(
@@ -164,8 +179,16 @@ def build_parser() -> argparse.ArgumentParser:
     out = audit.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON")
     out.add_argument("--markdown", action="store_true", help="print Markdown")
-    audit.add_argument("--cr", type=Path, default=None, metavar="FILE",
-                       help="an official CR text file to check citations against")
+    audit.add_argument(
+        "--quick", action="store_true", help="check consistency on a small generated corpus only"
+    )
+    audit.add_argument(
+        "--cr",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="an official CR text file to check citations against",
+    )
     audit.set_defaults(handler=cmd_audit)
     return parser
 
