@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 import clingo
 
+from . import solve as _solve
 from .paths import query_file
-from .solve import SolveResult, solve
+from .solve import Grounding, SolveResult, group_queries
 from .symbols import atoms, cited_rules, names_in, sequence, value, values
 
 DEFAULT_LIMIT = 100
@@ -56,13 +57,120 @@ def _rule_key(number: str) -> tuple:
     return (int(head) if head.isdigit() else 0, int(digits or 0), letters)
 
 
-def _single(query: str, facts, limits: Limits) -> list[clingo.Symbol]:
-    result = solve(query, facts, max_models=1, timeout=limits.timeout)
-    return result.models[0] if result.models else []
+# The groundings of the file being answered: its questions share them where
+# their queries allow (mtgkb.solve.group_queries), with each question's
+# `asked/1` switched on for its own solve only. A session lasts from a file's
+# first question to its last and is keyed by the scenario and its facts.
+_session: _Session | None = None
 
 
-def _all_models(query: str, facts, limits: Limits, keep: int | None = None) -> SolveResult:
-    return solve(query, facts, max_models=limits.max_models, keep=keep, timeout=limits.timeout)
+# Queries grounded together pay the rule base's set-up once, but each query's
+# rules become conditional, so what they derive is no longer a fact to the
+# grounder: past a few hundred facts that costs more than it saves (bench/).
+SHARE_UP_TO_FACTS = 500
+
+
+class _Session:
+    def __init__(self, scenario, fixed: list):
+        from .facts import question_symbol
+
+        self.scenario = scenario
+        self.fixed = fixed
+        names = _queries_of(scenario)
+        self.uses = {name: names.count(name) for name in names}
+        if len(fixed) <= SHARE_UP_TO_FACTS:
+            self.groups = group_queries(names)
+        else:
+            self.groups = [[name] for name in self.uses]
+        self.remaining = {tuple(g): sum(self.uses[name] for name in g) for g in self.groups}
+        self.asked = list(
+            dict.fromkeys(
+                clingo.Function("asked", [question_symbol(q)]) for q in scenario.questions
+            )
+        )
+        self.built: dict[tuple, Grounding] = {}
+
+    def matches(self, scenario, fixed: list) -> bool:
+        return (
+            self.scenario is scenario
+            and len(self.fixed) == len(fixed)
+            and all(a is b or a == b for a, b in zip(self.fixed, fixed, strict=True))
+        )
+
+    def group_of(self, query: str) -> tuple | None:
+        return next((tuple(g) for g in self.groups if query in g), None)
+
+    def done(self, query: str) -> None:
+        """One question of `query` answered: free its grounding after the last."""
+        group = self.group_of(query)
+        if group in self.remaining:
+            self.remaining[group] -= 1
+            if self.remaining[group] <= 0:
+                self.built.pop(group, None)
+
+
+def _queries_of(scenario) -> list[str]:
+    names = []
+    for question in getattr(scenario, "questions", ()):
+        name = QUERY_OF.get(question.kind, question.kind)
+        if question.kind in ANSWERS and query_file(name).exists():
+            names.append(name)
+    return names
+
+
+def _grounding(query: str, scenario, facts) -> tuple[Grounding, tuple]:
+    """The grounding to solve `query` in, and the atoms to switch on for it."""
+    global _session
+    if not _solve.SHARE or scenario is None or isinstance(facts, str):
+        return Grounding([query], facts), ()
+    fixed = [s for s in facts if s.name != "asked"]
+    asked = tuple(s for s in facts if s.name == "asked")
+    if _session is None or not _session.matches(scenario, fixed):
+        _session = _Session(scenario, fixed)
+    session = _session
+    group = session.group_of(query)
+    alone = group is None or (len(group) == 1 and session.uses.get(query, 0) <= 1)
+    if alone or any(a not in session.asked for a in asked):
+        return Grounding([query], facts), ()
+    if group not in session.built:
+        session.built[group] = Grounding(group, fixed, switchable=session.asked)
+    return session.built[group], asked
+
+
+def _end_session() -> None:
+    global _session
+    _session = None
+
+
+# The queries whose answer is the one model they have, or whose optimal models
+# all show the same atoms: a batch may solve them for many scenarios at once
+# (mtgkb.solve.solve_many) and leave the models here, keyed by scenario
+# (identity), query and the question's asked/1 atoms.
+SINGLE_MODEL_QUERIES = frozenset({"legal", "defending", "attack_targets", "outcome", "pay"})
+AHEAD: dict[tuple, list[clingo.Symbol]] = {}
+
+
+def ahead_key(scenario, query: str, facts) -> tuple:
+    return (id(scenario), query, tuple(s for s in facts if s.name == "asked"))
+
+
+def _single(query: str, scenario, facts, limits: Limits) -> list[clingo.Symbol]:
+    if AHEAD and not isinstance(facts, str):
+        model = AHEAD.pop(ahead_key(scenario, query, facts), None)
+        if model is not None:
+            return model
+    grounding, on = _grounding(query, scenario, facts)
+    result = grounding.solve(query, max_models=1, timeout=limits.timeout, true=on)
+    return sorted(result.models[0]) if result.models else []
+
+
+def _all_models(
+    query: str, scenario, facts, limits: Limits, keep: int | None = None
+) -> SolveResult:
+    grounding, on = _grounding(query, scenario, facts)
+    return grounding.solve(
+        query, max_models=limits.max_models, keep=keep, timeout=limits.timeout, true=on
+    )
 
 
 def _cites_of(result: SolveResult) -> set[str]:
@@ -86,7 +194,7 @@ def _by_seat(scenario, names) -> list[str]:
 
 
 def answer_legal(question, scenario, facts, limits: Limits) -> Answer:
-    model = _single("legal", facts, limits)
+    model = _single("legal", scenario, facts, limits)
     messages = {str(kind): text for kind, text in values(model, "message", 2)}
     violations = []
     for rule, args in atoms(model, "violation", 2):
@@ -114,22 +222,24 @@ def _fill(template: str, objects: list[str]) -> str:
 
 
 def answer_defending(question, scenario, facts, limits: Limits) -> Answer:
-    model = _single("defending", facts, limits)
+    model = _single("defending", scenario, facts, limits)
     players = _by_seat(scenario, (p for (p,) in values(model, "defending", 1)))
     return _with_rules({"ask": "defending", "players": players}, cited_rules(model))
 
 
 def answer_attack_targets(question, scenario, facts, limits: Limits) -> Answer:
-    model = _single("attack_targets", facts, limits)
+    model = _single("attack_targets", scenario, facts, limits)
     creature = question["creature"]
     targets = _by_seat(scenario, (x for c, x in values(model, "attack_target", 2) if c == creature))
     answer = {"ask": "attack-targets", "creature": creature, "targets": targets}
     return _with_rules(answer, cited_rules(model))
 
 
-def _declarations(query: str, pred: str, question, facts, limits: Limits) -> tuple[dict, set]:
+def _declarations(
+    query: str, pred: str, question, scenario, facts, limits: Limits
+) -> tuple[dict, set]:
     limit = question.get("limit") if question.get("limit") is not None else DEFAULT_LIMIT
-    result = _all_models(query, facts, limits, keep=limit)
+    result = _all_models(query, scenario, facts, limits, keep=limit)
     assignments = [
         {str(a): str(b) for a, b in values(model, pred, 2)} for model in result.models[:limit]
     ]
@@ -138,18 +248,18 @@ def _declarations(query: str, pred: str, question, facts, limits: Limits) -> tup
 
 
 def answer_attacks(question, scenario, facts, limits: Limits) -> Answer:
-    body, rules = _declarations("attacks", "attacks", question, facts, limits)
+    body, rules = _declarations("attacks", "attacks", question, scenario, facts, limits)
     return _with_rules({"ask": "attacks", **body}, rules)
 
 
 def answer_blocks(question, scenario, facts, limits: Limits) -> Answer:
-    body, rules = _declarations("blocks", "blocks", question, facts, limits)
+    body, rules = _declarations("blocks", "blocks", question, scenario, facts, limits)
     answer = {"ask": "blocks", "defender": question.get("defender"), **body}
     return _with_rules(answer, rules)
 
 
-def _orders(query: str, pred: str, ask: str, facts, limits: Limits) -> Answer:
-    result = _all_models(query, facts, limits)
+def _orders(query: str, pred: str, ask: str, scenario, facts, limits: Limits) -> Answer:
+    result = _all_models(query, scenario, facts, limits)
     orders: list[list] = []
     for model in result.models:
         order = sequence(model, pred)
@@ -162,7 +272,7 @@ def _orders(query: str, pred: str, ask: str, facts, limits: Limits) -> Answer:
 
 
 def answer_order(question, scenario, facts, limits: Limits) -> Answer:
-    result = _all_models("order", facts, limits)
+    result = _all_models("order", scenario, facts, limits)
     orders: list[list] = []
     choice_orders: dict[str, list[list]] = {}
     for model in result.models:
@@ -186,7 +296,7 @@ def answer_order(question, scenario, facts, limits: Limits) -> Answer:
 
 
 def answer_knowledge(question, scenario, facts, limits: Limits) -> Answer:
-    model = _single("knowledge", facts, limits)
+    model = _single("knowledge", scenario, facts, limits)
     known: dict[str, list[str]] = {p: [] for p in scenario.player_names}
     for knower, chooser in values(model, "knows", 2):
         known.setdefault(knower, []).append(chooser)
@@ -196,15 +306,15 @@ def answer_knowledge(question, scenario, facts, limits: Limits) -> Answer:
 
 
 def answer_stack(question, scenario, facts, limits: Limits) -> Answer:
-    return _orders("stack", "stack", "stack", facts, limits)
+    return _orders("stack", "stack", "stack", scenario, facts, limits)
 
 
 def answer_block_order(question, scenario, facts, limits: Limits) -> Answer:
-    return _orders("block_order", "block_order", "block-order", facts, limits)
+    return _orders("block_order", "block_order", "block-order", scenario, facts, limits)
 
 
 def answer_damage_order(question, scenario, facts, limits: Limits) -> Answer:
-    return _orders("damage_order", "damage_order", "damage-order", facts, limits)
+    return _orders("damage_order", "damage_order", "damage-order", scenario, facts, limits)
 
 
 def _team_order(scenario):
@@ -214,7 +324,7 @@ def _team_order(scenario):
 
 
 def answer_outcome(question, scenario, facts, limits: Limits) -> Answer:
-    model = _single("outcome", facts, limits)
+    model = _single("outcome", scenario, facts, limits)
     seats = _seat_order(scenario)
     answer = {
         "ask": "outcome",
@@ -229,7 +339,7 @@ def answer_outcome(question, scenario, facts, limits: Limits) -> Answer:
 
 
 def answer_pay(question, scenario, facts, limits: Limits) -> Answer:
-    model = _single("pay", facts, limits)
+    model = _single("pay", scenario, facts, limits)
     payable = {(p, n) for p, n in values(model, "can_pay", 2)}
     can = (question["player"], question["amount"]) in payable
     answer = {"ask": "pay", "player": question["player"], "amount": question["amount"], "can": can}
@@ -280,7 +390,14 @@ def answer(question, scenario, facts, limits: Limits) -> Answer:
             "supported": False,
             "message": f"'ask {ask.replace('-', ' ')}' is not built yet",
         }
-    return handler(question, scenario, facts_for(question, facts), limits)
+    try:
+        return handler(question, scenario, facts_for(question, facts), limits)
+    finally:
+        if _session is not None and _session.scenario is scenario:
+            _session.done(QUERY_OF.get(kind, kind))
+        questions = getattr(scenario, "questions", None)
+        if not questions or question is questions[-1]:
+            _end_session()
 
 
 def facts_for(question, facts):
@@ -292,15 +409,15 @@ def facts_for(question, facts):
 
     own = question_symbol(question)
     return [s for s in facts if s.name != "asked" or s.arguments[0] == own]
-    return [s for s in facts if s.name != "asked" or s.arguments[0] == own]
 
 
-def _register_explain() -> None:
-    # explain.py reads the other answers' queries; registered here, last, so
-    # that it can import this module without a cycle.
+def _answer_explain(question, scenario, facts, limits: Limits) -> Answer:
+    # explain.py reads the other answers' queries; imported on first use, so
+    # that it can import this module without a cycle and a run that asks no
+    # `explain` does not pay for loading it.
     from .explain import answer_explain
 
-    ANSWERS["explain"] = answer_explain
+    return answer_explain(question, scenario, facts, limits)
 
 
-_register_explain()
+ANSWERS["explain"] = _answer_explain

@@ -1,80 +1,219 @@
-"""Batch work: many scenario files in a local process pool or on Dask."""
+"""Batch work: many scenario files in one process, a local process pool or on Dask.
+
+All give the answers of `runner.answer_text` file by file, in input order,
+one FileResult per file (so `--jsonl` can stream them as they come).
+
+Files are answered in chunks. Without a time-out, the questions of a chunk
+that have one answer per scenario (`ask legal`, `outcome`, `defending`,
+`attack targets`, `can ... pay`) are grounded and solved together, one
+grounding per kind of question (mtgkb.solve.solve_many): the rule base's
+set-up is paid once per chunk, not once per file. With a time-out each file
+is answered on its own, in a child process bounded by it.
+"""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from .answers import Limits
-from .runner import EXIT_INPUT, FileResult, answer_text
+from .runner import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, FileResult, answer_text
+
+PROGRESS_FROM = 20  # files: fewer finish before a bar is worth drawing
+CHUNK = 32  # files answered together
+COMBINE = os.environ.get("MTGKB_COMBINE", "1").lower() not in ("0", "no", "false", "off")
+
+Item = tuple[str, bytes | None, str | None]  # name, bytes (None: read it), read error
+
+
+def read_input(path: str) -> Item:
+    """The name, bytes and read error of one input ('-' is standard input)."""
+    if path == "-":
+        return "<stdin>", sys.stdin.buffer.read(), None
+    try:
+        return path, Path(path).read_bytes(), None
+    except OSError as err:
+        return path, None, f"{path}:1:1: error: cannot read the file: {err.strerror or err}"
+
+
+def _unreadable(name: str, error: str) -> FileResult:
+    return FileResult(name, EXIT_INPUT, {"file": name, "error": error}, error)
 
 
 def answer_path(path: str, limits: Limits) -> FileResult:
-    """Read and answer one file (a unit of work for a pool worker)."""
-    try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-    except OSError as err:
-        error = f"{path}:1:1: error: cannot read the file: {err.strerror or err}"
-        return FileResult(path, EXIT_INPUT, {"file": path, "error": error}, error)
-    result = answer_text(data, "<stdin>" if path == "-" else path, limits)
-    result.exception = None  # exceptions need not travel back from a worker
-    return result
+    """Read and answer one file on its own."""
+    name, data, error = read_input(path)
+    if error is not None:
+        return _unreadable(name, error)
+    return _answer_data((name, data), limits)
 
 
 def _answer_data(item: tuple[str, bytes], limits: Limits) -> FileResult:
     name, data = item
     result = answer_text(data, name, limits)
-    result.exception = None  # exceptions need not travel back
+    result.exception = None  # exceptions need not travel back from a worker
     return result
 
 
-def _progress(total: int):
-    """A progress bar on standard error for long runs at a terminal, else None."""
-    if total < 20 or not sys.stderr.isatty():
-        return None
-    from rich.progress import Progress
+def _answer_chunk(items: list[Item], limits: Limits) -> list[FileResult]:
+    """Answer a chunk of inputs; questions with one answer per scenario are
+    solved for the whole chunk at once (without a time-out)."""
+    loaded: list[Item] = [
+        read_input(n) if d is None and e is None else (n, d, e) for n, d, e in items
+    ]
+    if limits.timeout is not None or not COMBINE or len(loaded) < 2:
+        return [
+            _unreadable(name, error) if error is not None else _answer_data((name, data), limits)
+            for name, data, error in loaded
+        ]
+    from . import answers
+    from .errors import ScenarioError
+    from .facts import scenario_facts
+    from .parser import parse_text
+    from .solve import solve_many
 
-    return Progress(transient=True, console=None)
+    parsed: list = []
+    for name, data, error in loaded:
+        if error is not None:
+            parsed.append(_unreadable(name, error))
+            continue
+        try:
+            scenario = parse_text(data, name)
+        except ScenarioError as err:
+            output = {"file": name, "error": err.format()}
+            parsed.append(FileResult(name, EXIT_INPUT, output, err.format()))
+            continue
+        parsed.append((name, scenario, scenario_facts(scenario)))
+    work: dict[str, list[tuple]] = {}
+    for entry in parsed:
+        if isinstance(entry, FileResult):
+            continue
+        _, scenario, facts = entry
+        for question in scenario.questions:
+            query = answers.QUERY_OF.get(question.kind, question.kind)
+            if question.kind in answers.ANSWERS and query in answers.SINGLE_MODEL_QUERIES:
+                own = answers.facts_for(question, facts)
+                work.setdefault(query, []).append((answers.ahead_key(scenario, query, own), own))
+    keys: list[tuple] = []
+    try:
+        for query, instances in work.items():
+            if len(instances) < 2:
+                continue
+            models = solve_many(query, [own for _, own in instances])
+            if models is None:
+                continue
+            for (key, _), model in zip(instances, models, strict=True):
+                answers.AHEAD[key] = sorted(model)
+                keys.append(key)
+        results = []
+        for entry in parsed:
+            if isinstance(entry, FileResult):
+                results.append(entry)
+                continue
+            name, scenario, facts = entry
+            # as runner.answer_text does, with the facts already built
+            answered = [answers.answer(q, scenario, facts, limits) for q in scenario.questions]
+            illegal = any(a.get("ask") == "legal" and a.get("legal") is False for a in answered)
+            output = {"file": name, "answers": answered}
+            results.append(FileResult(name, EXIT_ILLEGAL if illegal else EXIT_OK, output))
+        return results
+    finally:
+        for key in keys:
+            answers.AHEAD.pop(key, None)
+
+
+def _chunks(items: list[Item], size: int) -> list[list[Item]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _pending(paths: list[str]) -> list[Item]:
+    """Inputs to answer: standard input is read here (once), files by whoever answers."""
+    return [read_input(path) if path == "-" else (path, None, None) for path in paths]
+
+
+def progress(results: Iterable[FileResult], total: int) -> Iterator[FileResult]:
+    """`results` with a progress bar on standard error for long runs at a terminal."""
+    if total < PROGRESS_FROM or not sys.stderr.isatty():
+        yield from results
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    columns = ("answering", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, transient=True, console=Console(stderr=True)) as bar:
+        task = bar.add_task("answering", total=total)
+        for result in results:
+            bar.advance(task)
+            yield result
+
+
+def answer_files(paths: list[str], limits: Limits, jobs: int = 1) -> Iterator[FileResult]:
+    """Answer files in this process (jobs 1) or a pool of `jobs`; in input order."""
+    if jobs > 1 and len(paths) > 1:
+        yield from answer_in_pool(paths, limits, jobs)
+        return
+    items = _pending(paths)
+
+    def results() -> Iterator[FileResult]:
+        for chunk in _chunks(items, CHUNK):
+            yield from _answer_chunk(chunk, limits)
+
+    yield from progress(results(), len(items))
+
+
+def _pool_context():
+    """Fork where there is fork: the workers inherit the rule base already read."""
+    try:
+        return multiprocessing.get_context("fork")
+    except ValueError:
+        return multiprocessing.get_context()
 
 
 def answer_in_pool(paths: list[str], limits: Limits, jobs: int) -> Iterator[FileResult]:
     """Answer files in `jobs` local processes; results come in input order."""
-    progress = _progress(len(paths))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        results = pool.map(answer_path, paths, [limits] * len(paths), chunksize=4)
-        if progress is None:
-            yield from results
-            return
-        with progress:
-            task = progress.add_task("answering", total=len(paths))
-            for result in results:
-                progress.advance(task)
-                yield result
+    from .solve import prepare
+
+    prepare()  # read and analyse the rule base once, before the workers fork
+    items = _pending(paths)
+    size = max(1, min(CHUNK, -(-len(items) // (jobs * 2))))
+    chunks = _chunks(items, size)
+
+    def results() -> Iterator[FileResult]:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context()) as pool:
+            for done in pool.map(_answer_chunk, chunks, [limits] * len(chunks)):
+                yield from done
+
+    yield from progress(results(), len(items))
 
 
 def answer_on_dask(paths: list[str], limits: Limits, address: str) -> Iterator[FileResult]:
-    """Answer files on the Dask cluster at `address`; the files travel as bytes."""
+    """Answer files on the Dask cluster at `address`; the files travel as bytes
+    (read here) in chunks, the answers come back in input order."""
     try:
         from dask.distributed import Client
     except ImportError:
         error = "mtgkb: error: --scheduler needs Dask: pip install 'mtgkb[dask]'"
-        yield FileResult("-", EXIT_INPUT, {"error": error}, error)
+        for path in paths:
+            yield _unreadable(path, error)
         return
-    items = []
-    for path in paths:
-        try:
-            items.append((path, Path(path).read_bytes()))
-        except OSError as err:
-            items.append((path, None))
-            message = err.strerror or str(err)
-            items[-1] = (path, f"{path}:1:1: error: cannot read the file: {message}")
-    with Client(address) as client:
-        readable = [(n, d) for n, d in items if isinstance(d, bytes)]
-        futures = iter(client.map(_answer_data, readable, limits=limits, pure=False))
-        for name, data in items:
-            if isinstance(data, str):
-                yield FileResult(name, EXIT_INPUT, {"file": name, "error": data}, data)
-            else:
-                yield next(futures).result()
+    items = [read_input(path) for path in paths]
+    try:
+        client = Client(address, timeout=30, set_as_default=False)
+    except Exception as err:  # noqa: BLE001 - any failure to connect is one message
+        error = f"mtgkb: error: cannot reach the Dask scheduler at {address}: {err}"
+        for name, _, _ in items:
+            yield _unreadable(name, error)
+        return
+    with client:
+        chunks = _chunks(items, CHUNK)
+        futures = client.map(_answer_chunk, chunks, limits=limits, pure=False)
+
+        def results() -> Iterator[FileResult]:
+            for future in futures:
+                yield from future.result()
+
+        yield from progress(results(), len(items))

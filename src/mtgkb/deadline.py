@@ -1,40 +1,121 @@
 """Bounded work: run one file's answers in a forked child that is killed when
-its time is up, so that neither grounding nor solving can hang the caller."""
+its time is up, so that neither grounding nor solving can hang the caller.
+
+The child also gets a memory bound (MTGKB_MEMORY_MB, default: 80 % of the
+memory available when it starts; 0 for none), so that a grounding blow-up
+fails in the child instead of taking the machine's memory.
+"""
 
 from __future__ import annotations
 
 import os
-import pickle
-import select
-import signal
 import time
 from collections.abc import Callable
 from typing import TypeVar
 
 T = TypeVar("T")
 
+_BEFORE_FORK: list[Callable[[], object]] = []
+
 
 class DeadlineExceeded(Exception):
     """The child did not finish within its time."""
+
+
+class WorkerLost(DeadlineExceeded):
+    """The child ended without an answer: it ran out of its memory bound or
+    was killed. A kind of bounded work stopping, so callers treat it like a
+    time-out; the message says which."""
+
+
+def before_fork(function: Callable[[], object]) -> None:
+    """Run `function` in the parent before each fork (say, to load what every
+    child would otherwise load again). Errors in it are ignored."""
+    if function not in _BEFORE_FORK:
+        _BEFORE_FORK.append(function)
+
+
+def _proc_kb(path: str, field: str) -> int | None:
+    """A `Field: N kB` value of a /proc file, in bytes."""
+    try:
+        with open(path, encoding="ascii") as info:
+            for line in info:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) << 10
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _memory_limit() -> int | None:
+    """Bytes of new memory a child may take, or None for no bound."""
+    setting = os.environ.get("MTGKB_MEMORY_MB")
+    if setting is not None:
+        try:
+            megabytes = int(setting)
+        except ValueError:
+            megabytes = 0
+        return megabytes << 20 if megabytes > 0 else None
+    available = _proc_kb("/proc/meminfo", "MemAvailable")
+    # at least 512 MiB: clingo's first grounding steps map some
+    return None if available is None else max(512 << 20, int(available * 0.8))
+
+
+def _bound_memory(limit: int | None) -> None:
+    """Bound this process's address space to what it maps now plus `limit`."""
+    if limit is None:
+        return
+    mapped = _proc_kb("/proc/self/status", "VmSize")
+    if mapped is None:
+        return
+    limit += mapped
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        if soft == resource.RLIM_INFINITY or soft > limit:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ImportError, OSError, ValueError):
+        pass
 
 
 def call_with_deadline(function: Callable[[], T], seconds: float) -> T:
     """`function()` computed in a forked child, killed after `seconds`.
 
     The result comes back pickled through a pipe. Exceptions raised by the
-    function are re-raised here.
+    function are re-raised here; a child that runs out of memory or dies
+    raises `WorkerLost`, one that runs out of time `DeadlineExceeded`.
     """
+    import pickle
+    import select
+
+    for prepare in _BEFORE_FORK:
+        try:
+            prepare()
+        except Exception:  # noqa: BLE001 - the child will try again and report
+            pass
+    limit = _memory_limit()
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: compute, send, leave without cleanup handlers
         os.close(read_end)
         try:
-            payload = pickle.dumps((True, function()))
-        except BaseException as err:  # noqa: BLE001 - sent back to the parent
-            payload = pickle.dumps((False, err))
-        with os.fdopen(write_end, "wb") as pipe:
-            pipe.write(payload)
-        os._exit(0)
+            _bound_memory(limit)
+            try:
+                payload = pickle.dumps((True, function()))
+            except MemoryError:
+                payload = pickle.dumps((False, WorkerLost("the work ran out of its memory bound")))
+            except BaseException as err:  # noqa: BLE001 - sent back to the parent
+                try:
+                    payload = pickle.dumps((False, err))
+                except Exception:  # noqa: BLE001 - an exception that cannot travel
+                    payload = pickle.dumps((False, RuntimeError(repr(err))))
+            with os.fdopen(write_end, "wb") as pipe:
+                pipe.write(payload)
+        finally:
+            os._exit(0)
     os.close(write_end)
     chunks = []
     end = time.monotonic() + seconds
@@ -51,18 +132,23 @@ def call_with_deadline(function: Callable[[], T], seconds: float) -> T:
     finally:
         _reap(pid)
     if not chunks:
-        raise RuntimeError("the worker process died without an answer")
-    ok, value = pickle.loads(b"".join(chunks))
+        raise WorkerLost("the work ended without an answer (out of memory or killed)")
+    try:
+        ok, value = pickle.loads(b"".join(chunks))
+    except Exception as err:  # noqa: BLE001 - a truncated answer
+        raise WorkerLost("the work ended with a broken answer") from err
     if ok:
         return value
     raise value
 
 
 def _reap(pid: int) -> None:
+    import signal
+
     try:
         finished, _ = os.waitpid(pid, os.WNOHANG)
         if finished == 0:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
-    except ChildProcessError:
+    except (ChildProcessError, ProcessLookupError):
         pass

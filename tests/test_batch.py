@@ -1,0 +1,149 @@
+"""Batch runs give the answers of one process: `--jobs` (a local process pool)
+and Dask (a LocalCluster started here) on the same corpus; and the speed-ups
+of mtgkb.solve (slicing, shared groundings, counting in clasp) change no
+answer."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from conftest import CONFORMANCE, ROOT
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_fuzz import scenario
+
+from mtgkb import solve
+from mtgkb.answers import Limits
+from mtgkb.batch import answer_files, answer_in_pool, answer_on_dask, answer_path
+from mtgkb.runner import answer_text
+
+sys.path.insert(0, str(ROOT))
+from bench.generate import combat, enumeration  # noqa: E402
+
+QUESTIONS = ("legal", "outcome", "defending", "blocks limit 3", "block order", "damage order")
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> list[str]:
+    """Shared conformance cases, the examples, generated combats, a count
+    past --max-models, a syntax error and a missing file."""
+    folder = tmp_path_factory.mktemp("corpus")
+    paths = sorted(str(p) for p in CONFORMANCE.glob("*.mtg")) if CONFORMANCE.is_dir() else []
+    paths += sorted(str(p) for p in (ROOT / "examples").glob("*.mtg"))
+    for seed in range(10):
+        path = folder / f"combat_{seed}.mtg"
+        path.write_text(combat(seed, players=3 + seed % 3, creatures=4, questions=QUESTIONS))
+        paths.append(str(path))
+    (folder / "enumeration.mtg").write_text(enumeration(blockers=4, attackers=3))
+    (folder / "broken.mtg").write_text("players: Ann, Ben\nAnn controls creature\n")
+    paths += [str(folder / "enumeration.mtg"), str(folder / "broken.mtg")]
+    paths.append(str(folder / "missing.mtg"))
+    return paths
+
+
+LIMITS = Limits(max_models=50)
+
+
+@pytest.fixture(scope="module")
+def single(corpus) -> list[dict]:
+    return [answer_path(path, LIMITS).output for path in corpus]
+
+
+def _statuses(results) -> list[int]:
+    return [r.status for r in results]
+
+
+def test_a_batch_in_one_process_gives_the_answers_of_each_file(corpus, single):
+    # questions with one answer per scenario are solved for a chunk at once
+    results = list(answer_files(corpus, LIMITS))
+    assert [r.output for r in results] == single
+    assert _statuses(results) == [answer_path(p, LIMITS).status for p in corpus]
+
+
+def test_jobs_give_the_answers_of_one_process(corpus, single):
+    results = list(answer_in_pool(corpus, LIMITS, jobs=2))
+    assert [r.output for r in results] == single
+    assert _statuses(results) == [answer_path(p, LIMITS).status for p in corpus]
+    assert {2} <= set(_statuses(results))  # the broken and the missing file
+
+
+def test_jobs_with_a_timeout_give_the_same_answers(corpus, single):
+    limits = Limits(max_models=50, timeout=60)
+    results = list(answer_in_pool(corpus, limits, jobs=2))
+    assert [r.output for r in results] == single
+
+
+def test_dask_gives_the_answers_of_one_process(corpus, single):
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        results = list(answer_on_dask(corpus, LIMITS, cluster.scheduler_address))
+    assert [r.output for r in results] == single
+
+
+def _canonical(output: dict) -> str:
+    """The answers with the lists the spec calls sets in one order (the order
+    in which clingo enumerates models depends on the program it grounds)."""
+
+    def canon(value):
+        if isinstance(value, dict):
+            out = {}
+            for key, item in value.items():
+                if key in ("orders", "assignments"):
+                    complete = value.get("count", len(item)) <= len(item)
+                    item = sorted(json.dumps(x, sort_keys=True) for x in item)
+                    out[key] = item if complete else len(item)
+                else:
+                    out[key] = canon(item)
+            return out
+        if isinstance(value, list):
+            return [canon(x) for x in value]
+        return value
+
+    return json.dumps(canon(output), sort_keys=True)
+
+
+@pytest.mark.parametrize("flag", ["SLICING", "SHARE", "FAST_COUNT"])
+def test_each_speed_up_keeps_every_answer(corpus, single, flag, monkeypatch):
+    monkeypatch.setattr(solve, flag, False)
+    readable = [p for p in corpus if Path(p).exists()]
+    slow = [answer_path(p, LIMITS).output for p in readable]
+    fast = [single[corpus.index(p)] for p in readable]
+    assert [_canonical(o) for o in slow] == [_canonical(o) for o in fast]
+
+
+def test_counting_in_clasp_counts_what_python_counts(monkeypatch):
+    text = enumeration(blockers=4, attackers=2)  # 3^4 = 81 declarations
+    fast = answer_text(text, "x", Limits(max_models=1000)).output["answers"][0]
+    capped = answer_text(text, "x", Limits(max_models=50)).output["answers"][0]
+    monkeypatch.setattr(solve, "FAST_COUNT", False)
+    slow = answer_text(text, "x", Limits(max_models=1000)).output["answers"][0]
+    assert fast["count"] == slow["count"] == 81 and fast["complete"] and slow["complete"]
+    assert (capped["count"], capped["complete"]) == (50, False)
+    assert len(fast["assignments"]) == 5
+
+
+@settings(
+    max_examples=3,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(st.lists(scenario(), min_size=20, max_size=20))
+def test_a_batch_of_scenarios_from_the_grammar_answers_as_each_alone(texts):
+    # every variant, event and question the grammar offers, solved chunk-wise
+    with tempfile.TemporaryDirectory() as folder:
+        paths = []
+        for i, text in enumerate(texts):
+            path = Path(folder) / f"s{i}.mtg"
+            path.write_text(text, encoding="utf-8")
+            paths.append(str(path))
+        alone = [answer_path(p, LIMITS) for p in paths]
+        together = list(answer_files(paths, LIMITS))
+    assert [r.output for r in together] == [r.output for r in alone]
+    assert _statuses(together) == _statuses(alone)

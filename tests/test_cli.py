@@ -1,0 +1,195 @@
+"""The command line (spec sections 6 and 7): exit statuses, --json and
+--jsonl for several files, standard input, --max-models, --timeout, --jobs,
+the facts reloaded by plain clingo, and --help of every subcommand."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+from mtgkb import cli
+
+sys.path.insert(0, str(ROOT))
+from bench.generate import astronomical, enumeration  # noqa: E402
+
+LEGAL = """players: Ann, Ben
+Ann controls creature "Bear" 2/2
+Ben controls creature "Wall" 0/4
+"Bear" attacks Ben
+"Wall" blocks "Bear"
+ask legal
+"""
+ILLEGAL = """players: Rob, Alex, Carissa
+Rob controls creature "Runeclaw Bear" 2/2
+Rob controls creature "Hill Giant" 3/3
+Alex controls creature "Grizzly Bears" 2/2
+"Runeclaw Bear" attacks Alex
+"Hill Giant" attacks Carissa
+"Grizzly Bears" blocks "Hill Giant"
+ask legal
+"""
+BROKEN = 'players: Ann, Ben\nAnn controls creature "Bear 2/2\nask legal\n'
+
+
+@pytest.fixture
+def files(tmp_path):
+    out = {}
+    for name, text in (("legal", LEGAL), ("illegal", ILLEGAL), ("broken", BROKEN)):
+        path = tmp_path / f"{name}.mtg"
+        path.write_text(text, encoding="utf-8")
+        out[name] = str(path)
+    out["enumeration"] = str(tmp_path / "enumeration.mtg")
+    (tmp_path / "enumeration.mtg").write_text(enumeration(6, 5), encoding="utf-8")
+    out["astronomical"] = str(tmp_path / "astronomical.mtg")
+    (tmp_path / "astronomical.mtg").write_text(astronomical(), encoding="utf-8")
+    return out
+
+
+def mtgkb(*args: str, stdin: str | None = None, timeout: float = 60):
+    """`mtgkb ARGS` in a fresh process: (exit status, stdout, stderr)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "mtgkb", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert "Traceback" not in proc.stderr + proc.stdout
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def run_here(capsys, *args: str) -> tuple[int, str, str]:
+    """`mtgkb ARGS` in this process (faster): (exit status, stdout, stderr)."""
+    status = cli.main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_exit_0_when_every_play_is_legal(files, capsys):
+    status, out, _ = run_here(capsys, "run", files["legal"], "--json")
+    assert status == 0
+    assert json.loads(out)["answers"][0]["legal"] is True
+
+
+def test_exit_1_when_a_play_is_illegal_802_4a(files, capsys):
+    status, out, _ = run_here(capsys, "run", files["illegal"], "--json")
+    assert status == 1
+    (violation,) = json.loads(out)["answers"][0]["violations"]
+    assert violation["rule"] == "802.4a"
+
+
+def test_exit_2_names_file_line_and_column_without_traceback(files):
+    status, out, err = mtgkb("run", files["broken"], "--json")
+    assert status == 2 and out == ""
+    assert re.search(re.escape(files["broken"]) + r":2:\d+: error: ", err)
+    assert "^" in err
+
+
+def test_exit_2_for_a_file_that_cannot_be_read(tmp_path, capsys):
+    missing = str(tmp_path / "nowhere.mtg")
+    status, _, err = run_here(capsys, "run", missing)
+    assert status == 2 and f"{missing}:1:1: error: cannot read" in err
+
+
+def test_exit_3_when_the_timeout_stops_an_astronomical_enumeration(files):
+    # 21^20 block declarations: only the time-out can stop the count.
+    status, out, err = mtgkb(
+        "run", files["astronomical"], "--timeout", "1", "--max-models", "1000000000", "--json"
+    )
+    assert status == 3
+    assert "time-out" in err
+
+
+def test_several_files_give_a_json_array_and_the_highest_status(files, capsys):
+    paths = [files["legal"], files["illegal"], files["broken"]]
+    status, out, _ = run_here(capsys, "run", *paths, "--json")
+    assert status == 2
+    outputs = json.loads(out)
+    assert [o["file"] for o in outputs] == paths
+    assert "error" in outputs[2] and outputs[1]["answers"][0]["legal"] is False
+
+
+def test_jsonl_prints_one_object_per_file(files, capsys):
+    paths = [files["illegal"], files["legal"]]
+    status, out, _ = run_here(capsys, "run", *paths, "--jsonl")
+    lines = out.splitlines()
+    assert status == 1 and len(lines) == 2
+    assert [json.loads(line)["file"] for line in lines] == paths
+
+
+def test_dash_reads_standard_input():
+    status, out, _ = mtgkb("run", "-", "--json", stdin=ILLEGAL)
+    assert status == 1
+    output = json.loads(out)
+    assert output["file"] == "<stdin>" and output["answers"][0]["legal"] is False
+
+
+def test_max_models_makes_the_count_a_lower_bound(files, capsys):
+    status, out, _ = run_here(capsys, "run", files["enumeration"], "--max-models", "100", "--json")
+    (answer,) = json.loads(out)["answers"]
+    assert status == 0  # reaching the cap is no error
+    assert (answer["count"], answer["complete"]) == (100, False)
+    status, out, _ = run_here(capsys, "run", files["enumeration"], "--json")
+    (answer,) = json.loads(out)["answers"]
+    assert (answer["count"], answer["complete"]) == (6**6, True)
+    assert len(answer["assignments"]) == 5  # the file's limit
+
+
+def test_jobs_print_what_one_process_prints(files):
+    paths = [files[k] for k in ("legal", "illegal", "broken", "enumeration")] * 3
+    one = mtgkb("run", *paths, "--jsonl")
+    two = mtgkb("run", "--jobs", "2", *paths, "--jsonl")
+    assert one == two and one[0] == 2
+
+
+def test_text_output_for_people(files, capsys):
+    status, out, _ = run_here(capsys, "run", files["illegal"])
+    assert status == 1 and "802.4a" in out
+
+
+def _plain_clingo_violations(facts: str) -> set[str]:
+    """The violation/2 atoms of the optimal model plain clingo prints."""
+    programs = sorted(str(p) for p in (ROOT / "rules").glob("*.lp"))
+    programs += sorted(str(p) for p in (ROOT / "kb").glob("*.lp"))
+    programs.append(str(ROOT / "queries" / "legal.lp"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "clingo", *programs, "-", "--outf=2", "--opt-mode=optN"],
+        input=facts,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    result = json.loads(proc.stdout)
+    assert result["Result"] in ("SATISFIABLE", "OPTIMUM FOUND"), proc.stderr
+    witnesses = result["Call"][0]["Witnesses"]
+    return {atom for atom in witnesses[-1]["Value"] if atom.startswith("violation(")}
+
+
+@pytest.mark.parametrize("name", ["legal", "illegal"])
+def test_facts_reloaded_by_plain_clingo_give_the_same_legal_answer(files, capsys, name):
+    status, facts, _ = run_here(capsys, "facts", files[name])
+    assert status == 0
+    violations = _plain_clingo_violations(facts)
+    _, out, _ = run_here(capsys, "run", files[name], "--json")
+    answer = json.loads(out)["answers"][0]
+    assert answer["legal"] is (not violations)
+    assert {re.match(r'violation\(rule\("([^"]+)"\)', v).group(1) for v in violations} == {
+        v["rule"] for v in answer["violations"]
+    }
+
+
+@pytest.mark.parametrize("command", [[], ["run"], ["facts"], ["rules"], ["audit"]])
+def test_help_of_every_subcommand(command, capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main([*command, "--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: mtgkb")
+    if command == ["run"]:
+        for option in ("--json", "--jsonl", "--timeout", "--max-models", "--jobs", "--scheduler"):
+            assert option in out

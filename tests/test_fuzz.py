@@ -1,0 +1,392 @@
+"""No input, however hostile, makes mtgkb hang, crash or print a traceback.
+
+About 300 inputs go through the API with a small time-out (each must end
+within it, with exit status 0-3 and no exception): scenarios drawn from the
+grammar by hypothesis, byte-level mutations of the conformance cases and the
+examples (truncated, reordered, bytes flipped, inserted, deleted), and the
+hostile inputs of issue 6 (random bytes, a 100,000-character name, 500
+players, 21^20 block declarations, a file at the size limit). A few go
+through the command line as well.
+
+The time-out bounds grounding and solving (a forked child is killed); the
+parse of the file comes before it, which for the largest file accepted
+(1 MiB) takes about a second: the time allowed is the time-out plus that.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import CONFORMANCE, ROOT
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mtgkb.answers import Limits
+from mtgkb.runner import answer_text
+
+sys.path.insert(0, str(ROOT))
+from bench.generate import astronomical, scale  # noqa: E402
+
+TIMEOUT = 2.0
+PARSE_ALLOWANCE = 2.5  # seconds: parsing a 1 MiB file, before the time-out starts
+LIMITS = Limits(max_models=5000, timeout=TIMEOUT)
+
+
+def check(data: str | bytes, name: str = "fuzz.mtg", limits: Limits = LIMITS) -> int:
+    """Answer one input: it ends in time with a status of the spec, and no exception."""
+    start = time.monotonic()
+    result = answer_text(data, name, limits)
+    elapsed = time.monotonic() - start
+    assert result.status in (0, 1, 2, 3), result
+    assert elapsed < (limits.timeout or 0) + PARSE_ALLOWANCE, f"{elapsed:.1f} s for {name}"
+    if result.status in (2, 3):
+        assert result.error and "Traceback" not in result.error
+    else:
+        assert len(result.output["answers"]) >= 0
+    return result.status
+
+
+# ---------------------------------------------------------------------------
+# Scenarios from the grammar
+
+PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+OBJECTS = ["Bear", "Wall", "Angel", "Giant", "Elf", "Jace", "Mountain", "Siege", "Hero", "Spider"]
+GAMES = [
+    "two-player",
+    "free-for-all",
+    "grand-melee",
+    "team-vs-team",
+    "two-headed-giant",
+    "emperor",
+    "commander",
+    "brawl",
+    "archenemy",
+    "vanguard",
+]
+OPTIONS = [
+    "attack-multiple-players",
+    "attack-left",
+    "attack-right",
+    "shared-team-turns",
+    "range-of-influence 1",
+    "range-of-influence 2",
+]
+PHASES = [
+    "start-of-game",
+    "beginning-of-combat",
+    "declare-attackers",
+    "declare-blockers",
+    "combat-damage",
+    "main",
+]
+ABILITIES = [
+    "flying",
+    "reach",
+    "shadow",
+    "menace",
+    "defender",
+    "can't attack",
+    "can't block",
+    "can't attack alone",
+    "can't block alone",
+    "attacks each combat if able",
+    "blocks each combat if able",
+    "haste",
+    "summoning-sick",
+    "tapped",
+    "lifelink",
+    "banding",
+    "mountainwalk",
+    "landwalk snow forest",
+    "whenever you gain life",
+    "can't attack Ben",
+]
+QUESTIONS = [
+    "legal",
+    "defending players",
+    'attack targets for "Bear"',
+    "attacks limit 3",
+    "blocks",
+    "blocks for Ben limit 2",
+    "order",
+    "block order",
+    "damage order",
+    "knowledge",
+    "stack",
+    "outcome",
+    "can Ann pay 3 life",
+    "explain",
+]
+
+names = st.sampled_from(OBJECTS)
+players = st.sampled_from(PLAYERS)
+small = st.integers(min_value=-1, max_value=25)
+
+
+@st.composite
+def scenario(draw) -> str:
+    """Mostly well-formed scenarios (names refer to what exists, variants get
+    the lines they need), some not: both must be handled."""
+    n = draw(st.integers(min_value=2, max_value=5))
+    table = PLAYERS[:n]
+    lines = []
+    game = draw(
+        st.sampled_from(
+            [
+                None,
+                None,
+                "free-for-all",
+                "commander",
+                "vanguard",
+                "team-vs-team",
+                "two-headed-giant",
+                "archenemy",
+                "two-player",
+            ]
+        )
+    )
+    if game == "two-player" and n != 2 or game in ("team-vs-team", "two-headed-giant") and n != 4:
+        game = None
+    if game:
+        lines.append(f"game: {game}")
+    if game == "free-for-all" or (game is None and n > 2 and draw(st.booleans())):
+        lines.append(f"option: {draw(st.sampled_from(OPTIONS[:3]))}")
+    if draw(st.integers(0, 9)) == 0:
+        lines.append(f"option: {draw(st.sampled_from(OPTIONS))}")
+    lines.append(f"players: {', '.join(table)}")
+    if game in ("team-vs-team", "two-headed-giant"):
+        lines += [f"team Reds: {table[0]}, {table[1]}", f"team Blues: {table[2]}, {table[3]}"]
+    if game == "archenemy":
+        lines.append(f"archenemy: {table[0]}")
+    if draw(st.booleans()):
+        lines.append(f"active: {draw(st.sampled_from(table))}")
+    if draw(st.booleans()):
+        lines.append(f"phase: {draw(st.sampled_from(PHASES))}")
+    if draw(st.booleans()) and game != "two-headed-giant":
+        lines.append(f"life: {draw(st.sampled_from(table))} {draw(small)}")
+    if draw(st.integers(0, 5)) == 0:
+        lines.append(f"rule: no more than {draw(st.integers(1, 2))} creatures can attack")
+    kinds: dict[str, list[str]] = {"creature": [], "planeswalker": [], "land": [], "battle": []}
+    for obj in draw(st.lists(names, max_size=8, unique=True)):
+        owner = draw(st.sampled_from(table))
+        kind = draw(st.sampled_from(["creature"] * 5 + ["planeswalker", "land", "battle"]))
+        kinds[kind].append(obj)
+        if kind == "creature":
+            abilities = draw(st.lists(st.sampled_from(ABILITIES), max_size=3, unique=True))
+            tail = f" with {', '.join(abilities)}" if abilities else ""
+            lines.append(f'{owner} controls creature "{obj}" {draw(small)}/{draw(small)}{tail}')
+        elif kind == "planeswalker":
+            lines.append(f'{owner} controls planeswalker "{obj}" loyalty {draw(small)}')
+        elif kind == "land":
+            lines.append(f'{owner} controls land "{obj}" with type mountain')
+        else:
+            protector = draw(st.sampled_from(table))
+            lines.append(f'{owner} controls battle "{obj}" defense 3 protected by {protector}')
+    creatures = kinds["creature"] or ["Bear"]  # "Bear" may not exist: an error to report
+    creature = st.sampled_from(creatures)
+    target = st.sampled_from(table + [f'"{o}"' for o in kinds["planeswalker"] + kinds["battle"]])
+    for c in creatures:
+        if draw(st.booleans()):
+            lines.append(f'"{c}" attacks {draw(target)}')
+    for _ in range(draw(st.integers(0, 5))):
+        what = draw(st.sampled_from(["block", "block", "band", "choose", "event", "event"]))
+        p, q = draw(st.sampled_from(table)), draw(st.sampled_from(table))
+        if what == "block":
+            lines.append(f'"{draw(creature)}" blocks "{draw(creature)}"')
+        elif what == "band":
+            lines.append(f'band "{draw(creature)}", "{draw(creature)}"')
+        elif what == "choose":
+            lines.append(f"{p} chooses {q} as defending player")
+        else:
+            lines.append(
+                draw(
+                    st.sampled_from(
+                        [
+                            f'"{draw(creature)}" deals {draw(small)} damage to {p}',
+                            f"{p} loses {draw(small)} life",
+                            f"{p} gains {draw(small)} life",
+                            f"{p} pays {draw(small)} life",
+                            f"{p}'s life total becomes {draw(small)}",
+                            f"{p} exchanges life totals with {q}",
+                            f"{p} can't gain life",
+                            f"{p} can't lose the game",
+                            "combat damage",
+                            "each player sacrifices a creature",
+                            "each player draws a card",
+                            "each player chooses a creature, then a land",
+                            "each player chooses a card from their hand",
+                            f"{p}'s choice makes {q} choose",
+                            f'trigger "Trigger {len(lines)}" controlled by {p}',
+                        ]
+                    )
+                )
+            )
+    asks = draw(st.lists(st.sampled_from(QUESTIONS), min_size=1, max_size=3))
+    for question in asks:
+        lines.append("ask " + question.replace('"Bear"', f'"{creatures[0]}"'))
+    if draw(st.integers(0, 9)) == 0:
+        lines = draw(st.permutations(lines))
+    return "\n".join(lines) + "\n"
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(scenario())
+def test_scenarios_from_the_grammar_end_in_time(text):
+    check(text)
+
+
+# ---------------------------------------------------------------------------
+# Byte-level mutations of the conformance cases and the examples
+
+
+def _seeds() -> list[bytes]:
+    paths = sorted(CONFORMANCE.glob("*.mtg")) if CONFORMANCE.is_dir() else []
+    paths += sorted((ROOT / "examples").glob("*.mtg"))
+    return [p.read_bytes() for p in paths]
+
+
+def mutate(data: bytes, rng: random.Random) -> bytes:
+    kind = rng.randrange(7)
+    if kind == 0:  # truncated (maybe inside a UTF-8 sequence)
+        return data[: rng.randrange(len(data) + 1)]
+    if kind == 1:  # lines reordered
+        lines = data.split(b"\n")
+        rng.shuffle(lines)
+        return b"\n".join(lines)
+    if kind == 2:  # bytes flipped
+        out = bytearray(data)
+        for _ in range(rng.randint(1, 8)):
+            if out:
+                out[rng.randrange(len(out))] = rng.randrange(256)
+        return bytes(out)
+    if kind == 3:  # random bytes inserted
+        at = rng.randrange(len(data) + 1)
+        return data[:at] + rng.randbytes(rng.randint(1, 16)) + data[at:]
+    if kind == 4:  # a span deleted
+        at = rng.randrange(len(data) + 1)
+        return data[:at] + data[at + rng.randint(1, 40) :]
+    if kind == 5:  # lines repeated
+        lines = data.split(b"\n")
+        extra = [rng.choice(lines) for _ in range(rng.randint(1, 10))]
+        return b"\n".join(lines + extra)
+    lines = data.split(b"\n")  # lines of two files spliced
+    return b"\n".join(lines[: rng.randrange(len(lines) + 1)])
+
+
+MUTATIONS = 120
+
+
+def test_mutated_conformance_cases_and_examples_end_in_time():
+    seeds = _seeds()
+    rng = random.Random(6)
+    statuses = []
+    for i in range(MUTATIONS):
+        data = seeds[i % len(seeds)]
+        for _ in range(rng.randint(1, 3)):
+            data = mutate(data, rng)
+        statuses.append(check(data, f"mutant_{i}.mtg"))
+    assert {0, 2} <= set(statuses)  # some still answer, some no longer parse
+
+
+# ---------------------------------------------------------------------------
+# Hostile inputs
+
+
+def _players(n: int) -> str:
+    return "players: " + ", ".join(f"P{i}" for i in range(n)) + "\nask legal\n"
+
+
+HOSTILE = {
+    "random bytes": random.Random(1).randbytes(4096),
+    "nul and control bytes": b"players: Ann, Ben\x00\x01\x02\nask legal\n",
+    "bom, crlf and lone cr": b"\xef\xbb\xbfplayers: Ann, Ben\r\nask legal\rask outcome\r\n",
+    "invalid utf-8": b'players: Ann, Ben\nAnn controls creature "\xff\xfe" 1/1\nask legal\n',
+    "100,000-character object name": (
+        'players: Ann, Ben\nAnn controls creature "' + "x" * 100_000 + '" 2/2\nask legal\n'
+    ),
+    "100,000-character player name": "players: Ann, " + "B" * 100_000 + "\nask legal\n",
+    "500 players": _players(500),
+    "64 players, the most allowed": _players(64) + "each player draws a card\nask order\n",
+    "a name that looks like a program": (
+        'players: Ann, Ben\nAnn controls creature "x). #show. :- y(\\"" 2/2\n'
+        'ask attack targets for "x). #show. :- y(\\""\nask legal\n'
+    ),
+    "numbers past clingo's integers": "players: Ann, Ben\nlife: Ann 99999999999999999999\n",
+    "21^20 block declarations and 2^20 attacks": astronomical(),
+    "a scenario past the object limit": "players: Ann, Ben\n"
+    + "".join(f'Ann controls creature "C{i}" 1/1\n' for i in range(10_001)),
+    "a file past the size limit": "players: Ann, Ben\n" + "# padding\n" * 110_000,
+    "a thousand questions": "players: Ann, Ben\n" + "ask legal\nask outcome\n" * 500,
+    "an 8-player combat of 100 creatures each": scale(creatures=100, players=8),
+    "twelve triggers to stack (12! orders)": "players: Ann, Ben\n"
+    + "".join(f'trigger "T{i}" controlled by Ann\n' for i in range(12))
+    + "ask stack\n",
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_hostile_inputs_end_in_time(name):
+    check(HOSTILE[name], name)
+
+
+def test_the_astronomical_enumeration_stops_at_the_model_cap():
+    result = answer_text(astronomical(), "astronomical", Limits(max_models=2000, timeout=30))
+    blocks, attacks = result.output["answers"]
+    assert (blocks["count"], blocks["complete"]) == (2000, False)
+    assert (attacks["count"], attacks["complete"]) == (2000, False)
+
+
+def test_the_time_out_stops_the_astronomical_enumeration():
+    limits = Limits(max_models=10**9, timeout=0.5)
+    assert check(astronomical(), "astronomical", limits) == 3
+
+
+# ---------------------------------------------------------------------------
+# Through the command line
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "random bytes",
+        "100,000-character object name",
+        "500 players",
+        "21^20 block declarations and 2^20 attacks",
+    ],
+)
+def test_hostile_inputs_through_the_command_line(name, tmp_path):
+    path = tmp_path / "hostile.mtg"
+    data = HOSTILE[name]
+    path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    start = time.monotonic()
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mtgkb",
+            "run",
+            str(path),
+            "--json",
+            "--timeout",
+            "3",
+            "--max-models",
+            "1000000000",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert time.monotonic() - start < 3 + PARSE_ALLOWANCE + 1.0  # plus the start-up
+    assert proc.returncode in (0, 1, 2, 3)
+    assert "Traceback" not in proc.stderr + proc.stdout
+    if proc.returncode == 2:
+        assert ": error: " in proc.stderr
