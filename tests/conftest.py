@@ -11,7 +11,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 CONFORMANCE = SHARED / "conformance"
 
-needs_shared = pytest.mark.skipif(not CONFORMANCE.is_dir(), reason="../shared is not beside this checkout")
+needs_shared = pytest.mark.skipif(
+    not CONFORMANCE.is_dir(), reason="../shared is not beside this checkout"
+)
 
 
 def models(query: str, facts: str, **options) -> list[set[str]]:

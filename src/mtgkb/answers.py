@@ -237,24 +237,33 @@ def answer_attack_targets(question, scenario, facts, limits: Limits) -> Answer:
 
 def _declarations(
     query: str, pred: str, question, scenario, facts, limits: Limits
-) -> tuple[dict, set]:
+) -> tuple[dict, set, SolveResult]:
     limit = question.get("limit") if question.get("limit") is not None else DEFAULT_LIMIT
-    result = _all_models(query, scenario, facts, limits, keep=limit)
+    result = _all_models(query, scenario, facts, limits, keep=max(limit, 1))
     assignments = [
         {str(a): str(b) for a, b in values(model, pred, 2)} for model in result.models[:limit]
     ]
     body = {"count": result.count, "complete": result.complete, "assignments": assignments}
-    return body, _cites_of(result)
+    return body, _cites_of(result), result
 
 
 def answer_attacks(question, scenario, facts, limits: Limits) -> Answer:
-    body, rules = _declarations("attacks", "attacks", question, scenario, facts, limits)
+    body, rules, _ = _declarations("attacks", "attacks", question, scenario, facts, limits)
     return _with_rules({"ask": "attacks", **body}, rules)
 
 
 def answer_blocks(question, scenario, facts, limits: Limits) -> Answer:
-    body, rules = _declarations("blocks", "blocks", question, scenario, facts, limits)
-    answer = {"ask": "blocks", "defender": question.get("defender"), **body}
+    body, rules, result = _declarations("blocks", "blocks", question, scenario, facts, limits)
+    defender = question.get("defender")
+    if defender is None:
+        # `ask blocks` without `for P`: the defending players' blocks together;
+        # name the defender when there is one, else list them all.
+        choosers = {p for model in result.models[:1] for (p,) in values(model, "block_chooser", 1)}
+        if len(choosers) == 1:
+            defender = choosers.pop()
+        else:
+            body = {"defenders": _by_seat(scenario, choosers), **body}
+    answer = {"ask": "blocks", "defender": defender, **body}
     return _with_rules(answer, rules)
 
 

@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from .answers import Limits
-from .runner import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, FileResult, answer_text
+from .runner import EXIT_INPUT, FileResult, answer_scenario, answer_text
 
 PROGRESS_FROM = 20  # files: fewer finish before a bar is worth drawing
 CHUNK = 32  # files answered together
@@ -115,11 +115,7 @@ def _answer_chunk(items: list[Item], limits: Limits) -> list[FileResult]:
                 results.append(entry)
                 continue
             name, scenario, facts = entry
-            # as runner.answer_text does, with the facts already built
-            answered = [answers.answer(q, scenario, facts, limits) for q in scenario.questions]
-            illegal = any(a.get("ask") == "legal" and a.get("legal") is False for a in answered)
-            output = {"file": name, "answers": answered}
-            results.append(FileResult(name, EXIT_ILLEGAL if illegal else EXIT_OK, output))
+            results.append(answer_scenario(scenario, name, limits, facts))
         return results
     finally:
         for key in keys:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import __version__
 from .answers import Limits
-from .runner import EXIT_INPUT, FileResult, answer_text
+from .runner import EXIT_INPUT
 
 DESCRIPTION = """\
 mtgkb answers rules questions about Magic: The Gathering from the
@@ -28,21 +28,6 @@ def _read(path: str) -> tuple[str, bytes | None, str | None]:
         return path, None, f"{path}:1:1: error: cannot read the file: {err.strerror or err}"
 
 
-def _answer_files(paths: list[str], limits: Limits, jobs: int = 1):
-    """Yield one FileResult per input, in order."""
-    if jobs > 1 and len(paths) > 1:
-        from .batch import answer_in_pool
-
-        yield from answer_in_pool(paths, limits, jobs)
-        return
-    for path in paths:
-        name, data, error = _read(path)
-        if error is not None:
-            yield FileResult(name, EXIT_INPUT, {"file": name, "error": error}, error)
-        else:
-            yield answer_text(data, name, limits)
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     limits = Limits(max_models=args.max_models, timeout=args.timeout)
     if args.scheduler:
@@ -50,7 +35,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         results = answer_on_dask(args.files, limits, args.scheduler)
     else:
-        results = _answer_files(args.files, limits, args.jobs)
+        from .batch import answer_files
+
+        results = answer_files(args.files, limits, args.jobs)
     status = 0
     collected = []
     console = None

@@ -58,14 +58,20 @@ STATEMENT_WORDS = frozenset(
 
 @cache
 def grammar() -> Lark:
-    """The LALR parser, built once per process on first use."""
-    return Lark(
-        GRAMMAR.read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        propagate_positions=False,
-        maybe_placeholders=True,
+    """The LALR parser, built once per process on first use.
+
+    Lark keeps the built tables in a cache file in the temporary folder
+    (keyed by the grammar), which saves ~40 ms on every later start; where
+    that cannot be used, the parser is simply built.
+    """
+    options = dict(
+        parser="lalr", lexer="contextual", propagate_positions=False, maybe_placeholders=True
     )
+    text = GRAMMAR.read_text(encoding="utf-8")
+    try:
+        return Lark(text, cache=True, **options)
+    except OSError:
+        return Lark(text, **options)
 
 
 # -------------------- entry points

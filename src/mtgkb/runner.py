@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .answers import Limits, answer
-from .deadline import DeadlineExceeded, call_with_deadline
+from .deadline import DeadlineExceeded, WorkerLost, call_with_deadline
 from .errors import ScenarioError
 from .facts import scenario_facts
 from .parser import parse_text
@@ -26,8 +26,9 @@ class FileResult:
     exception: Exception | None = None
 
 
-def _answers(scenario, limits: Limits) -> list[dict]:
-    facts = scenario_facts(scenario)
+def _answers(scenario, limits: Limits, facts=None) -> list[dict]:
+    if facts is None:
+        facts = scenario_facts(scenario)
     return [answer(question, scenario, facts, limits) for question in scenario.questions]
 
 
@@ -37,23 +38,48 @@ NO_LIMITS = Limits()
 def answer_text(text: str | bytes, name: str = "<stdin>", limits: Limits = NO_LIMITS) -> FileResult:
     """Every answer of one scenario text, with the exit status it earns.
 
-    With a time-out the solving runs in a child process that is killed when
-    the time is up, so a grounding blow-up cannot hang the caller.
+    With a time-out, parsing and solving run in a child process that is
+    killed when the time is up (or when it outgrows its memory bound), so no
+    input can hang the caller.
     """
+    if limits.timeout is None:
+        return answer_now(text, name, limits)
+    try:
+        return call_with_deadline(lambda: answer_now(text, name, limits), limits.timeout)
+    except WorkerLost as lost:
+        message = f"{name}: error: the work was stopped: {lost}"
+    except (SolveTimeout, DeadlineExceeded):
+        message = f"{name}: error: the time-out of {limits.timeout:g} s stopped the work"
+    output = {"file": name, "error": "timeout"}
+    return FileResult(name, EXIT_TIMEOUT, output, message, SolveTimeout(message))
+
+
+def answer_now(text: str | bytes, name: str, limits: Limits) -> FileResult:
+    """Parse and answer in this process, without a deadline."""
     try:
         scenario = parse_text(text, name)
     except ScenarioError as err:
         output = {"file": name, "error": err.format()}
-        return FileResult(name, EXIT_INPUT, output, err.format(), err)
+        return FileResult(name, EXIT_INPUT, output, err.format(), _bare(err))
+    return answer_scenario(scenario, name, limits)
+
+
+def _bare(err: Exception) -> Exception:
+    """The exception without traceback and chained causes: it may travel back
+    from a worker process, and a traceback (pickled where tblib is installed,
+    as Dask does) holds frames that cannot be pickled."""
+    err.__cause__ = err.__context__ = None
+    return err.with_traceback(None)
+
+
+def answer_scenario(scenario, name: str, limits: Limits, facts=None) -> FileResult:
+    """The answers to a parsed scenario (and its facts, if already built) and
+    the exit status they earn."""
     try:
-        if limits.timeout is None:
-            answers = _answers(scenario, limits)
-        else:
-            answers = call_with_deadline(lambda: _answers(scenario, limits), limits.timeout)
-    except (SolveTimeout, DeadlineExceeded):
-        message = f"{name}: error: the time-out of {limits.timeout:g} s stopped the work"
+        answers = _answers(scenario, limits, facts)
+    except SolveTimeout as stopped:
         output = {"file": name, "error": "timeout"}
-        return FileResult(name, EXIT_TIMEOUT, output, message, SolveTimeout(message))
+        return FileResult(name, EXIT_TIMEOUT, output, f"{name}: error: {stopped}", _bare(stopped))
     illegal = any(a.get("ask") == "legal" and a.get("legal") is False for a in answers)
     status = EXIT_ILLEGAL if illegal else EXIT_OK
     return FileResult(name, status, {"file": name, "answers": answers})
