@@ -112,7 +112,8 @@ def test_repository_quick_audit_has_no_lint_and_no_conflict():
 def test_repository_rules_agree_with_the_installed_answers_on_a_copy(tmp_path):
     # the copy is audited with its own solving (not `mtgkb run`'s answers): same verdict
     root = _copy(tmp_path)
-    assert not Checker(root).installed and Checker(ROOT).installed
+    # (the installed rule base is the checkout in an editable install, a copy otherwise)
+    assert not Checker(root).installed and Checker(None).installed
     quick = generated_corpus(quick=True)
     assert consistency([quick[0], quick[5], quick[-1]], root) == []  # tables and a combat
 
