@@ -38,6 +38,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
+from .answers import QUERY_OF
 from .cores import Budget, active, add_statements, minimal_rules, solve_assuming, switch_rules
 from .paths import NOT_SOLVED, data_dir
 from .ruleindex import (
@@ -394,22 +395,6 @@ ORDER_QUERIES = {
     "stack": "stack",
     "block_order": "block_order",
     "damage_order": "damage_order",
-}
-#: What each asked kind of question needs from the rule base (answers.QUERY_OF).
-QUERY_OF = {
-    "legal": "legal",
-    "defending": "defending",
-    "attack_targets": "attack_targets",
-    "attacks": "attacks",
-    "blocks": "blocks",
-    "order": "order",
-    "knowledge": "knowledge",
-    "stack": "stack",
-    "block_order": "block_order",
-    "damage_order": "damage_order",
-    "outcome": "outcome",
-    "pay": "pay",
-    "explain": "explain",
 }
 #: Input facts of the play and of what happens after it: left out when a
 #: listed declaration is fed back on its own.

@@ -18,16 +18,6 @@ which rule says so, which orders and declarations are legal, what happens to
 life totals. Scenario files (.mtg) describe one moment of one game."""
 
 
-def _read(path: str) -> tuple[str, bytes | None, str | None]:
-    """The name, bytes and read error of one input ('-' is standard input)."""
-    if path == "-":
-        return "<stdin>", sys.stdin.buffer.read(), None
-    try:
-        return path, Path(path).read_bytes(), None
-    except OSError as err:
-        return path, None, f"{path}:1:1: error: cannot read the file: {err.strerror or err}"
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     limits = Limits(max_models=args.max_models, timeout=args.timeout)
     if args.scheduler:
@@ -68,11 +58,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_facts(args: argparse.Namespace) -> int:
+    from .batch import read_input
     from .errors import ScenarioError
     from .facts import facts_text, scenario_facts
     from .parser import parse_text
 
-    name, data, error = _read(args.file)
+    name, data, error = read_input(args.file)
     if error is not None:
         print(error, file=sys.stderr)
         return EXIT_INPUT

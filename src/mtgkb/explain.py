@@ -36,6 +36,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
+from .answers import QUERY_OF as ANSWER_QUERIES
 from .cores import Budget, active, add_statements, minimal_rules, switch_rules
 from .facts import question_symbol
 from .paths import data_dir, query_file, rule_files
@@ -883,20 +884,8 @@ def forbidden_plays(g: Graph, facts, violations, timeout: float) -> list[dict]:
 # The answer
 # --------------------------------------------------------------------------
 
-QUERY_OF = {
-    "legal": "legal",
-    "defending": "defending",
-    "attack_targets": "attack_targets",
-    "attacks": "attacks",
-    "blocks": "blocks",
-    "order": "order",
-    "knowledge": "knowledge",
-    "stack": "stack",
-    "block_order": "block_order",
-    "damage_order": "damage_order",
-    "outcome": "outcome",
-    "pay": "pay",
-}
+# The query of each kind of question this one explains (not itself).
+QUERY_OF = {kind: query for kind, query in ANSWER_QUERIES.items() if kind != "explain"}
 
 
 def _root_order(players: Sequence[str]):
