@@ -57,6 +57,8 @@ def _answer_tree(answer: dict) -> Tree:
         if answer.get("defender"):
             node.label = Text.assemble(title, f" for {answer['defender']}")
         _assignments(node, answer, "blocks")
+    elif ask in ("order", "stack", "block-order", "damage-order") and answer["orders"] == [[]]:
+        node.label = Text.assemble(title, ": nothing is pending")
     elif ask in ("order", "stack", "block-order", "damage-order"):
         node.label = Text.assemble(title, f": {len(answer['orders'])} legal order(s)")
         for order in answer["orders"]:
