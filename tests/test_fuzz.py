@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtgkb.answers import Limits
+from mtgkb.corpus import ABILITIES as LANGUAGE_ABILITIES
 from mtgkb.runner import answer_text
 
 sys.path.insert(0, str(ROOT))
@@ -83,28 +84,7 @@ PHASES = [
     "combat-damage",
     "main",
 ]
-ABILITIES = [
-    "flying",
-    "reach",
-    "shadow",
-    "menace",
-    "defender",
-    "can't attack",
-    "can't block",
-    "can't attack alone",
-    "can't block alone",
-    "attacks each combat if able",
-    "blocks each combat if able",
-    "haste",
-    "summoning-sick",
-    "tapped",
-    "lifelink",
-    "banding",
-    "mountainwalk",
-    "landwalk snow forest",
-    "whenever you gain life",
-    "can't attack Ben",
-]
+ABILITIES = [*LANGUAGE_ABILITIES, "can't attack Ben"]
 QUESTIONS = [
     "legal",
     "defending players",
