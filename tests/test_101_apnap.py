@@ -1,21 +1,12 @@
 """CR 101.4 and 101.4a-e: APNAP order of simultaneous choices, on hand-written facts."""
 
 import clingo
-from conftest import models, only_model
+from conftest import arguments, models, only_model, sequence_of, table_facts
 
 
 def table(players, active=None, *, starting=None, phase="main", game=None):
     """The facts of a table: seats in the order given, the active player first by default."""
-    game = game or ("two_player" if len(players) == 2 else "free_for_all")
-    lines = [
-        f"game({game}).",
-        f'active("{active or players[0]}").',
-        f'starting("{starting or players[0]}").',
-        f"phase({phase}).",
-    ]
-    for seat, player in enumerate(players, start=1):
-        lines += [f'player("{player}").', f'seat("{player}",{seat}).']
-    return "\n".join(lines) + "\n"
+    return table_facts(players, active, starting=starting or players[0], phase=phase, game=game)
 
 
 def each(index=1, kind="sacrifice", items=("creature",), in_order=False, hidden=False):
@@ -33,18 +24,12 @@ def makes(index, x, y):
     return f'event({index},makes_choose("{x}","{y}")).\n'
 
 
-def args(atom):
-    return [a.string if a.type == clingo.SymbolType.String else a.number for a in atom.arguments]
+args = arguments
 
 
 def order_of(model):
     """The order(Pos,P) atoms of a model as a list of players."""
-    pairs = []
-    for text in model:
-        term = clingo.parse_term(text)
-        if term.name == "order":
-            pairs.append(args(term))
-    return [p for _, p in sorted(pairs)]
+    return list(sequence_of(model, "order"))
 
 
 def orders(found):

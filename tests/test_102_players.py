@@ -1,6 +1,6 @@
 """102: players, teams, teammates and opponents; 800s: the options in force."""
 
-from conftest import only_model
+from conftest import only_model, table_facts
 
 SHOW = """
 #show opponent/2. #show teammate/2. #show your_team/2. #show nonactive/1.
@@ -9,8 +9,7 @@ SHOW = """
 
 
 def table(names, game, *extra):
-    seats = " ".join(f'player("{p}"). seat("{p}",{i}).' for i, p in enumerate(names, 1))
-    return f'{seats} active("{names[0]}"). game({game}). ' + " ".join(extra) + SHOW
+    return table_facts(names, game=game, extra=extra) + SHOW
 
 
 def test_102_1_every_player_but_the_active_one_is_nonactive():

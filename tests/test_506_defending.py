@@ -6,29 +6,16 @@ the other combat test files import them.
 
 import json
 
-from conftest import models, only_model
+from conftest import models, only_model, quoted, table_facts
 
-
-def s(name: str) -> str:
-    """A clingo string literal for a user name (names are data)."""
-    return json.dumps(name, ensure_ascii=False)
+s = quoted  # a clingo string literal for a user name (names are data)
 
 
 def table(players, *, active=None, game=None, options=(), teams=None, ranges=None, extra=()):
     """The facts of a table: players in seat order, the variant, options and teams."""
-    if game is None:
-        game = "two_player" if len(players) == 2 else "free_for_all"
-    lines = [f"game({game})."]
-    lines += [f"option({o})." for o in options]
-    for i, p in enumerate(players, 1):
-        lines.append(f"player({s(p)}). seat({s(p)},{i}).")
-    lines.append(f"active({s(active or players[0])}).")
-    for team, members in (teams or {}).items():
-        lines += [f"team({s(team)},{s(m)})." for m in members]
-    for p, n in (ranges or {}).items():
-        lines.append(f"range({s(p)},{n}).")
-    lines += list(extra)
-    return "\n".join(lines) + "\n"
+    return table_facts(
+        players, active, game=game, options=options, teams=teams, ranges=ranges, extra=extra
+    )
 
 
 def creature(controller, name, power=2, toughness=2, *abilities):

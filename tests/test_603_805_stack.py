@@ -1,23 +1,10 @@
 """CR 603.3b and 805.7: waiting triggered abilities go on the stack in APNAP order."""
 
-import clingo
-from conftest import models, only_model
+from conftest import models, only_model, sequence_of, table_facts
 
 
-def table(players, active, *, teams=None, game=None, options=(), phase="main", starting=None):
-    game = game or ("two_player" if len(players) == 2 else "free_for_all")
-    lines = [
-        f"game({game}).",
-        f'active("{active}").',
-        f"phase({phase}).",
-        f'starting("{starting or players[0]}").',
-    ]
-    for seat, player in enumerate(players, start=1):
-        lines += [f'player("{player}").', f'seat("{player}",{seat}).']
-    for team, members in (teams or {}).items():
-        lines += [f'team("{team}","{m}").' for m in members]
-    lines += [f"option({o})." for o in options]
-    return "\n".join(lines) + "\n"
+def table(players, active, *, phase="main", starting=None, **settings):
+    return table_facts(players, active, phase=phase, starting=starting or players[0], **settings)
 
 
 def triggers(*pairs):
@@ -25,13 +12,7 @@ def triggers(*pairs):
 
 
 def stack_of(model):
-    pairs = []
-    for text in model:
-        term = clingo.parse_term(text)
-        if term.name == "stack":
-            pos, name = term.arguments
-            pairs.append((pos.number, name.string))
-    return tuple(t for _, t in sorted(pairs))
+    return sequence_of(model, "stack")
 
 
 def cites(model, rule):

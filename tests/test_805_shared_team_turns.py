@@ -1,27 +1,21 @@
 """CR 805.4a, 805.6, 805.6a: APNAP order with the shared team turns option."""
 
 import clingo
-from conftest import models, only_model
+from conftest import arguments, models, only_model, sequence_of, table_facts
 
 
 def table(teams, active, *, game="two_headed_giant", starting=None, phase="main", options=()):
     """Teams seated in the order given (a dict name -> members)."""
-    lines = [
-        f"game({game}).",
-        f'active("{active}").',
-        f"phase({phase}).",
-    ]
-    seat = 0
-    first = None
-    for team, members in teams.items():
-        for player in members:
-            seat += 1
-            first = first or player
-            lines += [f'player("{player}").', f'seat("{player}",{seat}).']
-            lines.append(f'team("{team}","{player}").')
-    lines.append(f'starting("{starting or first}").')
-    lines += [f"option({o})." for o in options]
-    return "\n".join(lines) + "\n"
+    players = [player for members in teams.values() for player in members]
+    return table_facts(
+        players,
+        active,
+        game=game,
+        starting=starting or players[0],
+        phase=phase,
+        teams=teams,
+        options=options,
+    )
 
 
 def each(kind="sacrifice"):
@@ -32,13 +26,11 @@ def makes(index, x, y):
     return f'event({index},makes_choose("{x}","{y}")).\n'
 
 
-def args(term):
-    return [a.string if a.type == clingo.SymbolType.String else a.number for a in term.arguments]
+args = arguments
 
 
 def order_of(model):
-    pairs = [args(clingo.parse_term(t)) for t in model if t.startswith("order(")]
-    return tuple(p for _, p in sorted(pairs))
+    return sequence_of(model, "order")
 
 
 def cites(model, rule):

@@ -9,7 +9,7 @@ exactly the legal ones, and `ask knowledge` must give what holds in every one.
 """
 
 import clingo
-from conftest import models, only_model
+from conftest import models, only_model, sequence_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -120,13 +120,7 @@ def legal_orders(t):
 
 
 def order_of(model):
-    pairs = []
-    for text in model:
-        term = clingo.parse_term(text)
-        if term.name == "order":
-            pos, p = term.arguments
-            pairs.append((pos.number, p.string))
-    return tuple(p for _, p in sorted(pairs))
+    return sequence_of(model, "order")
 
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
