@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from .answers import Limits
-from .runner import EXIT_INPUT, FileResult, answer_scenario, answer_text
+from .runner import EXIT_INPUT, FileResult, answer_scenario, answer_text, parse_or_fail
 
 PROGRESS_FROM = 20  # files: fewer finish before a bar is worth drawing
 CHUNK = 32  # files answered together
@@ -71,9 +71,7 @@ def _answer_chunk(items: list[Item], limits: Limits) -> list[FileResult]:
             for name, data, error in loaded
         ]
     from . import answers
-    from .errors import ScenarioError
     from .facts import scenario_facts
-    from .parser import parse_text
     from .solve import solve_many
 
     parsed: list = []
@@ -81,11 +79,10 @@ def _answer_chunk(items: list[Item], limits: Limits) -> list[FileResult]:
         if error is not None:
             parsed.append(_unreadable(name, error))
             continue
-        try:
-            scenario = parse_text(data, name)
-        except ScenarioError as err:
-            output = {"file": name, "error": err.format()}
-            parsed.append(FileResult(name, EXIT_INPUT, output, err.format()))
+        scenario = parse_or_fail(data, name)
+        if isinstance(scenario, FileResult):
+            scenario.exception = None  # exceptions need not travel back from a worker
+            parsed.append(scenario)
             continue
         parsed.append((name, scenario, scenario_facts(scenario)))
     work: dict[str, list[tuple]] = {}

@@ -56,12 +56,19 @@ def answer_text(text: str | bytes, name: str = "<stdin>", limits: Limits = NO_LI
 
 def answer_now(text: str | bytes, name: str, limits: Limits) -> FileResult:
     """Parse and answer in this process, without a deadline."""
+    scenario = parse_or_fail(text, name)
+    if isinstance(scenario, FileResult):
+        return scenario
+    return answer_scenario(scenario, name, limits)
+
+
+def parse_or_fail(text: str | bytes, name: str):
+    """The parsed scenario, or the FileResult (exit 2) of its input error."""
     try:
-        scenario = parse_text(text, name)
+        return parse_text(text, name)
     except ScenarioError as err:
         output = {"file": name, "error": err.format()}
         return FileResult(name, EXIT_INPUT, output, err.format(), _bare(err))
-    return answer_scenario(scenario, name, limits)
 
 
 def _bare(err: Exception) -> Exception:
