@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import clingo
 
 from . import solve as _solve
+from . import words as _words
 from .paths import query_file
 from .solve import Grounding, SolveResult, group_queries
 from .symbols import atoms, cited_rules, names_in, sequence, value, values
@@ -18,10 +19,12 @@ DEFAULT_LIMIT = 100
 
 @dataclass(frozen=True)
 class Limits:
-    """The bounds of one run: the model cap and the time-out in seconds."""
+    """The bounds of one run: the model cap and the time-out in seconds; and
+    the language its answers speak (`en`, `it`)."""
 
     max_models: int = 100000
     timeout: float | None = None
+    lang: str = "en"  # the language of messages and explanations (not a bound)
 
 
 Answer = dict
@@ -41,8 +44,14 @@ ASK_NAMES = {
     "stack": "stack",
     "outcome": "outcome",
     "pay": "pay",
+    "can": "can",
+    "fix": "fix",
     "explain": "explain",
 }
+
+# Questions that build their own groundings (other facts, or optimisation):
+# they take no part in the groundings a file's questions share.
+OWN_GROUNDINGS = frozenset({"can", "fix"})
 
 
 def _with_rules(answer: Answer, rules: set[str]) -> Answer:
@@ -113,6 +122,8 @@ def _queries_of(scenario) -> list[str]:
     names = []
     for question in getattr(scenario, "questions", ()):
         name = QUERY_OF.get(question.kind, question.kind)
+        if question.kind in OWN_GROUNDINGS:
+            continue
         if question.kind in ANSWERS and query_file(name).exists():
             names.append(name)
     return names
@@ -195,19 +206,35 @@ def _by_seat(scenario, names) -> list[str]:
 
 def answer_legal(question, scenario, facts, limits: Limits) -> Answer:
     model = _single("legal", scenario, facts, limits)
-    messages = {str(kind): text for kind, text in values(model, "message", 2)}
+    if limits.lang == "en":
+        messages = {str(kind): text for kind, text in values(model, "message", 2)}
+    else:
+        messages = _words.messages(limits.lang)
+    violations = violation_entries(
+        [
+            (rule.arguments[0] if rule.arguments else rule, args)
+            for rule, args in atoms(model, "violation", 2)
+        ],
+        messages,
+    )
+    rules = cited_rules(model) | {v["rule"] for v in violations}
+    answer = {"ask": "legal", "legal": not violations, "violations": violations}
+    return _with_rules(answer, rules)
+
+
+def violation_entries(pairs, messages: dict[str, str]) -> list[dict]:
+    """`{"rule", "message", "objects"}` for each (rule number, kind term) pair,
+    in rule order; the message is the kind's template with its arguments."""
     violations = []
-    for rule, args in atoms(model, "violation", 2):
-        number = str(value(rule.arguments[0])) if rule.arguments else str(rule)
+    for rule, args in pairs:
+        number = str(value(rule))
         objects = names_in(args)
         kind = args.name if args.type == clingo.SymbolType.Function else str(args)
         template = messages.get(kind, kind.replace("_", " ") + ": {all}")
         filled = _fill(template, [str(value(a)) for a in _arguments(args)])
         violations.append({"rule": number, "message": filled, "objects": objects})
     violations.sort(key=lambda v: (_rule_key(v["rule"]), v["objects"]))
-    rules = cited_rules(model) | {v["rule"] for v in violations}
-    answer = {"ask": "legal", "legal": not violations, "violations": violations}
-    return _with_rules(answer, rules)
+    return violations
 
 
 def _arguments(term: clingo.Symbol) -> list[clingo.Symbol]:
@@ -384,6 +411,8 @@ QUERY_OF = {
     "damage_order": "damage_order",
     "outcome": "outcome",
     "pay": "pay",
+    "can": "can",
+    "fix": "fix",
     "explain": "explain",
 }
 
@@ -430,3 +459,19 @@ def _answer_explain(question, scenario, facts, limits: Limits) -> Answer:
 
 
 ANSWERS["explain"] = _answer_explain
+
+
+def _answer_can(question, scenario, facts, limits: Limits) -> Answer:
+    from .judge import answer_can
+
+    return answer_can(question, scenario, facts, limits)
+
+
+def _answer_fix(question, scenario, facts, limits: Limits) -> Answer:
+    from .judge import answer_fix
+
+    return answer_fix(question, scenario, facts, limits)
+
+
+ANSWERS["can"] = _answer_can
+ANSWERS["fix"] = _answer_fix

@@ -777,9 +777,10 @@ def _candidates(g: Graph, group: Sequence[clingo.Symbol]) -> set[str]:
 
 
 class Forbidder:
-    """The legal query with CR-number switches, grounded once per scenario."""
+    """A query (the legal one, or `ask can`'s) with CR-number switches,
+    grounded once per scenario."""
 
-    def __init__(self, facts: Sequence[clingo.Symbol]):
+    def __init__(self, facts: Sequence[clingo.Symbol], query: str = "legal"):
         files = sorted(data_dir("rules").glob("*.lp"))
         self.switches = _switches(_stamp(files))
         ctl = clingo.Control(["--models=1"], logger=_quiet)
@@ -788,7 +789,7 @@ class Forbidder:
         for path in rule_files():
             if path.parent.name != "rules":
                 ctl.load(str(path))
-        ctl.load(str(query_file("legal")))
+        ctl.load(str(query_file(query)))
         _add_facts(ctl, facts)
         ctl.ground([("base", [])])
         self.ctl = ctl

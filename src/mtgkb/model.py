@@ -174,6 +174,8 @@ QUESTION_KINDS = (
     "stack",
     "outcome",
     "pay",
+    "can",
+    "fix",
     "explain",
 )
 
@@ -182,7 +184,11 @@ QUESTION_KINDS = (
 class Question(Located):
     """One `ask`, in file order. `params` by kind: attack_targets
     {"creature"}, attacks {"limit"}, blocks {"defender", "limit"} (None when
-    not written), pay {"player", "amount"}; the others have none."""
+    not written), pay {"player", "amount"}, can {"text": the play in words,
+    "field": the Scenario list its declaration belongs to, "play": that
+    declaration} (`P target X`: field "targets", {"player", "target",
+    "target_quoted"}), explain {"only": the kind explained, None for all};
+    the others have none."""
 
     kind: str = ""
     params: dict[str, Any] = field(default_factory=dict)

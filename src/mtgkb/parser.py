@@ -65,7 +65,11 @@ def grammar() -> Lark:
     that cannot be used, the parser is simply built.
     """
     options = dict(
-        parser="lalr", lexer="contextual", propagate_positions=False, maybe_placeholders=True
+        parser="lalr",
+        lexer="contextual",
+        propagate_positions=False,
+        maybe_placeholders=True,
+        start=["start", "play"],
     )
     text = GRAMMAR.read_text(encoding="utf-8")
     try:
@@ -101,7 +105,7 @@ def parse_text(text: str | bytes, filename: str = "<stdin>") -> Scenario:
     lines = text.split("\n")
     _check_characters(text, lines, filename)
     try:
-        tree = grammar().parse(text + "\n")
+        tree = grammar().parse(text + "\n", start="start")
     except UnexpectedInput as exc:
         raise _syntax_error(exc, lines, filename) from None
     scenario = _Builder(filename, lines).build(tree)
@@ -292,6 +296,44 @@ def _syntax_error(exc: UnexpectedInput, lines: list[str], filename: str) -> Scen
 # -------------------- the tree into a Scenario
 
 _UNESCAPE = re.compile(r"\\([\"\\])")
+
+# `ask can PLAY`: the base form of each verb a play may have, and the form its
+# statement has. The play is then that statement, parsed by the grammar.
+PLAY_VERBS = {
+    "attack": "attacks",
+    "band": "band",
+    "block": "blocks",
+    "choose": "chooses",
+    "pay": "pays",
+    "target": "targets",
+}
+# The statements (grammar rules) that are declarations: plays of `ask can`.
+DECLARATIONS = {"chooses_defending", "attack", "band", "block", "pay_life"}
+# A word or a quoted name of a play.
+_PLAY_WORD = re.compile(r'"(?:[^"\\]|\\["\\])*"|[^\s",]+')
+# `ask explain Q`: the words of each kind of question.
+EXPLAINED_KINDS = {
+    "legal": "legal",
+    "defending": "defending",
+    "defending players": "defending",
+    "attack targets": "attack_targets",
+    "attacks": "attacks",
+    "blocks": "blocks",
+    "order": "order",
+    "block order": "block_order",
+    "damage order": "damage_order",
+    "knowledge": "knowledge",
+    "stack": "stack",
+    "outcome": "outcome",
+    "pay": "pay",
+    "can": "can",
+    "fix": "fix",
+}
+
+
+def _plain(text: str) -> str:
+    """A play as words: quoted names without their quotes and escapes."""
+    return re.sub(r'"((?:[^"\\]|\\["\\])*)"', lambda m: _UNESCAPE.sub(r"\1", m.group(1)), text)
 
 
 def _vocab(words: tuple[str, ...]) -> dict[str, str]:
@@ -814,11 +856,97 @@ class _Builder:
             else:
                 question.params["defender"] = None
             question.params["limit"] = self.limit(q.children[2])
-        elif kind == "pay":
-            question.params["player"] = self.name(toks[1])
-            question.positions["player"] = self.pos(toks[1])
-            question.params["amount"] = self.number(toks[3], 0, "life paid")
+        elif kind == "can":
+            self.can(question, toks[-1])
+        elif kind == "explain":
+            self.explain_kind(question, q.children[1])
         self.sc.questions.append(question)
+
+    # ---- 10. `ask can PLAY`, `ask explain Q`
+
+    def can(self, question: Question, tok: Token) -> None:
+        """The play of `ask can PLAY`: its verb put in the form of its
+        declaration, parsed as that declaration by the grammar and built by
+        the handler of that statement, into a scratch scenario."""
+        text = str(tok.value).rstrip()
+        line, column = tok.line or 1, tok.column or 1
+        words = list(_PLAY_WORD.finditer(text))
+        verb = words[0] if words and words[0].group().lower() == "band" else None
+        if verb is None and len(words) >= 2:
+            verb = words[1]
+        base = verb.group().lower() if verb is not None else ""
+        if base not in PLAY_VERBS:
+            where = (line, column + (verb.start() if verb is not None else 0))
+            forms = ", ".join(sorted(PLAY_VERBS))
+            self.fail(where, f"a play names its verb in the base form, one of: {forms}")
+        form = PLAY_VERBS[base]
+        shift = len(form) - len(base)
+        rewritten = text[: verb.start()] + form + text[verb.end() :]
+
+        def place(offset: int) -> tuple[int, int]:
+            """The column in the file of a character of the rewritten play."""
+            if offset >= verb.end() + shift:
+                offset -= shift
+            elif offset > verb.start():
+                offset = verb.start()
+            return (line, column + offset)
+
+        try:
+            tree = grammar().parse(rewritten, start="play")
+        except UnexpectedInput as exc:
+            err = _syntax_error(exc, [rewritten], self.filename)
+            where = place(max(0, err.column - 1))
+            raise ScenarioError(
+                err.message,
+                filename=self.filename,
+                line=where[0],
+                column=where[1],
+                source_line=self.lines[line - 1],
+            ) from None
+        for t in tree.scan_values(lambda v: isinstance(v, Token)):
+            t.line, t.column = place((t.column or 1) - 1)
+        stmt = tree.children[0]
+        question.params["text"] = _plain(rewritten)
+        if stmt.data == "target_play":
+            toks = _tokens(stmt)
+            target = self.name_token(stmt.children[2])
+            question.params["field"] = "targets"
+            question.params["player"] = self.name(toks[0])
+            question.params["target"] = self.name(target)
+            question.params["target_quoted"] = target.type == "STRING"
+            question.positions["player"] = self.pos(toks[0])
+            question.positions["target"] = self.pos(target)
+            return
+        if stmt.data not in DECLARATIONS:
+            self.fail(place(0), "only a declaration (or 'P target X') can be asked with 'ask can'")
+        scratch = _Builder(self.filename, self.lines)
+        getattr(scratch, "s_" + stmt.data)(stmt, self.first_token(stmt))
+        for field_name, items in vars(scratch.sc).items():
+            if isinstance(items, list) and items and field_name != "source_lines":
+                play = items[0]
+                break
+        else:  # pragma: no cover - every declaration handler adds an item
+            self.fail(place(0), "this play declares nothing")
+        if isinstance(play, Event) and play.kind == "pay_life":
+            # `ask can P pay N life`: the payment question of section 5
+            question.kind = "pay"
+            question.params = {"player": play.args[0], "amount": play.args[1]}
+            question.positions["player"] = play.at("player")
+            return
+        question.params["field"] = field_name
+        question.params["play"] = play
+
+    def explain_kind(self, question: Question, node: Tree | None) -> None:
+        """`ask explain Q`: the kind of question to explain (None: all)."""
+        if node is None:
+            question.params["only"] = None
+            return
+        toks = _tokens(node)
+        text = " ".join(t.value.lower() for t in toks)
+        if text not in EXPLAINED_KINDS:
+            known = ", ".join(sorted(EXPLAINED_KINDS))
+            self.fail(toks[0], f"unknown question '{text}' to explain; expected one of: {known}")
+        question.params["only"] = EXPLAINED_KINDS[text]
 
     def limit(self, node: Tree | None) -> int | None:
         if node is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from dataclasses import replace
 
 from .errors import ScenarioError
 from .model import ATTACK_OPTIONS, Position, Scenario, Team
@@ -186,6 +187,26 @@ class _Checker:
                 self.player(q["defender"], q.at("defender"))
             elif q.kind == "pay":
                 self.player(q["player"], q.at("player"))
+            elif q.kind == "can":
+                self.play(q)
+
+    def play(self, q) -> None:
+        """The play of `ask can`: checked as its declaration would be, alone
+        in its list (the file's own declarations there are not assumed)."""
+        if q["field"] == "targets":
+            self.player(q["player"], q.at("player"))
+            target, where = q["target"], q.at("target")
+            if q["target_quoted"] and target not in self.players:
+                self.obj(target, where)
+            elif not q["target_quoted"]:
+                if target in self.objects:
+                    self.add(where, f"an object's name is written in quotes: {_q(target)}")
+                else:
+                    self.player(target, where)
+            return
+        probe = _Checker(replace(self.sc, **{q["field"]: [q["play"]]}, questions=[]))
+        probe.references()
+        self.errors += probe.errors
 
     def life(self) -> None:
         shared = self.sc.game == "two_headed_giant"
