@@ -344,7 +344,47 @@ def answer_outcome(question, scenario, facts, limits: Limits) -> Answer:
     }
     if not answer["team_life"]:
         del answer["team_life"]
-    return _with_rules(answer, cited_rules(model))
+    poison = dict(sorted(values(model, "poison", 2), key=lambda pn: seats.get(pn[0], 0)))
+    if poison:
+        answer["poison"] = poison
+    team_poison = dict(sorted(values(model, "team_poison", 2), key=_team_order(scenario)))
+    if team_poison:
+        answer["team_poison"] = team_poison
+    commander: dict[str, dict] = {}
+    for player, source, n in sorted(
+        values(model, "commander_damage", 3), key=lambda t: (seats.get(t[0], 0), t[1])
+    ):
+        commander.setdefault(player, {})[source] = n
+    if commander:
+        answer["commander_damage"] = commander
+    rules = cited_rules(model)
+    illegal = _illegal_play(scenario, facts, limits)
+    if illegal:
+        # spec section 11: the declared play is illegal; the answer says so
+        # (the damage still follows the declarations as written).
+        answer["illegal_play"] = True
+        answer["violations"] = illegal
+        rules |= {v["rule"] for v in illegal}
+    return _with_rules(answer, rules)
+
+
+def _illegal_play(scenario, facts, limits: Limits) -> list[dict]:
+    """The violations of the file's declared play, if it has one (`ask legal`'s)."""
+    if scenario is None or not _declares_play(scenario):
+        return []
+    legal_facts = facts if isinstance(facts, str) else [s for s in facts if s.name != "asked"]
+    answer = answer_legal(None, None, legal_facts, limits)
+    return answer["violations"]
+
+
+def _declares_play(scenario) -> bool:
+    return bool(
+        getattr(scenario, "attacks", None)
+        or getattr(scenario, "blocks", None)
+        or getattr(scenario, "bands", None)
+        or getattr(scenario, "defending_choices", None)
+        or getattr(scenario, "plays", None)
+    )
 
 
 def answer_pay(question, scenario, facts, limits: Limits) -> Answer:
