@@ -42,6 +42,17 @@ ASK_NAMES = {
     "outcome": "outcome",
     "pay": "pay",
     "explain": "explain",
+    "actions": "actions",
+}
+
+# The kinds of play `ask actions` names, in the spec's order and spelling.
+ACTION_KINDS = {
+    "instant": "instant",
+    "flash": "flash",
+    "ability": "ability",
+    "sorcery_speed_ability": "sorcery-speed ability",
+    "sorcery": "sorcery",
+    "land": "land",
 }
 
 
@@ -146,7 +157,9 @@ def _end_session() -> None:
 # all show the same atoms: a batch may solve them for many scenarios at once
 # (mtgkb.solve.solve_many) and leave the models here, keyed by scenario
 # (identity), query and the question's asked/1 atoms.
-SINGLE_MODEL_QUERIES = frozenset({"legal", "defending", "attack_targets", "outcome", "pay"})
+SINGLE_MODEL_QUERIES = frozenset(
+    {"legal", "defending", "attack_targets", "outcome", "pay", "actions"}
+)
 AHEAD: dict[tuple, list[clingo.Symbol]] = {}
 
 
@@ -299,6 +312,9 @@ def answer_order(question, scenario, facts, limits: Limits) -> Answer:
     answer = {"ask": "order", "orders": orders}
     if choice_orders:
         answer["choice_orders"] = choice_orders
+    made_by = {a: r for model in result.models[:1] for a, r in values(model, "made_by", 2)}
+    if made_by:
+        answer["made_by"] = made_by
     if not result.complete:
         answer["complete"] = False
     return _with_rules(answer, _cites_of(result))
@@ -395,6 +411,17 @@ def answer_pay(question, scenario, facts, limits: Limits) -> Answer:
     return _with_rules(answer, cited_rules(model))
 
 
+def answer_actions(question, scenario, facts, limits: Limits) -> Answer:
+    model = _single("actions", scenario, facts, limits)
+    kinds = {str(k) for (k,) in values(model, "may", 1)}
+    may = [word for kind, word in ACTION_KINDS.items() if kind in kinds]
+    answer = {"ask": "actions", "player": question["player"], "may": may}
+    made_by = dict(values(model, "made_by", 2))
+    if made_by:
+        answer["made_by"] = made_by
+    return _with_rules(answer, cited_rules(model))
+
+
 ANSWERS: dict[str, Callable] = {
     "legal": answer_legal,
     "defending": answer_defending,
@@ -408,6 +435,7 @@ ANSWERS: dict[str, Callable] = {
     "damage_order": answer_damage_order,
     "outcome": answer_outcome,
     "pay": answer_pay,
+    "actions": answer_actions,
 }
 
 # The query program each kind of question needs.
@@ -425,6 +453,7 @@ QUERY_OF = {
     "outcome": "outcome",
     "pay": "pay",
     "explain": "explain",
+    "actions": "actions",
 }
 
 
