@@ -334,7 +334,7 @@ class _Checker:
                     hint = self._suggest(target.name, list(self.objects) + list(self.players))
                     self.add(
                         where,
-                        f"unknown target {_q(target.name)}: a target is a player or an object "
+                        f"unknown target {_q(target.name)}: it is neither a player nor an object "
                         "(on the battlefield or on the stack)" + hint,
                     )
 
