@@ -25,14 +25,18 @@ def test_702_11c_hexproof_stops_an_opponents_spell():
 
 
 def test_702_11c_hexproof_lets_the_player_target_themself():
-    out = ask(TWO + "Ann has hexproof\n" + 'Ann casts instant "Healing Salve" targeting Ann\n', "legal")
+    out = ask(
+        TWO + "Ann has hexproof\n" + 'Ann casts instant "Healing Salve" targeting Ann\n', "legal"
+    )
     assert out["legal"] is True and "702.11c" in rules(out)
 
 
 def test_702_11c_a_teammate_may_target_a_hexproof_player_in_two_headed_giant():
     text = GIANTS + "Ben has hexproof\n" + 'Ann casts instant "Giant Growth" targeting Ben\n'
     assert ask(text, "legal")["legal"] is True
-    text = GIANTS + "priority: Cat\nBen has hexproof\n" + 'Cat casts instant "Shock" targeting Ben\n'
+    text = (
+        GIANTS + "priority: Cat\nBen has hexproof\n" + 'Cat casts instant "Shock" targeting Ben\n'
+    )
     assert broken(ask(text, "legal")) == {"702.11c"}
 
 
@@ -40,12 +44,17 @@ def test_702_11b_hexproof_permanent_stops_only_opponents():
     text = TWO + 'Ben controls creature "Slippery Bogle" 1/1 with hexproof\n'
     out = ask(text + 'Ann casts instant "Shock" targeting "Slippery Bogle"\n', "legal")
     assert broken(out) == {"702.11b"}
-    out = ask(text + 'priority: Ben\nBen casts instant "Giant Growth" targeting "Slippery Bogle"\n', "legal")
+    out = ask(
+        text + 'priority: Ben\nBen casts instant "Giant Growth" targeting "Slippery Bogle"\n',
+        "legal",
+    )
     assert out["legal"] is True
 
 
 def test_702_18a_shroud_stops_everyone_even_the_holder():
-    out = ask(TWO + "Ann has shroud\n" + 'Ann casts instant "Healing Salve" targeting Ann\n', "legal")
+    out = ask(
+        TWO + "Ann has shroud\n" + 'Ann casts instant "Healing Salve" targeting Ann\n', "legal"
+    )
     assert broken(out) == {"702.18a"}
     text = TWO + 'Ann controls creature "Troll" 2/2 with shroud\n'
     out = ask(text + 'Ann casts instant "Giant Growth" targeting "Troll"\n', "legal")
@@ -64,7 +73,10 @@ def test_702_16b_protection_from_a_color_stops_spells_of_that_color():
 
 def test_702_16b_a_multicolored_spell_with_the_color_is_stopped():
     text = TWO + "Ben has protection from green\n"
-    out = ask(text + 'Ann casts instant "Boros Charm" with color red with color green targeting Ben\n', "legal")
+    out = ask(
+        text + 'Ann casts instant "Boros Charm" with color red with color green targeting Ben\n',
+        "legal",
+    )
     assert broken(out) == {"702.16b"}
 
 

@@ -32,7 +32,9 @@ def test_307_1_117_1a_sorcery_timing_needs_an_empty_stack():
     assert set(ask(text, "actions for Ann")["may"]) == set(FAST)
 
 
-@pytest.mark.parametrize("phase", ["upkeep", "draw", "beginning-of-combat", "declare-attackers", "end"])
+@pytest.mark.parametrize(
+    "phase", ["upkeep", "draw", "beginning-of-combat", "declare-attackers", "end"]
+)
 def test_117_1a_307_1_sorcery_timing_needs_a_main_phase(phase):
     assert set(ask(TWO + f"phase: {phase}\n", "actions for Ann")["may"]) == set(FAST)
 
@@ -108,7 +110,9 @@ def test_116_2a_305_1_a_land_in_ones_own_main_phase():
 
 
 def test_305_2_a_second_land_is_illegal():
-    assert broken(ask(TWO + "lands played: Ann 1\n" + 'Ann plays land "Forest"\n', "legal")) == {"305.2"}
+    assert broken(ask(TWO + "lands played: Ann 1\n" + 'Ann plays land "Forest"\n', "legal")) == {
+        "305.2"
+    }
     text = TWO + 'Ann plays land "Forest"\nAnn plays land "Island"\n'
     out = ask(text, "legal")
     assert broken(out) == {"305.2"}

@@ -8,7 +8,9 @@ TWO = "players: Ann, Ben\n"
 
 
 def test_122_1f_poison_setup_and_events_add_up():
-    out = ask(TWO + "poison: Ann 3\nAnn gets 2 poison counters\nBen gets 1 poison counters\n", "outcome")
+    out = ask(
+        TWO + "poison: Ann 3\nAnn gets 2 poison counters\nBen gets 1 poison counters\n", "outcome"
+    )
     assert out["poison"] == {"Ann": 5, "Ben": 1}
     assert out["lost"] == []
     assert "122.1f" in rules(out)
@@ -33,7 +35,10 @@ def test_122_1f_no_poison_no_poison_key():
 
 
 def test_122_1f_cant_get_poison_counters_from_then_on():
-    text = TWO + "Ann gets 2 poison counters\nAnn can't get poison counters\nAnn gets 9 poison counters\n"
+    text = (
+        TWO
+        + "Ann gets 2 poison counters\nAnn can't get poison counters\nAnn gets 9 poison counters\n"
+    )
     out = ask(text, "outcome")
     assert out["poison"]["Ann"] == 2 and out["lost"] == []
 
@@ -55,7 +60,11 @@ def test_702_90b_infect_damage_gives_counters_not_life_loss():
 
 
 def test_702_90b_noncombat_infect_damage_too():
-    text = TWO + 'Ann controls creature "Blight Mamba" 1/1 with infect\n"Blight Mamba" deals 4 damage to Ben\n'
+    text = (
+        TWO
+        + 'Ann controls creature "Blight Mamba" 1/1 with infect\n'
+        + '"Blight Mamba" deals 4 damage to Ben\n'
+    )
     out = ask(text, "outcome")
     assert out["life"]["Ben"] == 20 and out["poison"]["Ben"] == 4
     assert "702.90b" in rules(out)
@@ -72,7 +81,11 @@ def test_702_164c_702_164b_toxic_adds_counters_to_combat_damage():
 
 
 def test_702_164c_toxic_counts_only_combat_damage():
-    text = TWO + 'Ann controls creature "Skulldweller" 1/1 with toxic 2\n"Skulldweller" deals 1 damage to Ben\n'
+    text = (
+        TWO
+        + 'Ann controls creature "Skulldweller" 1/1 with toxic 2\n'
+        + '"Skulldweller" deals 1 damage to Ben\n'
+    )
     out = ask(text, "outcome")
     assert out["life"]["Ben"] == 19 and out["poison"]["Ben"] == 0
     assert "702.164c" not in rules(out)
@@ -88,7 +101,10 @@ def test_702_164c_a_blocked_toxic_creature_gives_nothing():
 
 
 def test_810_10_810_10a_a_team_shares_its_counters():
-    out = ask(GIANTS + "poison: North 3\nAnn gets 2 poison counters\nBen gets 4 poison counters\n", "outcome")
+    out = ask(
+        GIANTS + "poison: North 3\nAnn gets 2 poison counters\nBen gets 4 poison counters\n",
+        "outcome",
+    )
     assert out["team_poison"] == {"North": 9, "South": 0}
     assert out["poison"] == {"Ann": 9, "Ben": 9, "Cat": 0, "Dan": 0}
     assert {"810.10", "810.10a"} <= rules(out)

@@ -27,14 +27,21 @@ def test_704_6c_903_10a_104_3j_twenty_one_from_one_commander_loses():
 
 
 def test_903_10a_damage_from_two_commanders_does_not_add_up():
-    text = COMMANDER + 'commander damage: Ben 20 from "Atraxa"\ncommander damage: Ben 20 from "Edgar"\n'
+    text = (
+        COMMANDER
+        + 'commander damage: Ben 20 from "Atraxa"\ncommander damage: Ben 20 from "Edgar"\n'
+    )
     out = ask(text, "outcome")
     assert out["commander_damage"] == {"Ben": {"Atraxa": 20, "Edgar": 20}}
     assert out["lost"] == [] and "704.6c" not in rules(out)
 
 
 def test_903_10a_noncombat_damage_from_a_commander_does_not_count():
-    text = COMMANDER + ATRAXA + 'commander damage: Ben 18 from "Atraxa"\n"Atraxa" deals 5 damage to Ben\n'
+    text = (
+        COMMANDER
+        + ATRAXA
+        + 'commander damage: Ben 18 from "Atraxa"\n"Atraxa" deals 5 damage to Ben\n'
+    )
     out = ask(text, "outcome")
     assert out["commander_damage"]["Ben"]["Atraxa"] == 18
     assert out["life"]["Ben"] == 35 and out["lost"] == []

@@ -148,7 +148,7 @@ def test_101_4_101_4d_805_6_orders_follow_apnap_and_team_order(t):
         # Each chooser: once, plus once per line that makes them choose (101.4d).
         for p in t["players"]:
             assert 1 <= order.count(p) <= 1 + sum(1 for (_, y) in t["lines"] if y == p)
-        assert all(a != b for a, b in zip(order, order[1:]))
+        assert all(a != b for a, b in zip(order, order[1:], strict=False))
         # The active player (101.4e: the starting one) or a member of the active team is first.
         assert unit[order[0]] == 0
         # Without extra choices: turn order, or team after team in turn order.

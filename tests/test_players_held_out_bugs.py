@@ -80,8 +80,7 @@ def test_509_1_outcome_of_an_illegal_block_says_so():
 
 def test_509_1_outcome_of_a_legal_play_has_no_flag():
     text = (
-        "players: Ann, Ben\n"
-        'Ann controls creature "Bear" 2/2\n"Bear" attacks Ben\ncombat damage\n'
+        'players: Ann, Ben\nAnn controls creature "Bear" 2/2\n"Bear" attacks Ben\ncombat damage\n'
     )
     assert "illegal_play" not in ask(text, "outcome")
 
@@ -99,7 +98,9 @@ def test_509_1_illegal_play_keeps_the_exit_status_of_outcome():
 
 
 def test_101_4c_commas_and_a_final_then_are_an_ordered_list():
-    text = "players: Ann, Ben\neach player chooses a creature, a land, then an artifact\nask order\n"
+    text = (
+        "players: Ann, Ben\neach player chooses a creature, a land, then an artifact\nask order\n"
+    )
     out = answers(text)[0]
     assert out["choice_orders"] == {
         "Ann": [["creature", "land", "artifact"]],
@@ -110,4 +111,6 @@ def test_101_4c_commas_and_a_final_then_are_an_ordered_list():
 
 def test_101_4c_and_with_then_is_still_refused():
     with pytest.raises(ScenarioError):
-        parse_text("players: Ann, Ben\neach player chooses a creature and a land, then an artifact\n")
+        parse_text(
+            "players: Ann, Ben\neach player chooses a creature and a land, then an artifact\n"
+        )

@@ -971,7 +971,9 @@ class _Builder:
         # 101.4c: `a, b, then c` (commas and a final `then`) is an ordered list
         # like `a then b then c`; `and` makes an unordered one. A list that
         # mixes them, or puts `then` anywhere but last after commas, is refused.
-        ordered = bool(seps) and thens[-1] and all(t or not a for t, a in zip(thens, ands))
+        ordered = (
+            bool(seps) and thens[-1] and all(t or not a for t, a in zip(thens, ands, strict=True))
+        )
         if any(thens) and not ordered:
             then = next(tok for s in seps for tok in _tokens(s) if tok.type == "THEN")
             self.fail(

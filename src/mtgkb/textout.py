@@ -87,9 +87,7 @@ def _answer_tree(answer: dict) -> Tree:
                 node.add(Text(f"{player}: {n} combat damage from commander {source}"))
         if answer.get("illegal_play"):
             broken = ", ".join(sorted({v["rule"] for v in answer.get("violations", [])}))
-            node.add(
-                Text(f"warning: the declared play is illegal ({broken})", style="bold yellow")
-            )
+            node.add(Text(f"warning: the declared play is illegal ({broken})", style="bold yellow"))
     elif ask == "actions":
         may = ", ".join(answer["may"]) or "nothing"
         node.label = Text.assemble(title, f" for {answer['player']}: {may}")

@@ -323,7 +323,9 @@ class _Checker:
                     if target.name in self.objects or target.name in stacked:
                         self.add(where, f"an object's name is written in quotes: {_q(target.name)}")
                     elif target.name in self.teams:
-                        self.add(where, f"{target.name} is a team; a target is a player or an object")
+                        self.add(
+                            where, f"{target.name} is a team; a target is a player or an object"
+                        )
                     else:
                         self.player(target.name, where)
                 elif target.name in self.objects or target.name in stacked:
