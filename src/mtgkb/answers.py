@@ -47,6 +47,17 @@ ASK_NAMES = {
     "can": "can",
     "fix": "fix",
     "explain": "explain",
+    "actions": "actions",
+}
+
+# The kinds of play `ask actions` names, in the spec's order and spelling.
+ACTION_KINDS = {
+    "instant": "instant",
+    "flash": "flash",
+    "ability": "ability",
+    "sorcery_speed_ability": "sorcery-speed ability",
+    "sorcery": "sorcery",
+    "land": "land",
 }
 
 # Questions that build their own groundings (other facts, or optimisation):
@@ -157,7 +168,9 @@ def _end_session() -> None:
 # all show the same atoms: a batch may solve them for many scenarios at once
 # (mtgkb.solve.solve_many) and leave the models here, keyed by scenario
 # (identity), query and the question's asked/1 atoms.
-SINGLE_MODEL_QUERIES = frozenset({"legal", "defending", "attack_targets", "outcome", "pay"})
+SINGLE_MODEL_QUERIES = frozenset(
+    {"legal", "defending", "attack_targets", "outcome", "pay", "actions"}
+)
 AHEAD: dict[tuple, list[clingo.Symbol]] = {}
 
 
@@ -326,6 +339,9 @@ def answer_order(question, scenario, facts, limits: Limits) -> Answer:
     answer = {"ask": "order", "orders": orders}
     if choice_orders:
         answer["choice_orders"] = choice_orders
+    made_by = {a: r for model in result.models[:1] for a, r in values(model, "made_by", 2)}
+    if made_by:
+        answer["made_by"] = made_by
     if not result.complete:
         answer["complete"] = False
     return _with_rules(answer, _cites_of(result))
@@ -371,7 +387,47 @@ def answer_outcome(question, scenario, facts, limits: Limits) -> Answer:
     }
     if not answer["team_life"]:
         del answer["team_life"]
-    return _with_rules(answer, cited_rules(model))
+    poison = dict(sorted(values(model, "poison", 2), key=lambda pn: seats.get(pn[0], 0)))
+    if poison:
+        answer["poison"] = poison
+    team_poison = dict(sorted(values(model, "team_poison", 2), key=_team_order(scenario)))
+    if team_poison:
+        answer["team_poison"] = team_poison
+    commander: dict[str, dict] = {}
+    for player, source, n in sorted(
+        values(model, "commander_damage", 3), key=lambda t: (seats.get(t[0], 0), t[1])
+    ):
+        commander.setdefault(player, {})[source] = n
+    if commander:
+        answer["commander_damage"] = commander
+    rules = cited_rules(model)
+    illegal = _illegal_play(scenario, facts, limits)
+    if illegal:
+        # spec section 11: the declared play is illegal; the answer says so
+        # (the damage still follows the declarations as written).
+        answer["illegal_play"] = True
+        answer["violations"] = illegal
+        rules |= {v["rule"] for v in illegal}
+    return _with_rules(answer, rules)
+
+
+def _illegal_play(scenario, facts, limits: Limits) -> list[dict]:
+    """The violations of the file's declared play, if it has one (`ask legal`'s)."""
+    if scenario is None or not _declares_play(scenario):
+        return []
+    legal_facts = facts if isinstance(facts, str) else [s for s in facts if s.name != "asked"]
+    answer = answer_legal(None, None, legal_facts, limits)
+    return answer["violations"]
+
+
+def _declares_play(scenario) -> bool:
+    return bool(
+        getattr(scenario, "attacks", None)
+        or getattr(scenario, "blocks", None)
+        or getattr(scenario, "bands", None)
+        or getattr(scenario, "defending_choices", None)
+        or getattr(scenario, "plays", None)
+    )
 
 
 def answer_pay(question, scenario, facts, limits: Limits) -> Answer:
@@ -379,6 +435,17 @@ def answer_pay(question, scenario, facts, limits: Limits) -> Answer:
     payable = {(p, n) for p, n in values(model, "can_pay", 2)}
     can = (question["player"], question["amount"]) in payable
     answer = {"ask": "pay", "player": question["player"], "amount": question["amount"], "can": can}
+    return _with_rules(answer, cited_rules(model))
+
+
+def answer_actions(question, scenario, facts, limits: Limits) -> Answer:
+    model = _single("actions", scenario, facts, limits)
+    kinds = {str(k) for (k,) in values(model, "may", 1)}
+    may = [word for kind, word in ACTION_KINDS.items() if kind in kinds]
+    answer = {"ask": "actions", "player": question["player"], "may": may}
+    made_by = dict(values(model, "made_by", 2))
+    if made_by:
+        answer["made_by"] = made_by
     return _with_rules(answer, cited_rules(model))
 
 
@@ -395,6 +462,7 @@ ANSWERS: dict[str, Callable] = {
     "damage_order": answer_damage_order,
     "outcome": answer_outcome,
     "pay": answer_pay,
+    "actions": answer_actions,
 }
 
 # The query program each kind of question needs.
@@ -414,6 +482,7 @@ QUERY_OF = {
     "can": "can",
     "fix": "fix",
     "explain": "explain",
+    "actions": "actions",
 }
 
 

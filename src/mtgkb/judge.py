@@ -25,6 +25,7 @@ import clingo
 from . import words as _words
 from .answers import _rule_key, _single, _with_rules, violation_entries
 from .facts import scenario_facts
+from .model import Play, Target
 from .solve import Grounding
 from .symbols import atoms, cited_rules, values
 
@@ -36,6 +37,8 @@ STEPS: dict[str, tuple[str, tuple[str, ...]]] = {
     "bands": ("attack", ("attacks", "bands")),
     "blocks": ("block", ("blocks",)),
     "defending_choices": ("defending", ("defending_choices",)),
+    "plays": ("play", ("plays",)),
+    "targets": ("target", ("plays",)),
 }
 
 CORE_TIMEOUT = 5.0
@@ -48,6 +51,21 @@ FIX_COUNT_CAP = 1000
 
 def _asked(step: str) -> clingo.Symbol:
     return clingo.Function("asked", [clingo.Function("can", [clingo.Function(step)])])
+
+
+def target_play(question) -> Play:
+    """`P target X` as the play it asks about: a colorless instant of P's
+    (no color fact) that targets X."""
+    return Play(
+        line=question.line,
+        column=question.column,
+        index=1,
+        kind="cast",
+        player=question["player"],
+        name=f"{question['player']}'s spell",
+        spell_type="instant",
+        targets=[Target(name=question["target"], quoted=question["target_quoted"])],
+    )
 
 
 def hypothesis_facts(scenario, field: str, play) -> tuple[str, list[clingo.Symbol]]:
@@ -72,7 +90,8 @@ def answer_can(question, scenario, facts, limits) -> dict:
     field = question["field"]
     if field not in STEPS:
         return _not_built(question, f"'ask can' does not judge this kind of play ({field}) yet")
-    step, hypo = hypothesis_facts(scenario, field, question["play"])
+    play = target_play(question) if field == "targets" else question["play"]
+    step, hypo = hypothesis_facts(scenario, field, play)
     grounding = Grounding(["can"], hypo)
     result = grounding.solve("can", max_models=1, keep=1, timeout=limits.timeout)
     model = result.models[0] if result.models else []
