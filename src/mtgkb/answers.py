@@ -495,7 +495,7 @@ def answer(question, scenario, facts, limits: Limits) -> Answer:
         return {
             "ask": ask,
             "supported": False,
-            "message": f"'ask {ask.replace('-', ' ')}' is not built yet",
+            "message": _words.text("label", "not_built", limits.lang).format(ask.replace("-", " ")),
         }
     try:
         return handler(question, scenario, facts_for(question, facts), limits)

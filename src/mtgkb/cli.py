@@ -19,7 +19,7 @@ life totals. Scenario files (.mtg) describe one moment of one game."""
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    limits = Limits(max_models=args.max_models, timeout=args.timeout)
+    limits = Limits(max_models=args.max_models, timeout=args.timeout, lang=args.lang)
     if args.scheduler:
         from .batch import answer_on_dask
 
@@ -46,7 +46,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 from .textout import print_result
 
                 console = Console(highlight=False)
-            print_result(console, result.output)
+            print_result(console, result.output, args.lang)
     if args.json:
         outputs = [r.output for r in collected]
         if len(args.files) == 1:
@@ -118,6 +118,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=100000,
         metavar="N",
         help="stop enumerating after N models (answers say complete: false)",
+    )
+    run.add_argument(
+        "--lang",
+        choices=["en", "it"],
+        default="en",
+        help="the language of messages, explanations and labels (JSON keys stay)",
     )
     run.add_argument(
         "--jobs", type=int, default=1, metavar="N", help="answer files in N local processes"

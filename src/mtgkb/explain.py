@@ -36,9 +36,12 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
+from . import words as _words
+from .answers import ASK_NAMES
 from .answers import QUERY_OF as ANSWER_QUERIES
 from .cores import Budget, active, add_statements, minimal_rules, switch_rules
 from .facts import question_symbol
+from .model import Question
 from .paths import data_dir, query_file, rule_files
 from .ruleindex import label, load_index, lookup, scan_file, scan_folder, sort_key
 from .solve import SolveTimeout
@@ -400,240 +403,106 @@ def names_in(term: clingo.Symbol) -> list[str]:
 # --------------------------------------------------------------------------
 
 
-WORDS = {
-    "cant_attack": "can't attack",
-    "cant_block": "can't block",
-    "cant_attack_alone": "can't attack alone",
-    "cant_block_alone": "can't block alone",
-    "attacks_if_able": "attacks each combat if able",
-    "blocks_if_able": "blocks each combat if able",
-    "summoning_sick": "summoning sickness",
-    "life_gain_trigger": "whenever you gain life",
-    "two_player": "a two-player game",
-    "two_headed_giant": "Two-Headed Giant",
-    "free_for_all": "free-for-all",
-    "grand_melee": "Grand Melee",
-    "team_vs_team": "Team vs. Team",
-}
-
-MODES = {
-    "two_player": "a two-player game: the nonactive player defends",
-    "choose": "the attacking player chooses one opponent to attack",
-    "multiple": "attack multiple players: every opponent of the attacking player defends",
-    "left": "attack left: the opponent on the attacking player's left defends",
-    "right": "attack right: the opponent on the attacking player's right defends",
-    "shared_team": "shared team turns: every player of the nonactive team defends",
-}
-
-#: Conclusions and input facts: text with {0}, {1}, ... for the arguments.
-TEXTS = {
-    # the table
-    ("player", 1): "{0} is a player",
-    ("game", 1): "the game is {0}",
-    ("option", 1): "option: {0}",
-    ("team", 2): "{1} is on team {0}",
-    ("active", 1): "{0} is the active player",
-    ("starting", 1): "{0} is the starting player",
-    ("phase", 1): "the game is in the {0} step",
-    ("emperor", 1): "{0} is an emperor",
-    ("archenemy", 1): "{0} is the archenemy",
-    ("vanguard", 2): "{0}'s vanguard changes their starting life by {1}",
-    ("range", 2): "{0}'s range of influence is {1}",
-    ("life_given", 2): "{0} has {1} life (given)",
-    ("controls", 2): "{0} controls {1}",
-    ("card_type", 2): "{0} is a {1}",
-    ("power", 2): "{0} has power {1}",
-    ("toughness", 2): "{0} has toughness {1}",
-    ("loyalty", 2): "{0} has loyalty {1}",
-    ("defense", 2): "{0} has defense {1}",
-    ("protects", 2): "{0} protects {1}",
-    ("land_type", 2): "{0} has the land type {1}",
-    ("has", 2): "{0} has {1}",
-    ("cant_attack_player", 2): "{0} can't attack {1}",
-    ("landwalk_requires", 3): "{0} has landwalk ({2})",
-    ("max_attackers", 1): "no more than {0} creatures can attack",
-    ("chooses_defending", 2): "{0} chooses {1} as defending player",
-    ("declared_attack", 2): "{0} attacks {1}",
-    ("band", 2): "{1} is in band {0}",
-    ("declared_block", 2): "{0} blocks {1}",
-    ("event_source", 2): "event {0} comes from {1}",
-    ("choice_item", 3): "event {0}: each player chooses a {2}",
-    ("choice_in_order", 1): "event {0}: the choices are made in the order written",
-    ("choice_hidden", 1): "event {0}: the choices are made from a hidden zone",
-    ("trigger", 2): "{0}, controlled by {1}, waits to be put on the stack",
-    # players, teams, options
-    ("nonactive", 1): "{0} is a nonactive player",
-    ("opponent", 2): "{1} is an opponent of {0}",
-    ("teammate", 2): "{1} is a teammate of {0}",
-    ("your_team", 2): "{1} is on {0}'s side",
-    ("uses_option", 1): "the option {0} is in force",
-    ("active_team", 1): "{0} is the active player's side",
-    ("shared_life", 1): "team {0} shares a life total",
-    ("distance", 3): "{0} and {1} sit {2} seat(s) apart",
-    ("range_of_influence", 2): "{0}'s range of influence is {1}",
-    ("within_range", 2): "{1} is within {0}'s range of influence",
-    # combat
-    ("attacking_player", 1): "{0} is an attacking player",
-    ("defending", 1): "{0} is a defending player",
-    ("can_attack", 1): "{0} can attack",
-    ("can_attack_target", 2): "{0} can attack {1}",
-    ("can_block", 2): "{0} can block {1}",
-    ("blocked", 1): "{0} is blocked",
-    ("unblocked", 1): "{0} is unblocked",
-    ("being_attacked", 1): "{0} is being attacked",
-    ("landwalk_unblockable", 1): "{0} can't be blocked: its landwalk",
-    ("block_order", 2): "place {0} in the order of declaring blockers: {1}",
-    ("damage_order", 2): "place {0} in the order of assigning combat damage: {1}",
-    # APNAP, knowledge, stack
-    ("order", 2): "place {0} in APNAP order: {1}",
-    ("apnap_active", 1): "{0} counts as the active player for APNAP order",
-    ("apnap_rank", 2): "{0} has place {1} in APNAP order",
-    ("choice_order", 3): "{0}'s choice number {1}: {2}",
-    ("chooser", 1): "{0} makes a choice",
-    ("pending_choice", 1): "the choices of event {0} are pending",
-    ("knows", 2): "{0} knows {1}'s choice",
-    ("knows_in", 3): "{1} knows {2}'s choice",
-    ("hidden_pending", 0): "the choices are made face down from a hidden zone",
-    ("stack", 2): "place {0} on the stack (from the bottom): {1}",
-    ("stack_slot", 2): "{0} may go to place {1} on the stack",
-    # life
-    ("starting_life", 2): "{0} starts with {1} life",
-    ("life", 2): "{0} has {1} life",
-    ("team_life", 2): "team {0} has {1} life",
-    ("final_life", 2): "{0} ends with {1} life",
-    ("dealt_damage", 4): "event {0}: {1} deals {3} damage to {2}",
-    ("gain_event", 3): "event {0}: {1} gains life (one life-gain event)",
-    ("zero_life_gain", 2): "event {0}: {1} gains 0 life, which is no life-gain event",
-    ("triggered", 2): "{0} triggers {1} time(s)",
-    ("lost", 1): "{0} loses the game",
-    ("team_lost", 1): "team {0} loses the game",
-    ("saved_from_losing", 1): "{0} doesn't lose the game despite their life total",
-    ("cant_lose_game", 1): "{0} can't lose the game",
-    ("team_cant_lose_game", 1): "team {0} can't lose the game",
-    ("cant_gain_from", 2): "{0} can't gain life from event {1} on",
-    ("cant_lose_from", 2): "{0} can't lose life from event {1} on",
-    ("gain_prevented", 3): "event {0}: {1} can't gain {2} life",
-    ("loss_prevented", 3): "event {0}: {1} can't lose {2} life",
-    ("payment_refused", 3): "event {0}: {1} can't pay {2} life",
-    ("can_pay", 2): "{0} can pay {1} life",
-    ("cannot_pay_now", 2): "{0} can't pay {1} life now",
-    ("free_payment", 2): "event {0}: {1} pays 0 life, which is always possible",
-    ("exchange_blocked", 1): "event {0}: the life totals are not exchanged",
-}
-
-EVENTS = {
-    "damage": "{0} deals {2} damage to {1}",
-    "lose_life": "{0} loses {1} life",
-    "gain_life": "{0} gains {1} life",
-    "pay_life": "{0} pays {1} life",
-    "set_life": "{0}'s life total becomes {1}",
-    "exchange_life": "{0} exchanges life totals with {1}",
-    "cant_gain_life": "{0} can't gain life from now on",
-    "cant_lose_life": "{0} can't lose life from now on",
-    "cant_lose_game": "{0} can't lose the game from now on",
-    "combat_damage": "the declared combat deals its damage",
-    "makes_choose": "{0}'s choice makes {1} choose",
-    "simultaneous": "each player makes a {0} choice at once",
-}
-
-#: The kinds of explain_limit/3 that are no violation kind of kb/messages.lp.
-LIMITS = {
-    "attack_limit": "no more than {1} creatures can attack",
-    "must_attack": "{1} attacks each combat if able",
-    "must_block": "{1} blocks each combat if able",
-    "needs_two_blockers": "{1} has menace: it can't be blocked by one creature alone",
-}
-
-#: has/2 facts: states read better with "is".
-HAS = {
-    "tapped": "{0} is tapped",
-    "summoning_sick": "{0} has summoning sickness",
-    "cant_attack": "{0} can't attack",
-    "cant_block": "{0} can't block",
-    "cant_attack_alone": "{0} can't attack alone",
-    "cant_block_alone": "{0} can't block alone",
-    "attacks_if_able": "{0} attacks each combat if able",
-    "blocks_if_able": "{0} blocks each combat if able",
-    "life_gain_trigger": '{0} has "whenever you gain life"',
-}
-
-CHANGES = {
-    "gain": "{1} gains {2} life",
-    "loss": "{1} loses {2} life",
-    "pay": "{1} pays {2} life",
-    "set": "{1}'s life total changes by {3} as it is set",
-    "exchange": "{1}'s life total changes by {3} in the exchange",
-    "damage": "{1} loses {2} life from the damage of {4}",
-    "lifelink": "{1} gains {2} life from the lifelink of {4}",
-}
+# The sentences live in kb/texts.lp (and the violations' in kb/messages.lp),
+# each with its Italian twin: mtgkb.words reads them.
 
 
-def _word(sym: clingo.Symbol) -> str:
+class Words:
+    """The templates of one language."""
+
+    def __init__(self, lang: str = "en"):
+        self.lang = lang
+        self.words = _words.table("word", lang)
+        self.modes = _words.table("mode", lang)
+        self.texts = _words.table("conclusion", lang)
+        self.events = _words.table("event", lang)
+        self.limits = _words.table("limit", lang)
+        self.has = _words.table("has", lang)
+        self.changes = _words.table("change", lang)
+        self.sentences = _words.table("explain", lang)
+        self.messages = _words.messages(lang)
+
+    def say(self, key: str, *args) -> str:
+        return self.sentences.get(key, key).format(*args)
+
+
+@lru_cache(maxsize=4)
+def words_of(lang: str = "en") -> Words:
+    return Words(lang)
+
+
+def _word(sym: clingo.Symbol, w: Words | None = None) -> str:
+    w = w or words_of()
     if sym.type == clingo.SymbolType.String:
         return sym.string
     if sym.type == clingo.SymbolType.Number:
         return str(sym.number)
     if sym.type == clingo.SymbolType.Function and not sym.arguments:
-        return WORDS.get(sym.name, sym.name.replace("_", " "))
+        return w.words.get(sym.name, sym.name.replace("_", " "))
     if sym.type == clingo.SymbolType.Function:
-        inner = " ".join(_word(a) for a in sym.arguments)
-        return f"{_word(clingo.Function(sym.name))} {inner}"
+        inner = " ".join(_word(a, w) for a in sym.arguments)
+        return f"{_word(clingo.Function(sym.name), w)} {inner}"
     return str(sym)
 
 
-def _fill(template: str, args: Sequence[clingo.Symbol]) -> str:
+def _fill(template: str, args: Sequence[clingo.Symbol], w: Words | None = None) -> str:
     """`{1}`, `{2}`... of kb/messages.lp: the arguments of the kind."""
     text = template
     for i, arg in enumerate(args, start=1):
-        text = text.replace("{" + str(i) + "}", _word(arg))
-    return text.replace("{all}", ", ".join(_word(a) for a in args))
+        text = text.replace("{" + str(i) + "}", _word(arg, w))
+    return text.replace("{all}", ", ".join(_word(a, w) for a in args))
 
 
-def _kind_text(kind: clingo.Symbol, messages: dict[str, str]) -> str:
+def _kind_text(kind: clingo.Symbol, messages: dict[str, str], w: Words) -> str:
     if kind.type != clingo.SymbolType.Function:
-        return _word(kind)
-    template = messages.get(kind.name) or LIMITS.get(kind.name)
+        return _word(kind, w)
+    template = messages.get(kind.name) or w.limits.get(kind.name)
     if template is None:
-        return f"{kind.name.replace('_', ' ')}: " + ", ".join(_word(a) for a in kind.arguments)
-    return _fill(template, kind.arguments)
+        args = ", ".join(_word(a, w) for a in kind.arguments)
+        return w.say("unknown_kind", kind.name.replace("_", " "), args)
+    return _fill(template, kind.arguments, w)
 
 
-def describe(sym: clingo.Symbol, messages: dict[str, str]) -> str:
-    """A conclusion or fact in words."""
+def describe(sym: clingo.Symbol, messages: dict[str, str], lang: str = "en") -> str:
+    """A conclusion or fact in words. In English the messages the model shows
+    are used; in another language the rule base's twins."""
+    w = words_of(lang)
+    if lang != "en":
+        messages = w.messages
     if sym.type != clingo.SymbolType.Function:
-        return _word(sym)
+        return _word(sym, w)
     name, args = sym.name, sym.arguments
     if name == "violation" and len(args) == 2:
-        return "illegal: " + _kind_text(args[1], messages)
+        return w.say("illegal", _kind_text(args[1], messages, w))
     if name == "explain_limit" and len(args) == 3:
         kind = args[2]
-        prefix = "" if kind.name in LIMITS else "ruled out: "
-        return prefix + _kind_text(kind, messages)
+        text = _kind_text(kind, messages, w)
+        return text if kind.name in w.limits else w.say("ruled_out", text)
     if name == "combat_mode" and len(args) == 1:
-        return MODES.get(str(args[0]), f"combat mode {_word(args[0])}")
+        return w.modes.get(str(args[0])) or w.say("combat_mode", _word(args[0], w))
     if name == "event" and len(args) == 2 and args[1].type == clingo.SymbolType.Function:
         e = args[1]
-        template = EVENTS.get(e.name)
-        text = template.format(*(_word(a) for a in e.arguments)) if template else _word(e)
-        return f"event {args[0].number}: {text}"
+        template = w.events.get(e.name)
+        text = template.format(*(_word(a, w) for a in e.arguments)) if template else _word(e, w)
+        return w.say("event", args[0].number, text)
     if name == "life_change" and len(args) == 4:
         i, who, delta, kind = args
         key = kind.name if kind.type == clingo.SymbolType.Function else str(kind)
-        template = CHANGES.get(key, "{1}'s life changes by {3}")
-        source = _word(kind.arguments[0]) if kind.arguments else ""
+        template = w.changes.get(key) or w.sentences.get("life_changes_by", "{1} {3}")
+        source = _word(kind.arguments[0], w) if kind.arguments else ""
         d = delta.number if delta.type == clingo.SymbolType.Number else 0
-        text = template.format(i.number, _word(who), abs(d), f"{d:+d}", source)
-        return f"event {i.number}: {text}"
-    if name == "has" and len(args) == 2 and str(args[1]) in HAS:
-        return HAS[str(args[1])].format(_word(args[0]))
+        text = template.format(i.number, _word(who, w), abs(d), f"{d:+d}", source)
+        return w.say("life_change", i.number, text)
+    if name == "has" and len(args) == 2 and str(args[1]) in w.has:
+        return w.has[str(args[1])].format(_word(args[0], w))
     if name == "life_at" and len(args) == 3:
-        who, step, life = (_word(a) for a in args)
+        who, step, life = (_word(a, w) for a in args)
         if step == "0":
-            return f"{who} has {life} life before the events"
-        return f"after event {step}, {who} has {life} life"
-    template = TEXTS.get((name, len(args)))
+            return w.say("life_before", who, life)
+        return w.say("life_after", who, step, life)
+    template = w.texts.get(f"{name}/{len(args)}")
     if template is not None:
-        return template.format(*(_word(a) for a in args))
+        return template.format(*(_word(a, w) for a in args))
     return str(sym)
 
 
@@ -645,18 +514,23 @@ def describe(sym: clingo.Symbol, messages: dict[str, str]) -> str:
 class Builder:
     """Nodes within the bounds; every rule cited is collected."""
 
-    def __init__(self, max_nodes: int | None = None, max_depth: int | None = None):
+    def __init__(
+        self, max_nodes: int | None = None, max_depth: int | None = None, lang: str = "en"
+    ):
+        self.lang = lang
         self.max_nodes = MAX_NODES if max_nodes is None else max_nodes
         self.max_depth = MAX_DEPTH if max_depth is None else max_depth
         self.count = 0
         self.truncated = False
         self.rules: set[str] = set()
+        self.ids = 0  # the numbers of the nodes that repeated conclusions point at
         self._says: dict[str, str | None] = {}
 
     def says(self, number: str) -> str | None:
         if number not in self._says:
             try:
-                self._says[number] = lookup(number, "en", index=load_index()).entry.text("en")
+                entry = lookup(number, self.lang, index=load_index()).entry
+                self._says[number] = entry.text(self.lang)
             except (KeyError, FileNotFoundError):
                 self._says[number] = None
         return self._says[number]
@@ -669,7 +543,7 @@ class Builder:
 
     def node(self, g: Graph, sym: clingo.Symbol) -> dict:
         self.count += 1
-        node: dict = {"conclusion": describe(sym, g.messages), "atom": str(sym)}
+        node: dict = {"conclusion": describe(sym, g.messages, self.lang), "atom": str(sym)}
         rule, also = g.rules_of(sym)
         if g.is_fact(sym):
             node["fact"] = True
@@ -684,9 +558,19 @@ class Builder:
             self.rules.update(also)
         return node
 
+    def repeat(self, child: dict, first: dict) -> None:
+        """`child` is explained at `first`: numbered, so the text can point at it."""
+        if "id" not in first:
+            self.ids += 1
+            first["id"] = self.ids
+        child["repeated"] = True
+        child["see"] = first["id"]
+
     def tree(self, g: Graph, roots: Sequence[clingo.Symbol]) -> list[dict]:
-        """Breadth first, so that a cut keeps the top of every root."""
-        expanded: set[clingo.Symbol] = set()
+        """Breadth first, so that a cut keeps the top of every root. A
+        conclusion met again is not expanded again: it points at the node
+        (numbered `id`) that explains it, by `see`."""
+        expanded: dict[clingo.Symbol, dict] = {}
         top: list[dict] = []
         queue: list[tuple[dict, clingo.Symbol, int]] = []
         for sym in roots:
@@ -695,8 +579,10 @@ class Builder:
             node = self.node(g, sym)
             top.append(node)
             if sym not in expanded:
-                expanded.add(sym)
+                expanded[sym] = node
                 queue.append((node, sym, 1))
+            elif g.children(sym):
+                self.repeat(node, expanded[sym])
         while queue:
             node, sym, depth = queue.pop(0)
             sym, steps = g.folded(sym)
@@ -719,9 +605,9 @@ class Builder:
                 if not g.children(kid):
                     continue
                 if kid in expanded:
-                    child["repeated"] = True
+                    self.repeat(child, expanded[kid])
                     continue
-                expanded.add(kid)
+                expanded[kid] = child
                 queue.append((child, kid, depth + 1))
         return top
 
@@ -854,7 +740,7 @@ class Forbidder:
         return sorted(current, key=sort_key)
 
 
-def forbidden_plays(g: Graph, facts, violations, timeout: float) -> list[dict]:
+def forbidden_plays(g: Graph, facts, violations, timeout: float, lang: str = "en") -> list[dict]:
     """For each illegal play: its violations, objects and the minimal rules forbidding it."""
     if not violations:
         return []
@@ -874,7 +760,7 @@ def forbidden_plays(g: Graph, facts, violations, timeout: float) -> list[dict]:
         item = {"rules": rules if rules else own, "objects": objects}
         if not rules:
             item["minimal"] = False  # not found: the rules the violations name
-        item["violations"] = [describe(v, g.messages) for v in group]
+        item["violations"] = [describe(v, g.messages, lang) for v in group]
         item["_group"] = group
         item["_how"] = how
         out.append(item)
@@ -885,8 +771,20 @@ def forbidden_plays(g: Graph, facts, violations, timeout: float) -> list[dict]:
 # The answer
 # --------------------------------------------------------------------------
 
-# The query of each kind of question this one explains (not itself).
+# The query of each kind of question this one explains (not itself). `ask
+# fix` is explained by the faults of the declared play.
 QUERY_OF = {kind: query for kind, query in ANSWER_QUERIES.items() if kind != "explain"}
+QUERY_OF["fix"] = "legal"
+# Kinds of question that need a parameter: `ask explain Q` explains them only
+# where the file asks them.
+NEEDS_PARAMETERS = {"attack_targets", "pay", "can", "actions", "assignments"}
+
+
+def _explained_symbol(q) -> clingo.Symbol:
+    """The asked/1 and explaining/1 term of a question explained."""
+    if q.kind == "fix":
+        return clingo.Function("legal")
+    return question_symbol(q)
 
 
 def _root_order(players: Sequence[str]):
@@ -920,11 +818,15 @@ def _question_node(question) -> dict:
 class _Explainer:
     """The trees of one file's questions, sharing the bounds and the rules cited."""
 
-    def __init__(self, scenario, facts: Sequence[clingo.Symbol], timeout: float | None):
+    def __init__(
+        self, scenario, facts: Sequence[clingo.Symbol], timeout: float | None, lang: str = "en"
+    ):
+        self.lang = lang
+        self.w = words_of(lang)
         self.facts = list(facts)
         self.situation = [f for f in self.facts if f.name != "asked"]
         self.timeout = timeout
-        self.builder = Builder()
+        self.builder = Builder(lang=lang)
         self.order = _root_order(getattr(scenario, "player_names", []))
         self.legal: Graph | None = None
         self.violation_nodes: list[tuple[dict, clingo.Symbol]] = []
@@ -934,7 +836,7 @@ class _Explainer:
         own = [clingo.Function(name, [qsym]) for name in ("asked", "explaining")]
         program, model = _solve_traced(query, self.situation + own, self.timeout)
         if model is None:
-            item["note"] = "the rules admit no answer here"
+            item["note"] = self.w.say("no_answer")
             return None
         g = Graph.of(program, model, self.situation + own)
         roots = sorted(g.roots.get(qsym, []), key=self.order)
@@ -950,6 +852,44 @@ class _Explainer:
             ]
         return g
 
+    def can(self, item: dict, q, scenario) -> None:
+        """`ask can PLAY`: the faults the play can't avoid, on the facts it is
+        judged on (mtgkb.judge), and the rules that forbid it."""
+        from .judge import STEPS, hypothesis_facts, target_play
+
+        field = q["field"]
+        if field not in STEPS:
+            item["note"] = self.w.say("not_built")
+            return
+        play = target_play(q) if field == "targets" else q["play"]
+        step, hypo = hypothesis_facts(scenario, field, play)
+        own = clingo.Function("can", [clingo.Function(step)])
+        situation = [f for f in hypo if f.name != "asked"]
+        facts = situation + [clingo.Function(n, [own]) for n in ("asked", "explaining")]
+        program, model = _solve_traced("can", facts, self.timeout)
+        if model is None:
+            item["note"] = self.w.say("no_answer")
+            return
+        g = Graph.of(program, model, facts)
+        roots = sorted(g.roots.get(own, []), key=self.order)
+        nodes = self.builder.tree(g, roots)
+        if nodes:
+            item["because"] = nodes
+        faults = [s for s in roots if s.name == "violation"]
+        if faults:
+            budget = min(CORE_TIMEOUT, self.timeout) if self.timeout else CORE_TIMEOUT
+            try:
+                rules, _ = Forbidder(hypo, query="can").rules(
+                    [clingo.Function("can_faulty")], _candidates(g, faults), budget
+                )
+            except Budget:
+                rules = None
+            found = rules or sorted({_own_rule(v) for v in faults}, key=sort_key)
+            self.builder.rules.update(found)
+            nodes[0]["forbidden_by"] = {"rules": found, "objects": names_in(faults[0].arguments[1])}
+            if not rules:
+                nodes[0]["forbidden_by"]["minimal"] = False
+
     def forbidden(self) -> list[dict]:
         """The illegal plays, each node of one carrying its `forbidden_by`."""
         g = self.legal
@@ -958,7 +898,7 @@ class _Explainer:
         violations = sorted(s for s in g.atoms if s.name == "violation" and len(s.arguments) == 2)
         budget = min(CORE_TIMEOUT, self.timeout) if self.timeout else CORE_TIMEOUT
         legal = self.situation + [clingo.Function("asked", [clingo.Function("legal")])]
-        plays = forbidden_plays(g, legal, violations, budget)
+        plays = forbidden_plays(g, legal, violations, budget, self.lang)
         for play in plays:
             self.builder.rules.update(play["rules"])
             nodes = [(n, sym) for n, sym in self.violation_nodes if sym in play["_group"]]
@@ -975,28 +915,40 @@ class _Explainer:
 def answer_explain(question, scenario, facts, limits) -> dict:
     """The spec's `explain` answer: a tree per other question of the file, and
     the rules that forbid each illegal play (`forbidden_by`, `forbidden`)."""
-    ex = _Explainer(scenario, facts, getattr(limits, "timeout", None))
+    lang = getattr(limits, "lang", "en")
+    ex = _Explainer(scenario, facts, getattr(limits, "timeout", None), lang)
+    only = question.get("only")
     tree: list[dict] = []
-    for q in scenario.questions:
-        if q.kind == "explain":
-            continue
+    asked = [q for q in scenario.questions if q.kind != "explain"]
+    if only is not None:
+        asked = [q for q in asked if q.kind == only]
+        if not asked and only not in NEEDS_PARAMETERS and only != "legal":
+            # `ask explain outcome` in a file that does not ask it: as if asked
+            asked = [Question(kind=only, source=f"ask {only.replace('_', ' ')}")]
+    for q in asked:
         item = _question_node(q)
         tree.append(item)
+        if q.kind == "can":
+            ex.can(item, q, scenario)
+            continue
         query = QUERY_OF.get(q.kind)
         if query is None or not query_file(query).exists():
-            item["note"] = "not built yet"
+            item["note"] = ex.w.say("not_built")
             continue
-        ex.question(item, question_symbol(q), query)
-    if ex.legal is None and _has_play(ex.facts):
-        # no `ask legal`: the declared play is judged all the same, and shown if illegal
-        item = {"conclusion": "the declarations and payments of the file", "question": "legal"}
+        ex.question(item, _explained_symbol(q), query)
+    if ex.legal is None and only in (None, "legal") and (_has_play(ex.facts) or only):
+        # no `ask legal`: the declared play is judged all the same, and shown
+        # if illegal (or, when `ask explain legal` asks for it, in any case)
+        item = {"conclusion": ex.w.say("declarations"), "question": "legal"}
         ex.question(item, clingo.Function("legal"), "legal")
-        if ex.violation_nodes:
+        if ex.violation_nodes or only:
             tree.append(item)
         else:
             ex.legal = None
     forbidden = ex.forbidden()
     answer: dict = {"ask": "explain", "tree": tree}
+    if only is not None:
+        answer = {"ask": "explain", "question": ASK_NAMES.get(only, only), "tree": tree}
     if forbidden:
         answer["forbidden"] = forbidden
     answer["truncated"] = ex.builder.truncated

@@ -72,7 +72,7 @@ def hypothesis_facts(scenario, field: str, play) -> tuple[str, list[clingo.Symbo
     """The step of a play and the facts it is judged on."""
     step, written = STEPS[field]
     lists = {name: [] for name in written}
-    lists[field] = [play]
+    lists["plays" if field == "targets" else field] = [play]
     hypo = replace(scenario, **lists, questions=[])
     return step, scenario_facts(hypo) + [_asked(step)]
 

@@ -92,12 +92,13 @@ def answer_scenario(scenario, name: str, limits: Limits, facts=None) -> FileResu
     return FileResult(name, status, {"file": name, "answers": answers})
 
 
-def run(text: str | bytes, name: str = "<string>", **limits) -> dict:
-    """The Python API: the spec's JSON object for one scenario text.
+def run(text: str | bytes, name: str = "<string>", lang: str = "en", **limits) -> dict:
+    """The Python API: the spec's JSON object for one scenario text, its
+    messages and explanations in `lang` (`en`, `it`).
 
     Bad input raises `ScenarioError`; a time-out raises `SolveTimeout`.
     """
-    bounds = Limits(**limits)
+    bounds = Limits(lang=lang, **limits)
     result = answer_text(text, name, bounds)
     if result.exception is not None:
         raise result.exception
