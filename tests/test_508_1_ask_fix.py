@@ -1,0 +1,96 @@
+"""Spec sections 10 and 12, `ask fix`: the legal declaration of attackers and
+blockers (508.1, 509.1) closest to the declared one, one change being a
+removed, added or re-pointed attack or block; `count` is how many legal
+declarations are equally close; requirements (508.1d, 509.1c) are obeyed."""
+
+from mtgkb import run
+from mtgkb.runner import answer_text
+
+EXAMPLE_03 = """players: Rob, Alex, Carissa
+active: Rob
+Rob controls creature "Runeclaw Bear" 2/2
+Rob controls creature "Hill Giant" 3/3
+Alex controls creature "Grizzly Bears" 2/2
+"Runeclaw Bear" attacks Alex
+"Hill Giant" attacks Carissa
+"Grizzly Bears" blocks "Hill Giant"
+"""
+
+
+def fix(text: str) -> dict:
+    (out,) = [a for a in run(text + "ask fix\n")["answers"] if a["ask"] == "fix"]
+    return out
+
+
+def test_802_4a_an_illegal_block_is_removed_and_every_equally_close_fix_counts():
+    out = fix(EXAMPLE_03)
+    assert out["legal"] is False
+    assert out["changes"] == [{"remove": "Grizzly Bears blocks Hill Giant"}]
+    # equally close: remove the block, point it at Runeclaw Bear, or send Hill Giant at Alex
+    assert out["count"] == 3
+    assert "802.4a" in out["rules"] and "509.1" in out["rules"]
+
+
+def test_508_1_a_legal_play_needs_no_change():
+    legal = EXAMPLE_03.replace(
+        '"Grizzly Bears" blocks "Hill Giant"', '"Grizzly Bears" blocks "Runeclaw Bear"'
+    )
+    out = fix(legal)
+    assert out["legal"] is True and out["changes"] == []
+
+
+def test_508_1a_an_attack_by_a_tapped_creature_is_removed():
+    text = """players: Ann, Ben
+Ann controls creature "Bear" 2/2 with tapped
+Ann controls creature "Elf" 1/1
+"Bear" attacks Ben
+"Elf" attacks Ben
+"""
+    out = fix(text)
+    assert out["changes"] == [{"remove": "Bear attacks Ben"}] and out["count"] == 1
+    assert "508.1a" in out["rules"]
+
+
+def test_802_3a_an_attack_a_creature_may_not_make_is_pointed_elsewhere_or_removed():
+    text = """game: free-for-all
+option: attack-multiple-players
+players: Ann, Ben, Cat
+Ann controls creature "Bear" 2/2 with can't attack Ben
+"Bear" attacks Ben
+"""
+    out = fix(text)
+    # removing it and pointing it at Cat are one change each
+    assert out["count"] == 2
+    assert out["changes"] == [{"remove": "Bear attacks Ben"}]
+
+
+def test_509_1c_a_creature_that_blocks_if_able_is_added():
+    text = """players: Ann, Ben
+phase: declare-blockers
+Ann controls creature "Goblin" 2/2
+Ben controls creature "Wall" 0/4 with blocks each combat if able
+"Goblin" attacks Ben
+"""
+    out = fix(text)
+    assert out["legal"] is False
+    assert out["changes"] == [{"add": "Wall blocks Goblin"}] and out["count"] == 1
+    assert "509.1c" in out["rules"]
+
+
+def test_702_111b_a_lone_blocker_of_a_menace_creature_is_joined_or_removed():
+    text = """players: Ann, Ben
+Ann controls creature "Goblin" 2/2 with menace
+Ben controls creature "Bear" 2/2
+Ben controls creature "Elf" 1/1
+"Goblin" attacks Ben
+"Bear" blocks "Goblin"
+"""
+    out = fix(text)
+    # remove Bear's block, or add Elf's: one change either way
+    assert out["count"] == 2
+    assert out["changes"] == [{"remove": "Bear blocks Goblin"}]
+
+
+def test_spec_12_ask_fix_on_an_illegal_play_does_not_change_the_exit_status():
+    assert answer_text(EXAMPLE_03 + "ask fix\n", "x.mtg").status == 0
+    assert answer_text(EXAMPLE_03 + "ask legal\nask fix\n", "x.mtg").status == 1

@@ -1,0 +1,96 @@
+"""Spec section 10, `--lang it`: every message, explanation sentence and text
+label has an Italian twin in the rule base (kb/messages.lp, kb/texts.lp),
+with the same placeholders; the JSON keys do not change with the language."""
+
+import os
+import re
+import subprocess
+import sys
+
+from mtgkb import run, words
+from mtgkb.paths import data_dir
+
+PLACEHOLDER = re.compile(r"\{(?:\d+|all)\}")
+
+EXAMPLE_03 = """players: Rob, Alex, Carissa
+active: Rob
+Rob controls creature "Runeclaw Bear" 2/2
+Rob controls creature "Hill Giant" 3/3
+Alex controls creature "Grizzly Bears" 2/2
+"Runeclaw Bear" attacks Alex
+"Hill Giant" attacks Carissa
+"Grizzly Bears" blocks "Hill Giant"
+ask legal
+ask can "Grizzly Bears" block "Hill Giant"
+ask fix
+ask outcome
+ask explain legal
+"""
+
+
+def test_every_message_is_followed_by_its_italian_twin():
+    lines = (data_dir("kb") / "messages.lp").read_text(encoding="utf-8").splitlines()
+    kinds = []
+    for i, line in enumerate(lines):
+        found = re.match(r"message\((\w+),", line)
+        if found:
+            kinds.append(found.group(1))
+            assert lines[i + 1].startswith(f"message_it({found.group(1)},"), line
+    english, italian = words.messages("en"), words.tables_of("it")["message"]
+    assert set(kinds) == set(english) == set(italian)
+    for kind, text in english.items():
+        assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(italian[kind]))
+        assert italian[kind] != text
+
+
+def test_every_template_and_label_has_its_italian_twin():
+    english, italian = words.tables_of("en"), words.tables_of("it")
+    assert set(english) == set(italian)
+    for group, texts in english.items():
+        assert set(texts) == set(italian[group]), group
+        for key, text in texts.items():
+            assert set(PLACEHOLDER.findall(text)) == set(
+                PLACEHOLDER.findall(italian[group][key])
+            ), (group, key)
+
+
+def keys(value):
+    if isinstance(value, dict):
+        return {k: keys(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [keys(v) for v in value]
+    return None
+
+
+def test_802_4a_answers_in_italian_keep_the_json_keys():
+    english, italian = run(EXAMPLE_03), run(EXAMPLE_03, lang="it")
+    assert keys(english) == keys(italian)
+    legal = italian["answers"][0]
+    assert legal["violations"][0]["rule"] == "802.4a"
+    assert legal["violations"][0]["message"].startswith("Grizzly Bears non può bloccare Hill Giant")
+    can = italian["answers"][1]
+    assert can["can"] is False and "non può bloccare" in can["violations"][0]["message"]
+    tree = italian["answers"][-1]["tree"]
+    assert tree[0]["because"][0]["conclusion"].startswith("illegale: ")
+    # the rules' paraphrases come in the language asked
+    assert any("difensore" in n.get("says", "") for n in tree[0]["because"])
+
+
+def test_802_4a_mtgkb_run_lang_it_prints_italian_labels(tmp_path):
+    path = tmp_path / "e.mtg"
+    path.write_text(EXAMPLE_03, encoding="utf-8")
+    cmd = [sys.executable, "-m", "mtgkb", "run", "--lang", "it", str(path)]
+    out = subprocess.run(
+        cmd, capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"}
+    ).stdout
+    assert "ask legal: illegale" in out
+    assert "regole: " in out and "rules: " not in out
+    assert "togli: Grizzly Bears blocks Hill Giant" in out
+    assert "punti vita" in out
+    english = subprocess.run(
+        cmd[:4] + ["en", str(path)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+    ).stdout
+    assert "ask legal: illegal" in english and "rules: " in english
