@@ -438,6 +438,45 @@ def bench_enumeration(report: Report, repeat: int) -> None:
     report.data["enumeration"] = {"ratio": ratio, "vs_search": min(theirs_solve) / min(ours)}
 
 
+def bench_fix(report: Report, repeat: int, env: dict, floor_runs: list[Run]) -> None:
+    """`ask fix` on the 8-player x 50-creature game (every creature attacking
+    or blocking; the generator's flying attackers make 49 blocks illegal):
+    / the floor, and / `ask legal` on the same file (what judging the play
+    costs alone)."""
+    import json
+
+    texts = {q: generate.scale(creatures=50, players=8, questions=(q,)) for q in ("fix", "legal")}
+    warm_up(env)
+    with tempfile.TemporaryDirectory(prefix="mtgkb-bench-") as tmp:
+        cmds = {}
+        for q, text in texts.items():
+            path = Path(tmp) / f"scale_{q}.mtg"
+            path.write_text(text, encoding="utf-8")
+            cmds[q] = mtgkb_command() + ["run", str(path), "--json"]
+        out = subprocess.run(cmds["fix"], capture_output=True, text=True, env=env)
+        answer = json.loads(out.stdout)["answers"][0]
+        runs = best_in_turn({"floor": FLOOR, **cmds}, repeat, env)
+    floor_runs.extend(runs["floor"])
+    floor = best(floor_runs)
+    ratio = best(runs["fix"]) / floor
+    versus_legal = best(runs["fix"]) / best(runs["legal"])
+    report.add("fix", "ask fix, 8 players x 50 creatures / floor", ratio)
+    report.add("fix", "  / ask legal on the same file", versus_legal)
+    shown = f"{answer['count']}{'' if answer.get('complete', True) else '+'}"
+    report.add(
+        "fix",
+        f"  {len(answer['changes'])} changes; equally close declarations counted",
+        shown,
+    )
+    report.data["fix"] = {
+        "ratio": ratio,
+        "vs_legal": versus_legal,
+        "changes": len(answer["changes"]),
+        "count": answer["count"],
+        "complete": answer.get("complete", True),
+    }
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -473,6 +512,8 @@ def run_suite(
         bench_scale(report, max(3, repeat // 2), env, floor_runs, sizes)
     if "enumeration" in only:
         bench_enumeration(report, max(3, repeat // 2))
+    if "fix" in only:
+        bench_fix(report, max(3, repeat // 2), env, floor_runs)
     return report
 
 
