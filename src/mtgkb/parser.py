@@ -1174,8 +1174,7 @@ class _Builder:
     def explain_kind(self, question: Question, node: Tree | None) -> None:
         """`ask explain Q`: the kind of question to explain (None: all)."""
         if node is None:
-            question.params["only"] = None
-            return
+            return  # plain `ask explain`: every question
         toks = _tokens(node)
         text = " ".join(t.value.lower() for t in toks)
         if text not in EXPLAINED_KINDS:
