@@ -41,6 +41,8 @@ import clingo.ast as cast
 from .answers import QUERY_OF
 from .cores import Budget, active, add_statements, minimal_rules, solve_assuming, switch_rules
 from .paths import NOT_SOLVED, data_dir
+from .paths import RuleBase as RuleBaseInfo
+from .paths import current as current_rule_base
 from .ruleindex import (
     EDITION,
     FileScan,
@@ -49,6 +51,7 @@ from .ruleindex import (
     label,
     load_index,
     read_cr,
+    scan_file,
     scan_folder,
     sort_key,
     tested_map,
@@ -124,25 +127,36 @@ class Base:
     rules: Path
     kb: Path
     queries: Path | None
+    extra: tuple[Path, ...] = ()  # the user's files added after the rule base (`--with`)
 
     @classmethod
-    def at(cls, root: Path | None) -> Base:
+    def at(cls, root: Path | None, extra: Sequence[Path] | None = None) -> Base:
+        """The rule base in `root`, or (None) the one in use (`mtgkb.paths`),
+        with the added files `extra` (for None, those of the rule base in use)."""
         if root is None:
-            rules = data_dir("rules")
-            try:
-                queries: Path | None = data_dir("queries")
-            except FileNotFoundError:
-                queries = None
-            return cls(rules.parent, rules, data_dir("kb"), queries)
+            chosen = current_rule_base()
+            root = chosen.root
+            extra = chosen.extra if extra is None else extra
         root = Path(root)
         queries = root / "queries"
-        return cls(root, root / "rules", root / "kb", queries if queries.is_dir() else None)
+        return cls(
+            root,
+            root / "rules",
+            root / "kb",
+            queries if queries.is_dir() else None,
+            tuple(Path(p) for p in extra or ()),
+        )
 
     def files(self, folder: Path | None) -> list[Path]:
         return sorted(folder.glob("*.lp")) if folder is not None and folder.is_dir() else []
 
     def query_files(self) -> list[Path]:
         return self.files(self.queries)
+
+    def rule_scans(self) -> list[FileScan]:
+        """rules/ and the added files, scanned: the statements that encode rules."""
+        scans = scan_folder(self.rules) if self.rules.is_dir() else []
+        return scans + [scan_file(p) for p in self.extra]
 
 
 def _lint(kind: str, message: str, where: str | None = None, rule: str | None = None) -> dict:
@@ -257,7 +271,7 @@ def _logger_lint(base: Base) -> list[dict]:
         messages: list[tuple[clingo.MessageCode, str]] = []
         ctl = clingo.Control(["--warn=all"], logger=_keep(messages))
         try:
-            for path in base.files(base.rules) + base.files(base.kb) + extra:
+            for path in base.files(base.rules) + base.files(base.kb) + list(base.extra) + extra:
                 ctl.load(str(path))
             ctl.ground([("base", [])])
         except RuntimeError:
@@ -298,7 +312,7 @@ def _scan(base: Base) -> Scans:
         else []
     )
     queries = scan_folder(base.queries) if base.queries is not None else []
-    return Scans(scan_folder(base.rules) if base.rules.is_dir() else [], kb + queries)
+    return Scans(base.rule_scans(), kb + queries)
 
 
 def tag_sites(scans: Scans) -> dict[str, list[str]]:
@@ -431,7 +445,7 @@ class Prepared:
 def prepare(base: Base, query: str | None = "outcome") -> Prepared:
     """Give each tagged rule of `rules/` a body atom `_on(K)`, true when one of its
     CR numbers is active (`_active(rule("N"))`, a free choice assumed true)."""
-    scans = scan_folder(base.rules) if base.rules.is_dir() else []
+    scans = base.rule_scans()
     heads: dict[tuple[str, int], list[str]] = {}  # predicate -> CR numbers deriving it
     for scan in scans:
         for st in scan.statements:
@@ -1490,6 +1504,7 @@ def audit(
         report["editions"] = section
         lint += more_lint
         warnings += more_warnings
+    report["rule_base"] = RuleBaseInfo(base.root, base.extra).describe()
     report["summary"] = {
         "root": str(base.root),
         "edition": EDITION,
@@ -1527,10 +1542,19 @@ def _item_line(item: dict) -> str:
     return f"{where}{item['message']}"
 
 
+def _base_title(report: dict) -> str:
+    """The rule base audited: its path and digest (and the added files)."""
+    base = report.get("rule_base") or {"path": report["summary"]["root"]}
+    text = base["path"] + (f" ({base['digest']})" if base.get("digest") else "")
+    if base.get("with"):
+        text += " with " + ", ".join(base["with"])
+    return text
+
+
 def to_text(report: dict) -> str:
     s = report["summary"]
     out = [
-        f"mtgkb audit of {s['root']} (CR {s['edition']})",
+        f"mtgkb audit of {_base_title(report)} (CR {s['edition']})",
         f"  rules in the index: {s['rules']} ({s['relied_on']} relied on, not encoded)",
         f"  encoded: {s['encoded']}, tested: {s['tested']}",
         f"  scenarios checked: {s['scenarios']}",
@@ -1569,7 +1593,7 @@ def to_markdown(report: dict) -> str:
     out = [
         "# mtgkb audit",
         "",
-        f"Rule base: `{s['root']}`, Comprehensive Rules effective {s['edition']}.",
+        f"Rule base: `{_base_title(report)}`, Comprehensive Rules effective {s['edition']}.",
         "",
         "| | |",
         "|---|---|",

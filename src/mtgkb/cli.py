@@ -18,6 +18,62 @@ which rule says so, which orders and declarations are legal, what happens to
 life totals. Scenario files (.mtg) describe one moment of one game."""
 
 
+def _rule_base_options(command: argparse.ArgumentParser) -> None:
+    """`--rule-base DIR` and `--with FILE.lp` (see mtgkb.paths)."""
+    command.add_argument(
+        "--rule-base",
+        default=None,
+        metavar="DIR",
+        help="answer from the rule base in DIR (its rules/, kb/, queries/); "
+        "default: $MTGKB_RULE_BASE, else the installed copy",
+    )
+    command.add_argument(
+        "--with",
+        dest="with_files",
+        action="append",
+        default=None,
+        metavar="FILE.lp",
+        help="add your own ASP file after the rule base (repeatable)",
+    )
+
+
+def choose_rule_base(args: argparse.Namespace):
+    """Make the rule base the options name this process's (and its workers');
+    say on stderr when the current folder is a checkout that differs from it.
+    Returns the rule base, or an error message."""
+    from .paths import RuleBaseError, checkout_note, use_rule_base
+
+    try:
+        base = use_rule_base(getattr(args, "rule_base", None), getattr(args, "with_files", None))
+    except RuleBaseError as err:
+        return f"mtgkb: error: {err}"
+    problems = _unreadable(base.extra)
+    if problems:
+        return problems
+    note = checkout_note(base=base)
+    if note:
+        print(note, file=sys.stderr)
+    return base
+
+
+def _unreadable(files) -> str | None:
+    """clingo's `FILE:LINE:COL: error:` messages for added files it cannot parse."""
+    if not files:
+        return None
+    import clingo.ast
+
+    found: list[str] = []
+    for path in files:
+        messages: list[str] = []
+        try:
+            clingo.ast.parse_files(
+                [str(path)], lambda _: None, logger=lambda c, m, out=messages: out.append(m)
+            )
+        except RuntimeError:
+            found += [m.strip() for m in messages] or [f"{path}: error: cannot be parsed"]
+    return "\n".join(found) or None
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     limits = Limits(max_models=args.max_models, timeout=args.timeout)
     if args.scheduler:
@@ -31,7 +87,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     status = 0
     collected = []
     console = None
+    base = args.chosen_rule_base.describe()
+    if not (args.json or args.jsonl):
+        print(args.chosen_rule_base.title(), flush=True)
     for result in results:
+        result.output["rule_base"] = base
         status = max(status, result.status)
         if result.error:
             print(result.error, file=sys.stderr)
@@ -72,6 +132,7 @@ def cmd_facts(args: argparse.Namespace) -> int:
     except ScenarioError as err:
         print(err.format(), file=sys.stderr)
         return EXIT_INPUT
+    sys.stdout.write(f"% {args.chosen_rule_base.title()}\n")
     sys.stdout.write(facts_text(scenario_facts(scenario)))
     return 0
 
@@ -128,6 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         help="answer files on a Dask cluster (needs mtgkb[dask])",
     )
+    _rule_base_options(run)
     run.set_defaults(handler=cmd_run)
 
     facts = sub.add_parser(
@@ -137,6 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
         "clingo rules/*.lp kb/*.lp queries/legal.lp facts.lp",
     )
     facts.add_argument("file", metavar="FILE")
+    _rule_base_options(facts)
     facts.set_defaults(handler=cmd_facts)
 
     rules = sub.add_parser(
@@ -147,6 +210,14 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("number", nargs="?", help="a CR rule number such as 802.4a or 118.4a")
     rules.add_argument("--lang", choices=["en", "it"], default="en", help="paraphrase language")
     rules.add_argument("--json", action="store_true", help="print JSON")
+    rules.add_argument(
+        "--cr",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="an official CR text file: show that edition's text beside our paraphrase",
+    )
+    _rule_base_options(rules)
     rules.set_defaults(handler=cmd_rules)
 
     audit = sub.add_parser(
@@ -167,12 +238,19 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="an official CR text file to check citations against",
     )
+    _rule_base_options(audit)
     audit.set_defaults(handler=cmd_audit)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if hasattr(args, "rule_base"):
+        chosen = choose_rule_base(args)
+        if isinstance(chosen, str):
+            print(chosen, file=sys.stderr)
+            return EXIT_INPUT
+        args.chosen_rule_base = chosen
     try:
         return args.handler(args)
     except KeyboardInterrupt:
