@@ -17,6 +17,7 @@ import clingo  # noqa: E402
 import pytest  # noqa: E402
 
 from mtgkb.solve import models_as_text  # noqa: E402
+
 SHARED = ROOT.parent / "shared"
 CONFORMANCE = SHARED / "conformance"
 
