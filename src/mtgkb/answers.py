@@ -50,6 +50,17 @@ def _with_rules(answer: Answer, rules: set[str]) -> Answer:
     return answer
 
 
+def _consistent(answer: Answer, model, query: str, facts) -> Answer:
+    """Add `"inconsistent"` when the rule base gave an atom that has one value
+    (kb/single_valued.lp) several: the run then exits 4 (spec, section 11)."""
+    from . import consistency
+
+    found = consistency.report(model, query, facts)
+    if found:
+        answer["inconsistent"] = found
+    return answer
+
+
 def _rule_key(number: str) -> tuple:
     head, _, tail = number.partition(".")
     digits = "".join(ch for ch in tail if ch.isdigit())
@@ -207,7 +218,7 @@ def answer_legal(question, scenario, facts, limits: Limits) -> Answer:
     violations.sort(key=lambda v: (_rule_key(v["rule"]), v["objects"]))
     rules = cited_rules(model) | {v["rule"] for v in violations}
     answer = {"ask": "legal", "legal": not violations, "violations": violations}
-    return _with_rules(answer, rules)
+    return _consistent(_with_rules(answer, rules), model, "legal", facts)
 
 
 def _arguments(term: clingo.Symbol) -> list[clingo.Symbol]:
@@ -333,18 +344,25 @@ def _team_order(scenario):
 
 
 def answer_outcome(question, scenario, facts, limits: Limits) -> Answer:
+    from .consistency import holders
+
     model = _single("outcome", scenario, facts, limits)
     seats = _seat_order(scenario)
+    several = holders(model)  # never pick one of several values: "inconsistent" lists them
+
+    def single(name: str):
+        return [pair for pair in values(model, name, 2) if (name, pair[0]) not in several]
+
     answer = {
         "ask": "outcome",
-        "life": dict(sorted(values(model, "life", 2), key=lambda pn: seats.get(pn[0], 0))),
-        "team_life": dict(sorted(values(model, "team_life", 2), key=_team_order(scenario))),
+        "life": dict(sorted(single("life"), key=lambda pn: seats.get(pn[0], 0))),
+        "team_life": dict(sorted(single("team_life"), key=_team_order(scenario))),
         "lost": _by_seat(scenario, (p for (p,) in values(model, "lost", 1))),
         "triggers": {o: n for o, n in values(model, "triggered", 2)},
     }
     if not answer["team_life"]:
         del answer["team_life"]
-    return _with_rules(answer, cited_rules(model))
+    return _consistent(_with_rules(answer, cited_rules(model)), model, "outcome", facts)
 
 
 def answer_pay(question, scenario, facts, limits: Limits) -> Answer:
@@ -352,7 +370,7 @@ def answer_pay(question, scenario, facts, limits: Limits) -> Answer:
     payable = {(p, n) for p, n in values(model, "can_pay", 2)}
     can = (question["player"], question["amount"]) in payable
     answer = {"ask": "pay", "player": question["player"], "amount": question["amount"], "can": can}
-    return _with_rules(answer, cited_rules(model))
+    return _consistent(_with_rules(answer, cited_rules(model)), model, "pay", facts)
 
 
 ANSWERS: dict[str, Callable] = {

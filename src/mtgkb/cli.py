@@ -244,14 +244,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import os
+
+    from .paths import ENV_RULE_BASE, ENV_WITH
+
     args = build_parser().parse_args(argv)
-    if hasattr(args, "rule_base"):
-        chosen = choose_rule_base(args)
-        if isinstance(chosen, str):
-            print(chosen, file=sys.stderr)
-            return EXIT_INPUT
-        args.chosen_rule_base = chosen
+    # the rule base chosen holds for this command (and its workers) only
+    saved = {name: os.environ.get(name) for name in (ENV_RULE_BASE, ENV_WITH)}
     try:
+        if hasattr(args, "rule_base"):
+            chosen = choose_rule_base(args)
+            if isinstance(chosen, str):
+                print(chosen, file=sys.stderr)
+                return EXIT_INPUT
+            args.chosen_rule_base = chosen
         return args.handler(args)
     except KeyboardInterrupt:
         return 130
@@ -259,6 +265,12 @@ def main(argv: list[str] | None = None) -> int:
         # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
         sys.stderr.close()
         return 0
+    finally:
+        for name, old in saved.items():
+            if old is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = old
 
 
 if __name__ == "__main__":

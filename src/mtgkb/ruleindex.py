@@ -440,8 +440,11 @@ def default_root() -> Path:
 
 
 def label(path: Path, line: int | None = None) -> str:
-    """`rules/102_players.lp:12`: the folder and file name, and the line."""
-    text = f"{path.parent.name}/{path.name}"
+    """`rules/102_players.lp:12`: the folder and file name, and the line (the
+    whole path for a file of no rule base folder, such as a `--with` file)."""
+    path = Path(path)
+    inside = path.parent.name in ("rules", "kb", "queries") or not path.is_absolute()
+    text = f"{path.parent.name}/{path.name}" if inside else str(path)
     return f"{text}:{line}" if line is not None else text
 
 

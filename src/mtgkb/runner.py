@@ -12,7 +12,7 @@ from .facts import scenario_facts
 from .parser import parse_text
 from .solve import SolveTimeout
 
-EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
+EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT, EXIT_TIMEOUT, EXIT_INCONSISTENT = 0, 1, 2, 3, 4
 
 
 @dataclass
@@ -89,6 +89,8 @@ def answer_scenario(scenario, name: str, limits: Limits, facts=None) -> FileResu
         return FileResult(name, EXIT_TIMEOUT, output, f"{name}: error: {stopped}", _bare(stopped))
     illegal = any(a.get("ask") == "legal" and a.get("legal") is False for a in answers)
     status = EXIT_ILLEGAL if illegal else EXIT_OK
+    if any(a.get("inconsistent") for a in answers):
+        status = EXIT_INCONSISTENT  # the rule base contradicts itself (spec, section 11)
     return FileResult(name, status, {"file": name, "answers": answers})
 
 

@@ -83,6 +83,18 @@ def _answer_tree(answer: dict) -> Tree:
         )
     elif ask == "explain":
         _explain_tree(node, answer.get("tree", []))
+    for item in answer.get("inconsistent", []):
+        values = ", ".join(str(v) for v in item["values"])
+        warn = node.add(
+            Text(
+                f"the rule base contradicts itself: {item['atom']} of {item['of']} "
+                f"is {values} (exit 4)",
+                style="bold red",
+            )
+        )
+        for d in item.get("derived_by", []):
+            where = ", ".join(d.get("at", [])) or "(place not found)"
+            warn.add(Text(f"{d['value']}: {', '.join(d['rules']) or '-'} at {where}", style="red"))
     rules = _rules_line(answer)
     if rules is not None:
         node.add(rules)
