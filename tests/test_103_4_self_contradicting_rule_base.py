@@ -19,7 +19,10 @@ ask legal
 ask can Ben pay 25 life
 ask outcome
 """
-HOUSE = "% 103.4: house rule: every player also starts with 30 life\nstarting_life(P,30) :- player(P).\n"
+HOUSE = (
+    "% 103.4: house rule: every player also starts with 30 life\n"
+    "starting_life(P,30) :- player(P).\n"
+)
 
 
 @pytest.fixture

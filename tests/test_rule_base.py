@@ -85,16 +85,24 @@ def test_103_4_environment_names_the_rule_base(tmp_path, scenario):
     assert json.loads(out)["answers"][0]["life"] == {"Ann": 20, "Ben": 17}
 
 
-def test_119_3_with_adds_a_house_rule_after_the_rule_base(tmp_path, scenario):
+HOUSE = """% 103.4: house rule: two-player games start at 25 life
+life_variant(two_player).
+% 103.4: house rule: two-player games start at 25 life
+starting_life(P,25) :- player(P), game(two_player).
+"""
+
+
+def test_103_4_with_adds_a_house_rule_after_the_rule_base(tmp_path, scenario):
     house = tmp_path / "house.lp"
-    house.write_text(
-        '% 119.3: house rule: Ann gains 5 life at the start\nevent(0, gain("Ann", 5)) :- player("Ann").\n'
-    )
+    house.write_text(HOUSE, encoding="utf-8")
     status, out, _ = mtgkb("run", scenario, "--json", "--with", str(house))
     data = json.loads(out)
     assert data["rule_base"]["with"] == [str(house.resolve())]
     assert status == 0
-    assert data["answers"][0]["life"]["Ben"] == 17
+    assert data["answers"][0]["life"] == {"Ann": 25, "Ben": 22}
+    # MTGKB_WITH names the same files for every command
+    _, out, _ = mtgkb("run", scenario, "--json", env={"MTGKB_WITH": str(house)})
+    assert json.loads(out)["answers"][0]["life"] == {"Ann": 25, "Ben": 22}
 
 
 def test_with_refuses_a_missing_file_and_an_unreadable_program(tmp_path, scenario):

@@ -65,9 +65,7 @@ def report(
     seen = found(model)
     if not seen:
         return []
-    atoms = {
-        clingo.Function(name, [of, val]) for (name, of), vals in seen.items() for val in vals
-    }
+    atoms = {clingo.Function(name, [of, val]) for (name, of), vals in seen.items() for val in vals}
     symbols = facts if not isinstance(facts, str) else []
     by = _derivers(query, symbols, atoms) if symbols else {}
     out = []
