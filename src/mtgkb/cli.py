@@ -234,9 +234,16 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument(
         "--cr",
         type=Path,
+        action="append",
         default=None,
         metavar="FILE",
-        help="an official CR text file to check citations against",
+        help="an official CR text file to check citations against; with two or more "
+        "(editions), where each rule's text changed and where it was renumbered",
+    )
+    audit.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the progress of the long steps on stderr (the default at a terminal)",
     )
     _rule_base_options(audit)
     audit.set_defaults(handler=cmd_audit)
