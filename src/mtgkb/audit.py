@@ -868,8 +868,9 @@ def statements_behind(
 
 
 #: Words of a conflict message that name things of one scenario (players,
-#: objects, numbers): left out when conflicts are grouped by cause.
-_PARTICULAR = re.compile(r"'[^']*'|\"[^\"]*\"|\b[A-Z][\w']*|\b\d+\b")
+#: objects, numbers; a quoted 'ask ...' names the question and stays): left
+#: out when conflicts are grouped by cause.
+_PARTICULAR = re.compile(r"\"[^\"]*\"|\b[A-Z][\w']*|\b\d+\b")
 
 
 def _cause(conflict: dict) -> str:
