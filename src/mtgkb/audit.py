@@ -2003,11 +2003,20 @@ def to_markdown(report: dict) -> str:
         ]
     out += ["", "## Conflicts", ""]
     if report["conflicts"]:
-        out += ["| scenario | message | rules responsible |", "|---|---|---|"]
         out += [
-            f"| {_md_cell(c['scenario'])} | {_md_cell(c['message'])} | {', '.join(c['rules'])} |"
-            for c in report["conflicts"]
+            "| scenarios (example) | message | rules responsible | statements | removing resolves it |",
+            "|---|---|---|---|---|",
         ]
+        for c in report["conflicts"]:
+            seen = f"{c.get('scenarios', 1)} ({_md_cell(c['scenario'])})"
+            places = [
+                "<br>".join(_md_cell(_place_text(p)) for p in c.get(key, [])) or "—"
+                for key in ("statements", "remove")
+            ]
+            out.append(
+                f"| {seen} | {_md_cell(c['message'])} | {', '.join(c['rules'])} | "
+                f"{places[0]} | {places[1]} |"
+            )
     else:
         out.append("None: no scenario makes the rules contradict themselves.")
     if "editions" in report:
@@ -2022,6 +2031,22 @@ def to_markdown(report: dict) -> str:
             f"- missing from that edition: {', '.join(e['missing']) or 'none'}",
             f"- text changed since encoded: {', '.join(e['changed']) or 'none'}",
         ]
+    if "history" in report:
+        h = report["history"]
+        names = ", ".join(e["edition"] or "?" for e in h["editions"])
+        out += ["", "## Editions compared", "", f"Editions: {names}.", ""]
+        out += [f"- renumbered: {line}" for line in h["renumbered"]]
+        out += [f"- text changed: {_md_cell(line)}" for line in h["changed"]]
+    if report.get("expected"):
+        bad = [e for e in report["expected"] if e["differences"]]
+        out += [
+            "",
+            "## Expected answers",
+            "",
+            f"{len(report['expected'])} checked, {len(bad)} differ.",
+        ]
+        for e in bad:
+            out += [f"- `{e['scenario']}`: " + _md_cell("; ".join(e["differences"]))]
     out += ["", "## Coverage", "", "| rule | encoded at | tested by |", "|---|---|---|"]
     for r in report["rules"]:
         enc = (
