@@ -2004,7 +2004,8 @@ def to_markdown(report: dict) -> str:
     out += ["", "## Conflicts", ""]
     if report["conflicts"]:
         out += [
-            "| scenarios (example) | message | rules responsible | statements | removing resolves it |",
+            "| scenarios (example) | message | rules responsible | statements "
+            "| removing resolves it |",
             "|---|---|---|---|---|",
         ]
         for c in report["conflicts"]:
