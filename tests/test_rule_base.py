@@ -154,3 +154,11 @@ def test_resolve_rule_base_is_the_one_function_serve_calls(tmp_path):
     assert paths.resolve_rule_base(None, None, env={}).root == paths.installed_root()
     with pytest.raises(paths.RuleBaseError):
         paths.resolve_rule_base(tmp_path / "missing", env={})
+
+
+def test_the_python_api_names_the_rule_base_too():
+    import mtgkb as api
+
+    out = api.run(SCENARIO)
+    assert out["rule_base"] == {"path": str(ROOT), "digest": paths.digest_of(ROOT)}
+    assert out["answers"][0]["life"] == {"Ann": 20, "Ben": 17}

@@ -99,8 +99,10 @@ def run(text: str | bytes, name: str = "<string>", **limits) -> dict:
 
     Bad input raises `ScenarioError`; a time-out raises `SolveTimeout`.
     """
+    from .paths import current
+
     bounds = Limits(**limits)
     result = answer_text(text, name, bounds)
     if result.exception is not None:
         raise result.exception
-    return result.output
+    return {**result.output, "rule_base": current().describe()}
