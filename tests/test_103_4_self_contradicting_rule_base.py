@@ -48,8 +48,11 @@ def test_103_4_second_starting_life_total_gives_inconsistent_and_exit_4(files):
     assert places[20][0].startswith("rules/103_starting_life.lp:")
     assert found[("life", "Ben")]["values"] == [17, 27]
     assert "119.3" in found[("life", "Ben")]["rules"]
-    # no value is picked
+    # no value is picked, nor an answer resting on one
     assert outcome["life"] == {}
+    legal, pay, _ = json.loads(out)["answers"]
+    assert pay["can"] is None and pay["inconsistent"]
+    assert {i["atom"] for i in legal["inconsistent"]} >= {"starting_life"}
 
 
 def test_103_4_contradicting_file_in_rules_of_a_copy_exits_4_in_text_too(tmp_path, files):

@@ -370,7 +370,10 @@ def answer_pay(question, scenario, facts, limits: Limits) -> Answer:
     payable = {(p, n) for p, n in values(model, "can_pay", 2)}
     can = (question["player"], question["amount"]) in payable
     answer = {"ask": "pay", "player": question["player"], "amount": question["amount"], "can": can}
-    return _consistent(_with_rules(answer, cited_rules(model)), model, "pay", facts)
+    answer = _consistent(_with_rules(answer, cited_rules(model)), model, "pay", facts)
+    if answer.get("inconsistent"):
+        answer["can"] = None  # it would rest on one of several life totals
+    return answer
 
 
 ANSWERS: dict[str, Callable] = {

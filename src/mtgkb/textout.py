@@ -77,7 +77,7 @@ def _answer_tree(answer: dict) -> Tree:
         for source, n in answer.get("triggers", {}).items():
             node.add(Text(f"{source} triggered {n} time(s)"))
     elif ask == "pay":
-        verdict = "can" if answer["can"] else "can't"
+        verdict = {True: "can", False: "can't", None: "? (no single life total) to"}[answer["can"]]
         node.label = Text.assemble(
             title, f": {answer['player']} {verdict} pay {answer['amount']} life"
         )
