@@ -77,10 +77,12 @@ def _answer_tree(answer: dict) -> Tree:
         for source, n in answer.get("triggers", {}).items():
             node.add(Text(f"{source} triggered {n} time(s)"))
     elif ask == "pay":
-        verdict = {True: "can", False: "can't", None: "? (no single life total) to"}[answer["can"]]
-        node.label = Text.assemble(
-            title, f": {answer['player']} {verdict} pay {answer['amount']} life"
-        )
+        if answer["can"] is None:
+            text = f": whether {answer['player']} can pay {answer['amount']} life: no answer"
+        else:
+            verdict = "can" if answer["can"] else "can't"
+            text = f": {answer['player']} {verdict} pay {answer['amount']} life"
+        node.label = Text.assemble(title, text)
     elif ask == "explain":
         _explain_tree(node, answer.get("tree", []))
     for item in answer.get("inconsistent", []):
