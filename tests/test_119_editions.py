@@ -89,3 +89,9 @@ def test_119_4a_rules_with_cr_shows_that_editions_text_beside_ours():
     data = json.loads(out)["cr_text"]
     assert data["number"] == "119.4a" and data["edition"] == "2019-07-12"
     assert "combined score" in data["text"]
+
+
+def test_the_glossary_after_the_rules_belongs_to_no_rule():
+    new = read_cr(NEW)
+    assert "Vitality" not in new.texts["702.9b"]
+    assert new.texts["702.9b"].endswith("can reach upward.")

@@ -636,6 +636,8 @@ def read_cr(path: Path) -> CRText:
         if match:
             current = match.group(1)
             blocks[current] = [match.group(2)]  # the body's text wins over a contents line
+        elif line.strip() in ("Glossary", "Credits") and current is not None:
+            current = None  # the rules are over: the glossary belongs to no rule
         elif current is not None and line.strip() and not line.strip().startswith("Example:"):
             blocks[current].append(line)
     texts = {n: " ".join(" ".join(lines).split()) for n, lines in blocks.items()}
