@@ -1828,14 +1828,21 @@ def audit(
         report["expected"] = _expected_answers(base, progress)
         differing = [e for e in report["expected"] if e["differences"]]
     cr_files = [cr_file] if isinstance(cr_file, (str, Path)) else list(cr_file or [])
-    if cr_files:
-        section, more_lint, more_warnings = _editions(Path(cr_files[-1]), index, scans)
+    if len(cr_files) == 1:
+        section, more_lint, more_warnings = _editions(Path(cr_files[0]), index, scans)
         report["editions"] = section
         lint += more_lint
         warnings += more_warnings
     if len(cr_files) > 1:
         report["history"] = edition_history([Path(f) for f in cr_files], index, progress)
         warnings += report["history"]["warnings"]
+        # citations are checked against the rule base's own edition, when it is among them
+        own = [f for f in cr_files if read_cr(Path(f)).edition == EDITION]
+        if own:
+            section, more_lint, more_warnings = _editions(Path(own[0]), index, scans)
+            report["editions"] = section
+            lint += more_lint
+            warnings += more_warnings
     report["rule_base"] = RuleBaseInfo(base.root, base.extra).describe()
     report["summary"] = {
         "root": str(base.root),
