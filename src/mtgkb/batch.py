@@ -59,6 +59,17 @@ def _answer_data(item: tuple[str, bytes], limits: Limits) -> FileResult:
     return result
 
 
+def _answer_chunk_named(items: list[Item], limits: Limits) -> list[FileResult]:
+    """`_answer_chunk` on a Dask worker: each answer names the worker's rule base."""
+    from .paths import current
+
+    base = current().describe()
+    results = _answer_chunk(items, limits)
+    for result in results:
+        result.output.setdefault("rule_base", base)
+    return results
+
+
 def _answer_chunk(items: list[Item], limits: Limits) -> list[FileResult]:
     """Answer a chunk of inputs; questions with one answer per scenario are
     solved for the whole chunk at once (without a time-out)."""
@@ -203,7 +214,7 @@ def answer_on_dask(paths: list[str], limits: Limits, address: str) -> Iterator[F
         return
     with client:
         chunks = _chunks(items, CHUNK)
-        futures = client.map(_answer_chunk, chunks, limits=limits, pure=False)
+        futures = client.map(_answer_chunk_named, chunks, limits=limits, pure=False)
 
         def results() -> Iterator[FileResult]:
             for future in futures:

@@ -91,7 +91,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not (args.json or args.jsonl):
         print(args.chosen_rule_base.title(), flush=True)
     for result in results:
-        result.output["rule_base"] = base
+        result.output.setdefault("rule_base", base)  # (a Dask worker names its own)
         status = max(status, result.status)
         if result.error:
             print(result.error, file=sys.stderr)
