@@ -693,6 +693,7 @@ _LABELS = {
         "note": "note",
         "upto": "up to",
         "meanings": "this number means",
+        "no_tests": "(this rule base has no tests/ folder: see --rule-base)",
     },
     "it": {
         "edition": "edizione del CR",
@@ -705,6 +706,7 @@ _LABELS = {
         "note": "nota",
         "upto": "fino al",
         "meanings": "questo numero indica",
+        "no_tests": "(questa base di regole non ha la cartella tests/: vedi --rule-base)",
     },
 }
 
@@ -735,7 +737,10 @@ def format_entry(
         lines.append(f"  {words['relied']}")
     for key in ("encoded", "tested"):
         values = data["encoded_at" if key == "encoded" else "tested_by"]
-        lines.append(f"  {words[key]}:" + ("" if values else f" {words['none']}"))
+        empty = words["none"]
+        if key == "tested" and not (default_root() / "tests").is_dir():
+            empty = words["no_tests"]
+        lines.append(f"  {words[key]}:" + ("" if values else f" {empty}"))
         lines += [f"    {v}" for v in values]
     if note:
         lines.append(f"  {words['note']}: {note}")
