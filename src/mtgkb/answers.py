@@ -233,8 +233,6 @@ def fill_template(template: str, words: Sequence[str]) -> str:
     return _PLACEHOLDER.sub(put, template)
 
 
-
-
 def answer_defending(question, scenario, facts, limits: Limits) -> Answer:
     model = _single("defending", scenario, facts, limits)
     players = _by_seat(scenario, (p for (p,) in values(model, "defending", 1)))
