@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import clingo
 
 from . import solve as _solve
+from .errors import check_count, check_timeout
 from .paths import query_file
 from .solve import Grounding, SolveResult, group_queries
 from .symbols import atoms, cited_rules, names_in, sequence, value, values
@@ -19,10 +20,19 @@ DEFAULT_LIMIT = 100
 
 @dataclass(frozen=True)
 class Limits:
-    """The bounds of one run: the model cap and the time-out in seconds."""
+    """The bounds of one run: the model cap (0: no cap), the time-out in
+    seconds (None: none) and the memory bound in MiB (None: the default, 0:
+    none). Values out of range raise `mtgkb.errors.UsageError`."""
 
     max_models: int = 100000
     timeout: float | None = None
+    memory: int | None = None
+
+    def __post_init__(self) -> None:
+        check_count(self.max_models, "max_models", 0)
+        object.__setattr__(self, "timeout", check_timeout(self.timeout))
+        if self.memory is not None:
+            check_count(self.memory, "memory", 0, 1 << 30)
 
 
 Answer = dict

@@ -7,8 +7,12 @@ the source line); no other exception escapes for any input.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import select
+import sys
+import time
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -150,16 +154,52 @@ def keyword_of(name: str) -> str | None:
 # -------------------- entry points
 
 
+class ReadTimeout(Exception):
+    """The input did not arrive within the time allowed for reading it."""
+
+
+def read_source(path: str | os.PathLike, timeout: float | None = None) -> bytes:
+    """The bytes of a scenario file ('-': standard input), at most MAX_BYTES
+    + 1 of them (enough to tell that a file is too large, never more: reading
+    /dev/zero ends), within `timeout` seconds when one is given (ReadTimeout):
+    a FIFO that no one writes to does not wait forever."""
+    end = None if timeout is None else time.monotonic() + timeout
+    if str(path) == "-":
+        if sys.stdin is None:
+            raise OSError(errno.EBADF, "standard input is closed")
+        fd, own = sys.stdin.fileno(), False
+    else:
+        flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+        if end is not None:
+            flags |= os.O_NONBLOCK  # opening a FIFO would wait for a writer
+        fd, own = os.open(path, flags), True
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        while size <= MAX_BYTES:
+            if end is not None:
+                left = end - time.monotonic()
+                if left <= 0 or not select.select([fd], [], [], left)[0]:
+                    raise ReadTimeout(f"no input within the time-out of {timeout:g} s")
+            try:
+                chunk = os.read(fd, min(1 << 16, MAX_BYTES + 1 - size))
+            except BlockingIOError:
+                continue
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        if own:
+            os.close(fd)
+    return b"".join(chunks)
+
+
 def parse_file(path: str | os.PathLike) -> Scenario:
     """Read and parse one scenario file."""
     name = str(path)
     try:
-        size = os.path.getsize(path)
-        if size > MAX_BYTES:
-            with open(path, "rb") as handle:
-                data = handle.read(MAX_BYTES + 1)
-        else:
-            data = Path(path).read_bytes()
+        data = read_source(path)
     except (OSError, ValueError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise ScenarioError(
