@@ -30,6 +30,7 @@ from .runner import (
     answer_scenario,
     answer_text,
     parse_or_fail,
+    release_session,
 )
 
 PROGRESS_FROM = 20  # files: fewer finish before a bar is worth drawing
@@ -92,9 +93,11 @@ def _answer_chunk(items: list[Item], limits: Limits) -> list[FileResult]:
     try:
         return _answer_combined(items, limits)
     except MemoryError:
-        # One file of the chunk outgrew the memory bound: answer each on its
-        # own, so that only that file says so.
-        return [_answer_item(item, limits) for item in items]
+        pass  # (leave the handler first: its traceback holds the grounding)
+    # One file of the chunk outgrew the memory bound: answer each on its own,
+    # so that only that file says so.
+    release_session()
+    return [_answer_item(item, limits) for item in items]
 
 
 def _answer_item(item: Item, limits: Limits) -> FileResult:

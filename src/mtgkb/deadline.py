@@ -141,9 +141,7 @@ def die_with_parent(parent: int) -> None:
         threading.Thread(target=watch, name="mtgkb-parent-watch", daemon=True).start()
 
 
-def call_with_deadline(
-    function: Callable[[], T], seconds: float, memory: int | None = None
-) -> T:
+def call_with_deadline(function: Callable[[], T], seconds: float, memory: int | None = None) -> T:
     """`function()` computed in a forked child, killed after `seconds`, with
     the memory bound of `memory` MiB (see `memory_limit`). The child dies
     with this process.

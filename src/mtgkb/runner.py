@@ -49,7 +49,9 @@ def answer_text(
         try:
             return answer_now(text, name, limits)
         except MemoryError:
-            return out_of_memory(name, limits)
+            pass  # (leave the handler first: its traceback holds the grounding)
+        release_session()
+        return out_of_memory(name, limits)
     try:
         left = max(limits.timeout - spent, 0.0)
         return call_with_deadline(lambda: answer_now(text, name, limits), left, limits.memory)
@@ -61,6 +63,17 @@ def answer_text(
         message = f"{name}: error: the time-out of {limits.timeout:g} s stopped the work"
     output = {"file": name, "error": "timeout"}
     return FileResult(name, EXIT_TIMEOUT, output, message, SolveTimeout(message))
+
+
+def release_session() -> None:
+    """Drop the groundings of a file stopped half-way, so the next file has
+    the memory bound to itself."""
+    import gc
+
+    from . import answers
+
+    answers._end_session()
+    gc.collect()
 
 
 def out_of_memory(name: str, limits: Limits) -> FileResult:
