@@ -79,20 +79,20 @@ _TEXT_TERMINALS = frozenset({"NAME", "WORD", "STRING", "SIGNED_INT"})
 
 @cache
 def grammar() -> Lark:
-    """The LALR parser, built once per process on first use.
+    """The LALR parser, loaded once per process on first use.
 
-    Lark keeps the built tables in a cache file in the temporary folder
-    (keyed by the grammar), which saves ~40 ms on every later start; where
-    that cannot be used, the parser is simply built.
+    Its tables are built ahead of time and ship in the package as JSON data
+    (`grammar_tables.json`, made by `python -m mtgkb.grammar_build`), which
+    loads in a few milliseconds. No cache file is read or written: Lark's own
+    cache is a pickle in the shared temporary folder, which anyone on the
+    machine could plant. When the shipped tables are not those of
+    grammar.lark (edited since) or of the installed Lark, the parser is
+    built from the grammar in memory instead (about 40 ms).
     """
-    options = dict(
-        parser="lalr", lexer="contextual", propagate_positions=False, maybe_placeholders=True
-    )
+    from .grammar_build import build_from_grammar, load_tables
+
     text = GRAMMAR.read_text(encoding="utf-8")
-    try:
-        return Lark(text, cache=True, **options)
-    except OSError:
-        return Lark(text, **options)
+    return load_tables(text) or build_from_grammar(text)
 
 
 def _is_number(value: object) -> bool:
