@@ -3,6 +3,7 @@ memory available, at most 4 GiB, with or without `--timeout`; `--memory MB`
 changes it (0: none). A run that reaches it stops with exit 3 and a message
 that says so and how to give more."""
 
+import resource
 import subprocess
 import sys
 import time
@@ -56,27 +57,41 @@ def test_the_other_files_of_the_run_are_still_answered(tmp_path):
     assert '"ask": "explain"' in done.stdout
 
 
-def check_rlimit(*options: str) -> str:
-    """The address-space bound `mtgkb run` gives itself."""
+def check_rlimit(*options: str) -> tuple[str, str, str]:
+    """The address-space bound `mtgkb run` gives itself during the run, and
+    the one after it (as before: main() may run in a longer-lived process)."""
     code = (
         "import resource, sys\n"
-        "from mtgkb.cli import main\n"
-        f"main(['run', *{list(options)!r}, 'examples/01_apnap_sacrifice.mtg'])\n"
-        "soft, _ = resource.getrlimit(resource.RLIMIT_AS)\n"
-        "print('none' if soft == resource.RLIM_INFINITY else soft >> 20, file=sys.stderr)\n"
+        "import mtgkb.cli as cli\n"
+        "seen = [resource.getrlimit(resource.RLIMIT_AS)[0]]\n"
+        "work = cli._run\n"
+        "def spy(*args):\n"
+        "    seen.append(resource.getrlimit(resource.RLIMIT_AS)[0])\n"
+        "    return work(*args)\n"
+        "cli._run = spy\n"
+        f"cli.main(['run', *{list(options)!r}, 'examples/01_apnap_sacrifice.mtg'])\n"
+        "seen.append(resource.getrlimit(resource.RLIMIT_AS)[0])\n"
+        "shown = ['none' if s == resource.RLIM_INFINITY else str(s >> 20) for s in seen]\n"
+        "print(*shown, file=sys.stderr)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
     )
-    return done.stderr.strip().splitlines()[-1]
+    before, during, after = done.stderr.strip().splitlines()[-1].split()
+    return before, during, after
 
 
+@pytest.mark.skipif(
+    resource.getrlimit(resource.RLIMIT_AS)[0] != resource.RLIM_INFINITY,
+    reason="the tests run under an address-space bound already",
+)
 def test_a_run_without_options_is_bounded_by_default():
-    bound = check_rlimit()
-    assert bound != "none"
-    assert int(bound) < DEFAULT_MEMORY_CAP_MB + 2048  # what was mapped, plus the default
-    assert check_rlimit("--memory", "0") == "none"
-    assert int(check_rlimit("--memory", "700")) < 700 + 2048
+    before, during, after = check_rlimit()
+    assert before == after == "none"
+    assert int(during) < DEFAULT_MEMORY_CAP_MB + 2048  # what was mapped, plus the default
+    assert check_rlimit("--memory", "0") == ("none", "none", "none")
+    before, during, after = check_rlimit("--memory", "700")
+    assert int(during) < 700 + 2048 and after == "none"
 
 
 def test_the_default_bound_is_capped():

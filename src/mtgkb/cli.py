@@ -81,7 +81,14 @@ def _console():
 
 def cmd_run(args: argparse.Namespace) -> int:
     limits = Limits(max_models=args.max_models, timeout=args.timeout, memory=args.memory)
-    bound_memory(memory_limit(args.memory))
+    restore = bound_memory(memory_limit(args.memory))
+    try:
+        return _run(args, limits)
+    finally:
+        restore()  # main() may be called in a longer-lived process
+
+
+def _run(args: argparse.Namespace, limits: Limits) -> int:
     if args.scheduler:
         from .batch import answer_on_dask
 

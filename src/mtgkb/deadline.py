@@ -88,15 +88,16 @@ def describe_memory(megabytes: int | None = None) -> str:
     return "no bound" if limit is None else f"{limit >> 20} MiB"
 
 
-def bound_memory(limit: int | None) -> None:
+def bound_memory(limit: int | None) -> Callable[[], None]:
     """Bound this process's address space to what it maps now plus `limit`
     bytes (never raising a lower bound already set). Past it, allocations
-    fail with MemoryError, in Python and in clingo alike."""
+    fail with MemoryError, in Python and in clingo alike. Returns the
+    function that puts the bound back as it was."""
     if limit is None:
-        return
+        return _nothing
     mapped = _proc_kb("/proc/self/status", "VmSize")
     if mapped is None:
-        return
+        return _nothing
     limit += mapped
     try:
         import resource
@@ -106,8 +107,21 @@ def bound_memory(limit: int | None) -> None:
             limit = min(limit, hard)
         if soft == resource.RLIM_INFINITY or soft > limit:
             resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+            def restore() -> None:
+                try:
+                    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+                except (OSError, ValueError):
+                    pass
+
+            return restore
     except (ImportError, OSError, ValueError):
         pass
+    return _nothing
+
+
+def _nothing() -> None:
+    return None
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
