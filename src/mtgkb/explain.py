@@ -37,7 +37,7 @@ import clingo
 import clingo.ast as cast
 
 from . import words as _words
-from .answers import ASK_NAMES
+from .answers import ASK_NAMES, fill_template
 from .answers import QUERY_OF as ANSWER_QUERIES
 from .cores import Budget, active, add_statements, minimal_rules, switch_rules
 from .facts import question_symbol
@@ -447,10 +447,7 @@ def _word(sym: clingo.Symbol, w: Words | None = None) -> str:
 
 def _fill(template: str, args: Sequence[clingo.Symbol], w: Words | None = None) -> str:
     """`{1}`, `{2}`... of kb/messages.lp: the arguments of the kind."""
-    text = template
-    for i, arg in enumerate(args, start=1):
-        text = text.replace("{" + str(i) + "}", _word(arg, w))
-    return text.replace("{all}", ", ".join(_word(a, w) for a in args))
+    return fill_template(template, [_word(a, w) for a in args])
 
 
 def _kind_text(kind: clingo.Symbol, messages: dict[str, str], w: Words) -> str:

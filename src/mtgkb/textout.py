@@ -104,8 +104,12 @@ def _answer_tree(answer: dict) -> Tree:
         for player, by in answer.get("made_by", {}).items():
             node.add(Text(_t("makes_plays", by, player)))
     elif ask == "pay":
-        verdict = "can_pay" if answer["can"] else "cannot_pay"
-        node.label = Text.assemble(title, _t(verdict, answer["player"], answer["amount"]))
+        if answer["can"] is None:
+            text = _t("pay_unknown", answer["player"], answer["amount"])
+        else:
+            verdict = "can_pay" if answer["can"] else "cannot_pay"
+            text = _t(verdict, answer["player"], answer["amount"])
+        node.label = Text.assemble(title, text)
     elif ask == "can":
         verdict = Text(_t("can_yes" if answer["can"] else "can_no", answer["play"]))
         verdict.stylize("green" if answer["can"] else "red")
@@ -132,6 +136,15 @@ def _answer_tree(answer: dict) -> Tree:
         if answer.get("question"):
             node.label = Text.assemble(title, _t("explain_of", answer["question"]))
         _explain_tree(node, answer.get("tree", []))
+    for item in answer.get("inconsistent", []):
+        values = ", ".join(str(v) for v in item["values"])
+        warn = node.add(
+            Text(_t("inconsistent", item["atom"], item["of"], values), style="bold red")
+        )
+        for d in item.get("derived_by", []):
+            where = ", ".join(d.get("at", [])) or _t("place_not_found")
+            rules = ", ".join(d["rules"]) or "-"
+            warn.add(Text(_t("derived_at", d["value"], rules, where), style="red"))
     rules = _rules_line(answer)
     if rules is not None:
         node.add(rules)
