@@ -81,6 +81,12 @@ def as_neutral(tree: Tree, name: str) -> Tree:
             kids.append(as_neutral(kid, name))
         elif isinstance(kid, Token) and kid.type == "NAME" and kid == name:
             kids.append(Token("NAME", NEUTRAL))
+        elif isinstance(kid, Token) and kid.type == "CAN_PLAY":
+            # the play of `ask can` is parsed on its own (parser.py): its first word
+            words = str(kid).split(" ", 1)
+            if words[0] == name:
+                words[0] = NEUTRAL
+            kids.append(Token("CAN_PLAY", " ".join(words)))
         else:
             kids.append(kid)
     return Tree(tree.data, kids)

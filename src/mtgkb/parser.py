@@ -474,6 +474,9 @@ DECLARATIONS = {
     "play_land",
     "makes_concede",
 }
+# Quoted names and numbers inside a play (parser's totals).
+_QUOTED = re.compile(r'"(?:[^"\\]|\\["\\])*"')
+_NUMBER = re.compile(r"(?<![\w])[+-]?[0-9]+(?![\w])")
 # What starts a play for the grammar (a NUL, which no file may hold).
 PLAY_MARK = "\x00"
 # A word or a quoted name of a play.
@@ -622,7 +625,7 @@ class _Builder:
         total = START_ALLOWANCE * len(self.sc.players)
         for stmt in statements:
             weight = 1 if stmt.data in _COUNT_ONCE else repeat
-            for tok in stmt.scan_values(_is_number):
+            for tok in self.numbers_of(stmt):
                 value = _int_value(tok.value)
                 total += weight * abs(value) if value is not None else MAX_TOTAL + 1
                 if total > MAX_TOTAL:
@@ -635,6 +638,19 @@ class _Builder:
                         "`combat damage` may have; 40 life per player stand for the starting "
                         "totals)",
                     )
+
+    @staticmethod
+    def numbers_of(stmt: Tree) -> list[Token]:
+        """The numbers of a statement, those inside the play of `ask can` too
+        (it is parsed on its own later), each at its place."""
+        found = list(stmt.scan_values(_is_number))
+        for tok in stmt.scan_values(lambda v: isinstance(v, Token) and v.type == "CAN_PLAY"):
+            text = _QUOTED.sub(lambda m: " " * len(m.group()), str(tok.value))
+            for number in _NUMBER.finditer(text):
+                made = Token("SIGNED_INT", number.group())
+                made.line, made.column = tok.line, (tok.column or 1) + number.start()
+                found.append(made)
+        return found
 
     def check_keyword(self, tok: Token, what: str) -> None:
         """A bare name may not be a word the grammar reads as a keyword: where
