@@ -43,10 +43,10 @@ STEPS: dict[str, tuple[str, tuple[str, ...]]] = {
 
 CORE_TIMEOUT = 5.0
 # `ask fix`: how many of the equally close declarations are read to pick the one listed.
-FIX_SHOWN = 64
+FIX_SHOWN = 32
 # `ask fix` counts at most this many equally close declarations ("complete":
 # false beyond): each is a model to enumerate, and they multiply.
-FIX_COUNT_CAP = 1000
+FIX_COUNT_CAP = 100
 
 
 def _asked(step: str) -> clingo.Symbol:
