@@ -161,7 +161,7 @@ def _run(args: argparse.Namespace, limits: Limits) -> int:
     out = _Stdout()
     base = args.chosen_rule_base.describe()
     if not (args.json or args.jsonl):
-        out.write(lambda: print(args.chosen_rule_base.title()))
+        out.write(lambda: print(args.chosen_rule_base.title(args.lang)))
     for result in results:
         result.output.setdefault("rule_base", base)  # (a Dask worker names its own)
         status = max(status, result.status)

@@ -104,11 +104,15 @@ class RuleBase:
             out["with"] = [str(p) for p in self.extra]
         return out
 
-    def title(self) -> str:
+    def title(self, lang: str = "en") -> str:
         """One line naming the rule base: path and digest (and the added files)."""
-        text = f"rule base: {self.root} ({self.digest})"
+        from . import words
+
+        text = words.text("label", "rule_base", lang).format(self.root, self.digest)
         if self.extra:
-            text += " with " + ", ".join(str(p) for p in self.extra)
+            text += words.text("label", "rule_base_with", lang).format(
+                ", ".join(str(p) for p in self.extra)
+            )
         return text
 
 
