@@ -75,7 +75,9 @@ def test_510_1_ask_assignments_for_a_creature_not_in_combat_is_refused():
 
 
 def test_702_16a_an_unknown_color_is_refused():
-    err = error('players: Rob, Alex\nRob controls creature "Knight" 2/2 with protection from purple\n')
+    err = error(
+        'players: Rob, Alex\nRob controls creature "Knight" 2/2 with protection from purple\n'
+    )
     assert (err.line, err.column) == (2, 57)
     assert "unknown color 'purple'" in str(err)
 

@@ -42,7 +42,7 @@ def test_702_4b_double_strike_deals_damage_in_both_steps():
 
 
 def test_702_15e_119_9_a_double_striking_lifelinker_gains_twice_and_triggers_twice():
-    text = TWO + "Rob controls creature \"Ajani's Pridemate\" 2/2 with whenever you gain life\n"
+    text = TWO + 'Rob controls creature "Ajani\'s Pridemate" 2/2 with whenever you gain life\n'
     text += 'Rob controls creature "Boros Swiftblade" 1/2 with double strike, lifelink\n'
     text += '"Boros Swiftblade" attacks Alex\n'
     found = outcome(text)
@@ -52,7 +52,7 @@ def test_702_15e_119_9_a_double_striking_lifelinker_gains_twice_and_triggers_twi
 
 
 def test_702_15e_lifelink_in_both_steps_from_two_sources_counts_each_source_and_step():
-    text = TWO + "Rob controls creature \"Ajani's Pridemate\" 2/2 with whenever you gain life\n"
+    text = TWO + 'Rob controls creature "Ajani\'s Pridemate" 2/2 with whenever you gain life\n'
     text += 'Rob controls creature "Swiftblade" 1/2 with double strike, lifelink\n'
     text += 'Rob controls creature "Nighthawk" 2/3 with lifelink\n'
     text += '"Swiftblade" attacks Alex\n"Nighthawk" attacks Alex\n'

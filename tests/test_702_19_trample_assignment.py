@@ -75,7 +75,9 @@ def test_702_19b_other_creatures_damage_counts_toward_lethal():
 
 
 def test_510_1c_ask_assignments_enumerates_every_division_of_a_trampler():
-    found = assignments(DREADMAW + '"Rats" blocks "Dreadmaw"\n"Ogre" blocks "Dreadmaw"\n', "Dreadmaw")
+    found = assignments(
+        DREADMAW + '"Rats" blocks "Dreadmaw"\n"Ogre" blocks "Dreadmaw"\n', "Dreadmaw"
+    )
     # Alex gets 0: 7 divisions between the blockers; Alex gets some only once Rats >= 1
     # and Ogre >= 3: (1,3,2), (1,4,1), (2,3,1)
     assert found["count"] == 7 + 3
@@ -129,9 +131,14 @@ def test_702_19d_a_trampler_whose_blockers_died_first_assigns_all_to_the_player(
 
 
 def test_510_1c_a_blocked_creature_whose_blocker_died_first_deals_no_damage():
-    text = TWO + 'Rob controls creature "Bear" 2/2\nRob controls creature "Archer" 2/2 with first strike\n'
+    text = (
+        TWO
+        + 'Rob controls creature "Bear" 2/2\nRob controls creature "Archer" 2/2 with first strike\n'
+    )
     text += 'Alex controls creature "Rats" 1/1\n'
-    text += '"Bear" attacks Alex\n"Archer" attacks Alex\n"Rats" blocks "Bear"\n"Rats" blocks "Archer"\n'
+    text += (
+        '"Bear" attacks Alex\n"Archer" attacks Alex\n"Rats" blocks "Bear"\n"Rats" blocks "Archer"\n'
+    )
     assert outcome(text)["life"]["Alex"] == 20
     found = assignments(text, "Bear")
     assert found["count"] == 1 and found["assignments"] == [{}]
