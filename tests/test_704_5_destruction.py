@@ -22,10 +22,8 @@ def test_704_5g_less_than_lethal_damage_does_not():
 
 
 def test_704_5h_702_2b_any_damage_from_deathtouch_destroys():
-    text = (
-        TWO
-        + 'Rob controls creature "Colossus" 9/9\nAlex controls creature "Rats" 1/1 with deathtouch\n'
-    )
+    text = TWO + 'Rob controls creature "Colossus" 9/9\n'
+    text += 'Alex controls creature "Rats" 1/1 with deathtouch\n'
     text += '"Colossus" attacks Alex\n"Rats" blocks "Colossus"\n'
     found = outcome(text)
     assert sorted(found["destroyed"]) == ["Colossus", "Rats"]

@@ -626,7 +626,8 @@ class _Builder:
                 word = toks[-1]
                 color = word.value.lower()
                 if color not in COLORS:
-                    self.fail(word, f"unknown color '{color}'; expected one of: {', '.join(COLORS)}")
+                    known = ", ".join(COLORS)
+                    self.fail(word, f"unknown color '{color}'; expected one of: {known}")
                 ability.args = (color,)
                 ability.positions["color"] = self.pos(word)
             elif node.data not in _SIMPLE_ABILITIES:  # pragma: no cover - grammar and table agree
