@@ -53,6 +53,25 @@ def test_702_2c_with_deathtouch_one_damage_is_lethal_for_trample():
     assert "704.5h" in found["rules"]
 
 
+def test_702_19a_trample_on_a_blocker_does_nothing():
+    text = TWO + 'Rob controls creature "Bear" 2/2\n'
+    text += 'Alex controls creature "Crusher" 5/5 with trample\n'
+    text += '"Bear" attacks Alex\n"Crusher" blocks "Bear"\n'
+    found = outcome(text)
+    assert found["life"] == {"Rob": 20, "Alex": 20}
+    assert found["destroyed"] == ["Bear"]
+    assert "702.19b" not in found["rules"]
+    assert assignments(text, "Crusher")["assignments"] == [{"Bear": 5}]
+
+
+def test_510_1e_a_wrong_assignment_is_judged_with_the_player_s_whole_assignment():
+    text = DREADMAW + '"Ogre" blocks "Dreadmaw"\n'
+    text += '"Dreadmaw" assigns 2 damage to "Ogre", 4 damage to Alex\n'
+    found = legal(text)
+    assert [v["rule"] for v in found["violations"]] == ["702.19b"]
+    assert "510.1e" in found["rules"]
+
+
 def test_510_1c_a_blocked_creature_without_trample_cant_assign_to_the_player():
     text = TWO + 'Rob controls creature "Giant" 5/5\nAlex controls creature "Wall" 0/2\n'
     text += '"Giant" attacks Alex\n"Wall" blocks "Giant"\n'

@@ -6,7 +6,7 @@ from test_506_defending import ask, attack, creature, table
 SHOW = "#show taps_to_attack/1. #show untapped_attacker/1. #show because/2.\n"
 
 
-def test_702_20b_a_vigilant_attacker_stays_untapped_and_others_tap():
+def test_702_20b_508_1f_a_vigilant_attacker_stays_untapped_and_others_tap():
     facts = table(["Ann", "Ben"]) + creature("Ann", "Knight", 2, 2, "vigilance")
     facts += creature("Ann", "Bear", 2, 2) + attack("Knight", "Ben") + attack("Bear", "Ben")
     model = only_model("damage_order", facts + SHOW + ask("damage_order"))

@@ -5,7 +5,7 @@ from combat_helpers import answers, outcome
 TWO = "players: Rob, Alex\nactive: Rob\n"
 
 
-def test_704_5g_lethal_damage_destroys_the_creature():
+def test_704_5g_120_3e_lethal_damage_marked_destroys_the_creature():
     text = TWO + 'Rob controls creature "Ogre" 3/3\nAlex controls creature "Wall" 0/3\n'
     text += '"Ogre" attacks Alex\n"Wall" blocks "Ogre"\n'
     found = outcome(text)
@@ -30,13 +30,14 @@ def test_704_5h_702_2b_any_damage_from_deathtouch_destroys():
     assert {"704.5h", "702.2b"} <= set(found["rules"])
 
 
-def test_702_12b_an_indestructible_creature_survives_lethal_and_deathtouch_damage():
+def test_702_12a_702_12b_an_indestructible_creature_survives_lethal_and_deathtouch_damage():
     text = TWO + 'Rob controls creature "Guardian" 1/1 with indestructible\n'
     text += 'Alex controls creature "Rats" 1/1 with deathtouch\nAlex controls creature "Ogre" 3/3\n'
     text += '"Guardian" attacks Alex\n"Rats" blocks "Guardian"\n"Ogre" blocks "Guardian"\n'
     found = outcome(text)
     assert "Guardian" not in found["destroyed"]
-    assert "702.12b" in found["rules"]
+    assert sorted(found["destroyed"]) == ["Rats"]
+    assert {"702.12a", "702.12b"} <= set(found["rules"])
 
 
 def test_702_12b_an_indestructible_blocker_keeps_blocking_in_the_second_step():
