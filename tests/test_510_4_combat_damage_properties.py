@@ -16,7 +16,7 @@ from test_506_defending import ask, attack, block, creature, table
 ABILITIES = ["first_strike", "double_strike", "trample", "deathtouch", "indestructible", "lifelink"]
 SHOW = (
     "#show assigned/4. #show strikes/2. #show destroyed_between/1. #show combat_dealt/5.\n"
-    "#show power/2.\n"
+    "#show power/2. #show first_step_dealt/3. #show combat_dealt_in/4.\n"
 )
 
 
@@ -71,6 +71,14 @@ def test_510_1a_each_steps_damage_adds_up_to_the_powers_of_those_that_assigned_i
 @given(combats())
 def test_510_4_a_creature_destroyed_in_the_first_step_is_no_source_in_the_second(facts):
     atoms = solve(facts)
+    # the first step, read by the second from a copy of its own, agrees with the step rules
+    copy = {tuple(args(a)) for a in atoms if a.name == "first_step_dealt"}
+    step = {
+        tuple(args(a)[1:])
+        for a in atoms
+        if a.name == "combat_dealt_in" and str(a.arguments[0]) == "first"
+    }
+    assert copy == step
     dead = {args(a)[0] for a in atoms if a.name == "destroyed_between"}
     second = {
         args(a)[2] for a in atoms if a.name == "combat_dealt" and str(a.arguments[1]) == "regular"
