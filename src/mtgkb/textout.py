@@ -98,11 +98,25 @@ def _answer_tree(answer: dict) -> Tree:
         if answer.get("illegal_play"):
             broken = ", ".join(sorted({v["rule"] for v in answer.get("violations", [])}))
             node.add(Text(_t("illegal_play", broken), style="bold yellow"))
+        if "destroyed" in answer:
+            node.add(Text(_t("destroyed_list", ", ".join(answer["destroyed"]) or _t("nothing"))))
     elif ask == "actions":
         may = ", ".join(answer["may"]) or _t("nothing")
         node.label = Text.assemble(title, _t("actions", answer["player"], may))
         for player, by in answer.get("made_by", {}).items():
             node.add(Text(_t("makes_plays", by, player)))
+    elif ask == "assignments":
+        count = answer["count"]
+        exact = "" if answer["complete"] else _t("at_least")
+        node.label = Text.assemble(title, _t("assignments", answer["creature"], count) + exact)
+        for i, assignment in enumerate(answer["assignments"], start=1):
+            if not assignment:
+                node.add(Text(_t("no_damage", i)))
+            else:
+                parts = ", ".join(_t("damage_to", n, r) for r, n in assignment.items())
+                node.add(Text(_t("numbered", i, parts)))
+        if len(answer["assignments"]) < count:
+            node.add(Text(_t("more", count - len(answer["assignments"])), style="dim"))
     elif ask == "pay":
         if answer["can"] is None:
             text = _t("pay_unknown", answer["player"], answer["amount"])
