@@ -186,3 +186,16 @@ def test_spec_10_a_bad_play_is_an_input_error_at_its_place(play, column, words):
     assert (err.line, err.column) == (line, column)
     assert words in err.message
     assert err.format().startswith(f"f.mtg:{line}:{column}: error: ")
+
+
+def test_702_19b_a_trampler_assigns_lethal_damage_to_its_blocker_first():
+    text = """players: Rob, Alex
+Rob controls creature "Colossal Dreadmaw" 6/6 with trample
+Alex controls creature "Typhoid Rats" 1/1
+"Colossal Dreadmaw" attacks Alex
+"Typhoid Rats" blocks "Colossal Dreadmaw"
+"""
+    ok = can(text, '"Colossal Dreadmaw" assign 1 damage to "Typhoid Rats", 5 damage to Alex')
+    assert ok["can"] is True and "510.1c" in ok["rules"]
+    out = can(text, '"Colossal Dreadmaw" assign 0 damage to "Typhoid Rats", 6 damage to Alex')
+    assert out["can"] is False and out["forbidden_by"] == ["702.19b"]

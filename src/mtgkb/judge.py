@@ -38,6 +38,7 @@ STEPS: dict[str, tuple[str, tuple[str, ...]]] = {
     "blocks": ("block", ("blocks",)),
     "defending_choices": ("defending", ("defending_choices",)),
     "plays": ("play", ("plays",)),
+    "assignments": ("assign", ("assignments",)),
     "targets": ("target", ("plays",)),
 }
 

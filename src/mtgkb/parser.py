@@ -453,6 +453,7 @@ _UNESCAPE = re.compile(r"\\([\"\\])")
 # statement has. The play is then that statement, parsed by the grammar.
 PLAY_VERBS = {
     "activate": "activates",
+    "assign": "assigns",
     "attack": "attacks",
     "band": "band",
     "block": "blocks",
@@ -474,6 +475,7 @@ DECLARATIONS = {
     "activate",
     "play_land",
     "makes_concede",
+    "assigns",
 }
 # Quoted names and numbers inside a play (parser's totals).
 _QUOTED = re.compile(r'"(?:[^"\\]|\\["\\])*"')
