@@ -94,3 +94,12 @@ Ben controls creature "Elf" 1/1
 def test_spec_12_ask_fix_on_an_illegal_play_does_not_change_the_exit_status():
     assert answer_text(EXAMPLE_03 + "ask fix\n", "x.mtg").status == 0
     assert answer_text(EXAMPLE_03 + "ask legal\nask fix\n", "x.mtg").status == 1
+
+
+def test_119_4_what_no_change_of_attacks_and_blocks_mends_is_listed_as_remaining():
+    text = EXAMPLE_03 + "life: Alex 3\nAlex pays 5 life\n"
+    out = fix(text)
+    assert out["changes"] == [{"remove": "Grizzly Bears blocks Hill Giant"}]
+    assert [v["rule"] for v in out["remaining"]] == ["119.4"]
+    assert "119.4" in out["rules"]
+    assert "remaining" not in fix(EXAMPLE_03)

@@ -25,7 +25,7 @@ import clingo
 from . import words as _words
 from .answers import _rule_key, _single, _with_rules, violation_entries
 from .facts import scenario_facts
-from .model import Play, Target
+from .model import Attack, Block, Play, Target
 from .solve import Grounding
 from .symbols import atoms, cited_rules, values
 
@@ -181,8 +181,8 @@ def answer_fix(question, scenario, facts, limits) -> dict:
             attacks, {tuple(p) for p in values(model, "attacks", 2)}, _attack_text
         )
         on_blocks = _changes(blocks, {tuple(p) for p in values(model, "blocks", 2)}, _block_text)
-        options.append((_preference(on_attacks, on_blocks), on_attacks, on_blocks))
-    _, attack_changes, block_changes = min(options, key=lambda o: o[0])
+        options.append((_preference(on_attacks, on_blocks), on_attacks, on_blocks, model))
+    _, attack_changes, block_changes, best = min(options, key=lambda o: o[0])
     changes = attack_changes + block_changes
     if attack_changes:
         rules.add("508.1")
@@ -191,7 +191,34 @@ def answer_fix(question, scenario, facts, limits) -> dict:
     answer = {"ask": "fix", "legal": False, "changes": changes, "count": result.count}
     if not result.complete:
         answer["complete"] = False
+    # what no change of attacks and blocks mends (a payment, a cast, a choice)
+    remaining = _remaining(scenario, best, limits)
+    if remaining:
+        answer["remaining"] = remaining
+        rules |= {v["rule"] for v in remaining}
     return _with_rules(answer, rules)
+
+
+def _remaining(scenario, model, limits) -> list[dict]:
+    """The violations of the file with the fixed attacks and blocks in place
+    of the declared ones (`ask legal` on that play)."""
+    players = set(scenario.player_names)
+    chosen_attacks = {tuple(p) for p in values(model, "attacks", 2)}
+    chosen_blocks = {tuple(p) for p in values(model, "blocks", 2)}
+    attacks = [a for a in scenario.attacks if (a.attacker, a.target) in chosen_attacks]
+    attacks += [
+        Attack(attacker=c, target=x, target_quoted=x not in players)
+        for c, x in sorted(chosen_attacks - {(a.attacker, a.target) for a in attacks})
+    ]
+    blocks = [b for b in scenario.blocks if (b.blocker, b.attacker) in chosen_blocks]
+    blocks += [
+        Block(blocker=b, attacker=c)
+        for b, c in sorted(chosen_blocks - {(b.blocker, b.attacker) for b in blocks})
+    ]
+    fixed = replace(scenario, attacks=attacks, blocks=blocks, questions=[])
+    model = _single("legal", None, _legal_facts(scenario_facts(fixed)), limits)
+    pairs = [(r.arguments[0], k) for r, k in atoms(model, "violation", 2)]
+    return violation_entries(pairs, _words.messages(limits.lang))
 
 
 def _preference(on_attacks: list[dict], on_blocks: list[dict]) -> tuple:

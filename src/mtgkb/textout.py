@@ -146,6 +146,10 @@ def _answer_tree(answer: dict) -> Tree:
                 else:
                     kind = next(iter(change))
                     node.add(Text(_t(kind, change[kind])))
+        if answer.get("remaining"):
+            left = node.add(Text(_t("remaining"), style="yellow"))
+            for v in answer["remaining"]:
+                left.add(Text(f"{v['rule']}: {v['message']}"))
     elif ask == "explain":
         if answer.get("question"):
             node.label = Text.assemble(title, _t("explain_of", answer["question"]))
