@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from .answers import Limits
 from .deadline import die_with_parent
@@ -242,9 +243,18 @@ def answer_in_pool(paths: list[str], limits: Limits, jobs: int) -> Iterator[File
             initializer=die_with_parent,
             initargs=(os.getpid(),),
         )
+        given = 0
         try:
             for done in pool.map(_answer_chunk, chunks, [limits] * len(chunks)):
+                given += 1
                 yield from done
+        except BrokenProcessPool:
+            # A worker was killed from outside (the kernel's OOM killer, a
+            # signal): the files not answered yet say so; the run goes on.
+            _kill_workers(pool)
+            for chunk in chunks[given:]:
+                for name, _, _ in chunk:
+                    yield _lost(name)
         except BaseException:
             # Interrupted (SIGINT, SIGTERM, a closed reader): stop the workers
             # now rather than wait for their chunks.
@@ -254,6 +264,11 @@ def answer_in_pool(paths: list[str], limits: Limits, jobs: int) -> Iterator[File
             pool.shutdown(wait=True)
 
     yield from progress(results(), len(items))
+
+
+def _lost(name: str) -> FileResult:
+    message = f"{name}: error: the worker process answering it was killed"
+    return FileResult(name, EXIT_TIMEOUT, {"file": name, "error": "timeout"}, message)
 
 
 def _kill_workers(pool: ProcessPoolExecutor) -> None:
