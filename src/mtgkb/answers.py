@@ -3,12 +3,14 @@ atoms become the JSON answer of the spec (section 6)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import clingo
 
 from . import solve as _solve
+from .errors import check_count, check_timeout
 from .paths import query_file
 from .solve import Grounding, SolveResult, group_queries
 from .symbols import atoms, cited_rules, names_in, sequence, value, values
@@ -18,10 +20,19 @@ DEFAULT_LIMIT = 100
 
 @dataclass(frozen=True)
 class Limits:
-    """The bounds of one run: the model cap and the time-out in seconds."""
+    """The bounds of one run: the model cap (0: no cap), the time-out in
+    seconds (None: none) and the memory bound in MiB (None: the default, 0:
+    none). Values out of range raise `mtgkb.errors.UsageError`."""
 
     max_models: int = 100000
     timeout: float | None = None
+    memory: int | None = None
+
+    def __post_init__(self) -> None:
+        check_count(self.max_models, "max_models", 0)
+        object.__setattr__(self, "timeout", check_timeout(self.timeout))
+        if self.memory is not None:
+            check_count(self.memory, "memory", 0, 1 << 30)
 
 
 Answer = dict
@@ -213,7 +224,7 @@ def answer_legal(question, scenario, facts, limits: Limits) -> Answer:
         objects = names_in(args)
         kind = args.name if args.type == clingo.SymbolType.Function else str(args)
         template = messages.get(kind, kind.replace("_", " ") + ": {all}")
-        filled = _fill(template, [str(value(a)) for a in _arguments(args)])
+        filled = fill_template(template, [str(value(a)) for a in _arguments(args)])
         violations.append({"rule": number, "message": filled, "objects": objects})
     violations.sort(key=lambda v: (_rule_key(v["rule"]), v["objects"]))
     rules = cited_rules(model) | {v["rule"] for v in violations}
@@ -225,11 +236,22 @@ def _arguments(term: clingo.Symbol) -> list[clingo.Symbol]:
     return list(term.arguments) if term.type == clingo.SymbolType.Function else []
 
 
-def _fill(template: str, objects: list[str]) -> str:
-    text = template.replace("{all}", ", ".join(objects))
-    for i, name in enumerate(objects, start=1):
-        text = text.replace("{" + str(i) + "}", name)
-    return text
+_PLACEHOLDER = re.compile(r"\{(all|[1-9][0-9]*)\}")
+
+
+def fill_template(template: str, words: Sequence[str]) -> str:
+    """A kb/messages.lp template with `{1}`, `{2}`... (the arguments) and `{all}`
+    filled in one pass over the template: text put in (a name such as `{2}`)
+    is never read as a placeholder. A placeholder without an argument stays."""
+
+    def put(found: re.Match) -> str:
+        key = found.group(1)
+        if key == "all":
+            return ", ".join(words)
+        index = int(key) - 1
+        return words[index] if index < len(words) else found.group(0)
+
+    return _PLACEHOLDER.sub(put, template)
 
 
 def answer_defending(question, scenario, facts, limits: Limits) -> Answer:
