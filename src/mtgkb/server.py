@@ -307,6 +307,8 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         description="Rules questions about Magic: The Gathering, answered from the "
         "Comprehensive Rules encoded as answer-set programs.",
         lifespan=lifespan,
+        docs_url=None,  # the interactive docs load scripts from a CDN: none here
+        redoc_url=None,
     )
     app.state.pool = pool
     app.state.settings = settings
