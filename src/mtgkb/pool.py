@@ -475,7 +475,11 @@ def answer(text: str | bytes, name: str, limits, pool: Pool | None = None, **opt
         return answer_text(text, name, limits, **_accepted(answer_text, options))
     pool = pool or default_pool()
     try:
-        return pool.call(answer_in_worker, text, name, limits, options, timeout=limits.timeout)
+        result = pool.call(answer_in_worker, text, name, limits, options, timeout=limits.timeout)
+        if result.status != EXIT_TIMEOUT:
+            return result
+        # clingo stopped itself: say so as when the worker is stopped
+        message = f"{name}: error: the time-out of {limits.timeout:g} s stopped the work"
     except WorkerLost as lost:
         message = f"{name}: error: the work was stopped: {lost}"
     except DeadlineExceeded:
