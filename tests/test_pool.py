@@ -126,7 +126,9 @@ def test_a_worker_is_recycled_after_max_tasks():
 def test_a_task_past_its_time_out_is_killed_and_the_next_one_answered():
     with pool.Pool(1) as workers:
         before = workers.call(_pid)
-        result = pool.answer(slow_blocks(), "slow.mtg", Limits(timeout=0.5), pool=workers)
+        result = pool.answer(
+            slow_blocks(), "slow.mtg", Limits(max_models=10**9, timeout=0.5), pool=workers
+        )
         assert result.status == EXIT_TIMEOUT
         assert result.output == {"file": "slow.mtg", "error": "timeout"}
         assert isinstance(result.exception, SolveTimeout)
@@ -142,7 +144,7 @@ def test_a_task_past_its_time_out_is_killed_and_the_next_one_answered():
 
 def test_run_with_a_time_out_raises_solve_timeout():
     with pytest.raises(SolveTimeout):
-        mtgkb.run(slow_blocks(), "slow.mtg", timeout=0.5)
+        mtgkb.run(slow_blocks(), "slow.mtg", timeout=0.5, max_models=10**9)
 
 
 def test_each_task_has_its_memory_bound():

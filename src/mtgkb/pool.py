@@ -352,12 +352,14 @@ class Pool:
             if worker is None:
                 worker = self._start()
             end = None if timeout is None else time.monotonic() + max(0.0, timeout) + GRACE
+            memory = self._task_memory()
             try:
-                _send(worker.requests, (function, args, kwargs, self._task_memory()))
+                _send(worker.requests, (function, args, kwargs, memory))
                 ok, value, rss = _receive(worker.answers, end)
             except (EOFError, OSError) as err:
+                bound = f"its memory bound of {memory >> 20} MB" if memory else "memory"
                 raise WorkerLost(
-                    "the work ended without an answer (out of memory or killed)"
+                    f"the work ended without an answer (out of {bound}, or killed)"
                 ) from err
             worker.tasks += 1
             worker.rss = rss
