@@ -4,11 +4,8 @@ mode, and one real server on 127.0.0.1."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -19,6 +16,7 @@ pytest.importorskip("fastapi", reason="the server needs mtgkb[serve]")
 pytest.importorskip("httpx", reason="the API tests need httpx")
 
 from fastapi.testclient import TestClient  # noqa: E402
+from serving import MTGKB, free_port, start_server, stop_server, wait_for  # noqa: E402
 
 from mtgkb import pool, server  # noqa: E402
 from mtgkb.answers import Limits  # noqa: E402
@@ -26,7 +24,6 @@ from mtgkb.runner import answer_now  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
-MTGKB = Path(sys.executable).with_name("mtgkb")
 
 ILLEGAL_BLOCK = (
     (EXAMPLES / "03_illegal_block.mtg")
@@ -282,48 +279,11 @@ def test_stdio_one_answer_per_request_line():
     assert answers[1]["body"]["line"] == 2
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _wait_for(url: str, seconds: float) -> bytes:
-    end = time.monotonic() + seconds
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=5) as response:
-                return response.read()
-        except OSError:
-            if time.monotonic() > end:
-                raise
-            time.sleep(0.2)
-
-
-def start_server(port: int, *extra: str) -> subprocess.Popen:
-    """`mtgkb serve` on 127.0.0.1:`port`, its output in a pipe."""
-    return subprocess.Popen(
-        [str(MTGKB), "serve", "--port", str(port), *extra],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-
-
-def stop_server(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(15)
-
-
 def test_802_4a_the_real_server_listens_on_127_0_0_1_and_answers():
-    port = _free_port()
+    port = free_port()
     process = start_server(port, "--workers", "2")
     try:
-        health = json.loads(_wait_for(f"http://127.0.0.1:{port}/health", 60))
+        health = json.loads(wait_for(f"http://127.0.0.1:{port}/health", 60))
         assert health["status"] == "ok" and health["pool"]["workers"] == 2
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}/v1/run",
@@ -336,7 +296,7 @@ def test_802_4a_the_real_server_listens_on_127_0_0_1_and_answers():
             assert response.status == 200 and response.headers["X-Mtgkb-Exit"] == "1"
         assert body == answer_now(ILLEGAL_BLOCK, "<request>", Limits()).output
         assert "802.4a" in body["answers"][0]["rules"]
-        assert b"<title>mtgkb" in _wait_for(f"http://127.0.0.1:{port}/", 10)
+        assert b"<title>mtgkb" in wait_for(f"http://127.0.0.1:{port}/", 10)
     finally:
         stop_server(process)
     assert process.returncode is not None
