@@ -441,6 +441,79 @@ def bench_enumeration(report: Report, repeat: int) -> None:
 # ---------------------------------------------------------------------------
 
 
+def _fresh_names(i: int, creatures: int = 50) -> str:
+    """A 2-player combat of `creatures` attackers whose names no other call used."""
+    lines = ["players: Ann, Ben", "active: Ann", "phase: declare-attackers"]
+    lines += [f'Ann controls creature "Fresh {i} n{j}" 2/2' for j in range(creatures)]
+    lines += [f'"Fresh {i} n{j}" attacks Ben' for j in range(creatures)]
+    lines.append("ask legal")
+    return "\n".join(lines) + "\n"
+
+
+def bench_pool(report: Report, repeat: int, floor_runs: list[Run], calls: int = 100) -> None:
+    """What answering `mtgkb.run` in a recycled worker (mtgkb.pool) costs per
+    call, against answering in the calling process, and what it saves: the
+    caller's growth over calls with fresh names."""
+    import mtgkb
+    from mtgkb import pool
+
+    text = COLD_FILE.read_text(encoding="utf-8")
+    floor = best(floor_runs)
+    saved = os.environ.get("MTGKB_POOL")
+
+    def per_call(setting: str) -> float:
+        os.environ["MTGKB_POOL"] = setting
+        start = time.perf_counter()
+        for _ in range(calls):
+            mtgkb.run(text, "pool.mtg")
+        return (time.perf_counter() - start) / calls
+
+    def growth(setting: str, count: int) -> float:
+        os.environ["MTGKB_POOL"] = setting
+        mtgkb.run(_fresh_names(-1), "warm")
+        before = pool.resident()
+        for i in range(count):
+            mtgkb.run(_fresh_names(i + (0 if setting == "1" else 10**6)), "fresh")
+        return (pool.resident() - before) / 2**20
+
+    try:
+        per_call("1"), per_call("0")  # warm both ways
+        pooled, local = [], []
+        for _ in range(repeat):
+            pooled.append(per_call("1"))
+            local.append(per_call("0"))
+        workers = pool.default_pool()
+        recycle = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            fresh = workers._start()
+            recycle.append(time.perf_counter() - start)
+            fresh.close()
+        grown_pooled = growth("1", 200)
+        grown_local = growth("0", 200)
+    finally:
+        if saved is None:
+            os.environ.pop("MTGKB_POOL", None)
+        else:
+            os.environ["MTGKB_POOL"] = saved
+    ratio = min(pooled) / min(local)
+    overhead = (min(pooled) - min(local)) / floor
+    report.add("pool", "mtgkb.run in a worker / in the caller, per call (3-player combat)", ratio)
+    report.add("pool", "  the worker's cost per call / floor", overhead)
+    report.add("pool", "  forking a fresh worker (recycling) / floor", min(recycle) / floor)
+    report.add(
+        "pool", "caller's growth over 200 calls, 50 fresh names each, MB: in workers", grown_pooled
+    )
+    report.add("pool", "  same, answered in the caller (MTGKB_POOL=0), MB", grown_local)
+    report.data["pool"] = {
+        "ratio": ratio,
+        "overhead_per_floor": overhead,
+        "recycle_per_floor": min(recycle) / floor,
+        "growth_mb_pooled": grown_pooled,
+        "growth_mb_in_caller": grown_local,
+    }
+
+
 def compile_package() -> None:
     """Write the package's byte code, as an installation does (this run may
     have PYTHONDONTWRITEBYTECODE set, which would make every start compile)."""
@@ -473,6 +546,8 @@ def run_suite(
         bench_scale(report, max(3, repeat // 2), env, floor_runs, sizes)
     if "enumeration" in only:
         bench_enumeration(report, max(3, repeat // 2))
+    if "pool" in only:
+        bench_pool(report, max(3, repeat // 2), floor_runs)
     return report
 
 
