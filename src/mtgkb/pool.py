@@ -109,6 +109,16 @@ def _receive(fd: int, end: float | None = None) -> Any:
 # the worker's side
 
 
+def memory_limit(megabytes: int | None = None) -> int | None:
+    """Bytes of new memory a task may take (deadline.py's rule), None: no bound."""
+    rule = getattr(deadline, "memory_limit", None)
+    if rule is not None:
+        return rule(megabytes)
+    if megabytes is not None:
+        return megabytes << 20 if megabytes > 0 else None
+    return deadline._memory_limit()
+
+
 def _bound_task_memory(limit: int | None) -> None:
     """Bound the address space to what is mapped now plus `limit` (the bound
     of the previous task is lifted first: each task has its own)."""
@@ -121,24 +131,29 @@ def _bound_task_memory(limit: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
     except (ImportError, OSError, ValueError):
         return
-    deadline._bound_memory(limit)
+    bound = getattr(deadline, "bound_memory", None) or deadline._bound_memory
+    bound(limit)
 
 
-def _die_with_parent() -> None:
-    """End this worker when its parent ends (deadline.py's way, if it has one)."""
-    for name in ("die_with_parent", "_die_with_parent", "_set_pdeathsig"):
-        function = getattr(deadline, name, None)
-        if callable(function):
-            try:
-                function()
-            except Exception:  # noqa: BLE001 - the closed pipe still ends the worker
-                pass
-            return
+def _out_of_memory() -> WorkerLost:
+    message = "the work ran out of its memory bound"
+    try:
+        return WorkerLost(message, True)  # marked as a memory stop where deadline.py can
+    except TypeError:
+        return WorkerLost(message)
 
 
-def _serve_tasks(requests: int, answers: int) -> None:
+def _die_with_parent(parent: int) -> None:
+    """End this worker when its parent ends (deadline.py's way, where it has one;
+    else the closed pipe ends it when it next waits for a task)."""
+    function = getattr(deadline, "die_with_parent", None)
+    if function is not None:
+        function(parent)
+
+
+def _serve_tasks(requests: int, answers: int, parent: int) -> None:
     """The worker's loop: run tasks until the parent closes the pipe."""
-    _die_with_parent()
+    _die_with_parent(parent)
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, signal.SIG_DFL)
     try:
@@ -156,13 +171,13 @@ def _serve_tasks(requests: int, answers: int) -> None:
         try:
             reply = (True, function(*args, **kwargs))
         except MemoryError:
-            reply, spent = (False, WorkerLost("the work ran out of its memory bound")), True
+            reply, spent = (False, _out_of_memory()), True
         except BaseException as err:  # noqa: BLE001 - sent back to the parent
             reply = (False, _travelling(err))
         try:
             _send(answers, (*reply, resident()))
         except MemoryError:
-            _send(answers, (False, WorkerLost("the work ran out of its memory bound"), 0))
+            _send(answers, (False, _out_of_memory(), 0))
             return
         except (OSError, pickle.PicklingError, TypeError, AttributeError):
             try:
@@ -227,6 +242,7 @@ def _prepare_fork() -> None:
 def _fork_worker() -> Worker:
     task_read, task_write = os.pipe()
     answer_read, answer_write = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the worker
         try:
@@ -238,7 +254,7 @@ def _fork_worker() -> Worker:
                 except OSError:
                     pass
             _OPEN_ENDS.clear()
-            _serve_tasks(task_read, answer_write)
+            _serve_tasks(task_read, answer_write, parent)
         finally:
             os._exit(0)
     os.close(task_read)
@@ -279,10 +295,13 @@ class Pool:
 
     # ---- workers
 
-    def _task_memory(self) -> int | None:
-        if self.memory is None:
-            return deadline._memory_limit()
-        return self.memory or None
+    def _task_memory(self, memory: int | None = None) -> int | None:
+        """Bytes a task may take: the call's bound, else the pool's, else deadline.py's."""
+        if memory is None:
+            memory = self.memory
+        if memory is None:
+            return memory_limit()
+        return memory or None
 
     def _take(self) -> Worker | None:
         """An idle worker, or None when a new one may be forked."""
@@ -338,13 +357,19 @@ class Pool:
     # ---- tasks
 
     def call(
-        self, function: Callable[..., Any], *args: Any, timeout: float | None = None, **kwargs: Any
+        self,
+        function: Callable[..., Any],
+        *args: Any,
+        timeout: float | None = None,
+        memory: int | None = None,
+        **kwargs: Any,
     ) -> Any:
         """`function(*args, **kwargs)` computed in a worker; its value or its
         exception. `function` must be importable by name (it travels pickled).
 
         Past `timeout` seconds the worker is killed and DeadlineExceeded
-        raised; a worker that dies (its memory bound) raises WorkerLost.
+        raised; a worker that dies (its memory bound, `memory` bytes or the
+        pool's) raises WorkerLost.
         """
         worker = self._take()
         keep = None
@@ -352,7 +377,7 @@ class Pool:
             if worker is None:
                 worker = self._start()
             end = None if timeout is None else time.monotonic() + max(0.0, timeout) + GRACE
-            memory = self._task_memory()
+            memory = self._task_memory(memory)
             try:
                 _send(worker.requests, (function, args, kwargs, memory))
                 ok, value, rss = _receive(worker.answers, end)
@@ -476,13 +501,21 @@ def answer(text: str | bytes, name: str, limits, pool: Pool | None = None, **opt
 
         return answer_text(text, name, limits, **_accepted(answer_text, options))
     pool = pool or default_pool()
+    megabytes = getattr(limits, "memory", None)  # --memory, where Limits has it
+    memory = None if megabytes is None else (memory_limit(megabytes) or 0)
     try:
-        result = pool.call(answer_in_worker, text, name, limits, options, timeout=limits.timeout)
+        result = pool.call(
+            answer_in_worker, text, name, limits, options, timeout=limits.timeout, memory=memory
+        )
         if result.status != EXIT_TIMEOUT:
             return result
         # clingo stopped itself: say so as when the worker is stopped
         message = f"{name}: error: the time-out of {limits.timeout:g} s stopped the work"
     except WorkerLost as lost:
+        from . import runner
+
+        if getattr(lost, "out_of_memory", False) and hasattr(runner, "out_of_memory"):
+            return runner.out_of_memory(name, limits)
         message = f"{name}: error: the work was stopped: {lost}"
     except DeadlineExceeded:
         message = f"{name}: error: the time-out of {limits.timeout:g} s stopped the work"

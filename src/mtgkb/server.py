@@ -35,7 +35,6 @@ from typing import Any
 
 from . import __version__
 from .answers import Limits
-from .paths import data_dir
 from .pool import Pool, answer
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -147,7 +146,7 @@ def run_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, int, 
     if result.status == EXIT_INPUT:
         return 422, result.status, _input_error(result)
     if result.status == EXIT_TIMEOUT:
-        body = {"file": name, "error": "timeout", "message": result.error or "stopped"}
+        body = {**result.output, "message": result.error or "stopped"}
         return 503, result.status, body
     return 200, result.status, result.output
 
@@ -260,11 +259,19 @@ def rule_answer(number: str, lang: str = "en") -> tuple[int, dict]:
 EXAMPLE_NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")
 
 
+def examples_dir() -> Path | None:
+    """The bundled examples: inside the package (a wheel), or in the checkout."""
+    here = Path(__file__).resolve().parent
+    for folder in (here / "examples", here.parent.parent / "examples"):
+        if folder.is_dir():
+            return folder
+    return None
+
+
 def examples() -> list[dict]:
     """The bundled example scenarios: name, title (their first comment), text."""
-    try:
-        folder = data_dir("examples")
-    except FileNotFoundError:
+    folder = examples_dir()
+    if folder is None:
         return []
     found = []
     for path in sorted(folder.glob("*.mtg")):
