@@ -208,3 +208,43 @@ def test_mtgkb_pool_0_answers_in_process(monkeypatch):
     assert not pool.enabled()
     result = pool.answer(ILLEGAL_BLOCK, "x.mtg", Limits())
     assert result.output["answers"][0]["rules"] == ["802.4a", "802.4b"]
+
+
+def test_a_worker_killed_while_idle_is_replaced_for_the_next_task():
+    import signal
+
+    with pool.Pool(1) as workers:
+        pid = workers.call(_pid)
+        os.kill(pid, signal.SIGKILL)
+        import time
+
+        time.sleep(0.2)
+        assert workers.call(_pid) not in (pid, os.getpid())
+
+
+def test_a_forked_child_holds_no_pipe_of_its_parents_workers():
+    workers = pool.default_pool()
+    mtgkb.run(ILLEGAL_BLOCK)
+    ends = set(pool._OPEN_ENDS)
+    assert ends
+    read_end, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            held = [fd for fd in ends if _is_open(fd)]
+            os.write(write_end, repr(held).encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end) as pipe:
+        assert pipe.read() == "[]"
+    os.waitpid(child, 0)
+    assert workers.stats()["idle"] == 1
+
+
+def _is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True

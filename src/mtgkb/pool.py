@@ -248,12 +248,7 @@ def _fork_worker() -> Worker:
         try:
             os.close(task_write)
             os.close(answer_read)
-            for fd in list(_OPEN_ENDS):
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-            _OPEN_ENDS.clear()
+            # (the other workers' pipe ends were closed at the fork)
             _serve_tasks(task_read, answer_write, parent)
         finally:
             os._exit(0)
@@ -340,15 +335,9 @@ class Pool:
         return worker
 
     def _adopt(self) -> None:
-        """After a fork of the caller, the child forgets the parent's workers."""
+        """After a fork of the caller, the child forgets the parent's workers
+        (their pipe ends were closed at the fork: `_after_fork_in_child`)."""
         if os.getpid() != self._owner:
-            for worker in self._idle:
-                for fd in (worker.requests, worker.answers):
-                    _OPEN_ENDS.discard(fd)
-                    try:
-                        os.close(fd)
-                    except OSError:
-                        pass
             self._idle, self._busy, self._owner = [], 0, os.getpid()
 
     def _worn(self, worker: Worker) -> bool:
@@ -378,8 +367,18 @@ class Pool:
                 worker = self._start()
             end = None if timeout is None else time.monotonic() + max(0.0, timeout) + GRACE
             memory = self._task_memory(memory)
+            task = (function, args, kwargs, memory)
             try:
-                _send(worker.requests, (function, args, kwargs, memory))
+                try:
+                    _send(worker.requests, task)
+                except OSError:
+                    # the worker died while idle (killed from outside): a fresh one
+                    worker.close()
+                    with self._lock:
+                        self.recycled += 1
+                    worker = None
+                    worker = self._start()
+                    _send(worker.requests, task)
                 ok, value, rss = _receive(worker.answers, end)
             except (EOFError, OSError) as err:
                 bound = f"its memory bound of {memory >> 20} MB" if memory else "memory"
@@ -450,6 +449,23 @@ class Pool:
 
 _DEFAULT: Pool | None = None
 _DEFAULT_LOCK = threading.Lock()
+
+
+def _after_fork_in_child() -> None:
+    """A forked child (a worker, a --timeout child, a --jobs process) holds
+    no pipe end of its parent's workers, and makes its own default pool."""
+    global _DEFAULT, _DEFAULT_LOCK
+    for fd in list(_OPEN_ENDS):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _OPEN_ENDS.clear()
+    _DEFAULT, _DEFAULT_LOCK = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def default_pool() -> Pool:

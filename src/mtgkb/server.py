@@ -25,6 +25,7 @@ listens on 127.0.0.1 unless told otherwise.
 `{"id": ..., "status": HTTP status, "exit": mtgkb run's exit status, "body": the HTTP body}`.
 """
 
+import dataclasses
 import json
 import math
 import re
@@ -110,7 +111,12 @@ def read_request(payload: Any, settings: Settings) -> tuple[str, str, Limits, di
     lang = payload.get("lang", "en")
     if lang not in LANGS:
         raise BadRequest(f'"lang" must be one of {", ".join(LANGS)}')
-    return text, name, Limits(max_models=max_models, timeout=timeout), {"lang": lang}
+    # the language travels in Limits where the run API has it there, else as
+    # a keyword of runner.answer_now where it takes one (mtgkb.pool._accepted)
+    bounds = {"max_models": max_models, "timeout": timeout}
+    if "lang" in {f.name for f in dataclasses.fields(Limits)}:
+        bounds["lang"] = lang
+    return text, name, Limits(**bounds), {"lang": lang}
 
 
 def too_large(settings: Settings, size: int) -> dict:
