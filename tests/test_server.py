@@ -132,13 +132,24 @@ def big_combat(n: int) -> str:
 
 
 def test_the_memory_bound_is_503():
-    app = server.create_app(server.Settings(memory=1 << 20))
-    with TestClient(app) as test_client:
-        response = test_client.post("/v1/run", json={"scenario": big_combat(300), "timeout": 30})
-        assert response.status_code == 503
-        assert "memory bound" in response.json()["message"]
-        small = test_client.post("/v1/run", json={"scenario": "players: Ann, Ben\n"})
-        assert small.status_code == 200  # a fresh worker, with its own bound
+    # in a fresh server process: a worker forked from this test process would
+    # find much of its memory already mapped, and a small bound would not bite
+    lines = [
+        json.dumps({"id": 1, "scenario": big_combat(300), "timeout": 30}),
+        json.dumps({"id": 2, "scenario": "players: Ann, Ben\nask defending players\n"}),
+    ]
+    out = subprocess.run(
+        [str(MTGKB), "serve", "--stdio", "--memory", "24"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    first, second = [json.loads(line) for line in out.stdout.splitlines()]
+    assert (first["status"], first["exit"]) == (503, 3)
+    assert "memory" in first["body"]["message"]
+    assert second["status"] == 200  # a fresh worker, with its own bound
+    assert second["body"]["answers"][0]["rules"] == ["506.2"]
 
 
 @pytest.mark.parametrize(

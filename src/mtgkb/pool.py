@@ -494,12 +494,21 @@ def _accepted(function: Callable, options: dict) -> dict:
     return {k: v for k, v in options.items() if k in parameters}
 
 
+_OUT_OF_MEMORY = ("bad_alloc", "Resource temporarily unavailable", "Cannot allocate memory")
+
+
 def answer_in_worker(text: str | bytes, name: str, limits, options: dict):
     """The worker's task: parse and answer (runner.answer_now), the time-out
     enforced by clingo itself; the exception ready to travel."""
     from .runner import answer_now
 
-    result = answer_now(text, name, limits, **_accepted(answer_now, options))
+    try:
+        result = answer_now(text, name, limits, **_accepted(answer_now, options))
+    except RuntimeError as err:
+        # clingo's words for running out of the memory bound
+        if any(word in str(err) for word in _OUT_OF_MEMORY):
+            raise MemoryError(str(err)) from None
+        raise
     if result.exception is not None:
         result.exception = _travelling(result.exception)
     return result

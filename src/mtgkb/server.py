@@ -148,7 +148,11 @@ def run_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, int, 
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes(settings):
         return 413, 2, too_large(settings, size)
-    result = answer(text, name, limits, pool=pool, **options)
+    try:
+        result = answer(text, name, limits, pool=pool, **options)
+    except Exception as err:  # noqa: BLE001 - a fault of mtgkb, said as such, never a crash
+        message = f"{name}: error: mtgkb failed on this scenario: {type(err).__name__}: {err}"
+        return 500, EXIT_TIMEOUT, {"file": name, "error": "internal", "message": message}
     if result.status == EXIT_INPUT:
         return 422, result.status, _input_error(result)
     if result.status == EXIT_TIMEOUT:
