@@ -248,3 +248,25 @@ def _is_open(fd: int) -> bool:
     except OSError:
         return False
     return True
+
+
+def test_a_run_over_many_files_answers_its_chunks_in_a_recycled_worker(tmp_path, monkeypatch):
+    from mtgkb import batch
+
+    paths = []
+    for i in range(batch.CHUNK + 8):
+        path = tmp_path / f"fresh_{i}.mtg"
+        path.write_text(fresh_combat(i, creatures=3) if i % 7 else ILLEGAL_BLOCK)
+        paths.append(str(path))
+    made: list[pool.Pool] = []
+
+    class Recorded(pool.Pool):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(pool, "Pool", Recorded)
+    results = list(batch.answer_files(paths, Limits()))
+    assert [r.output for r in results] == [batch.answer_path(p, Limits()).output for p in paths]
+    assert results[0].output["answers"][0]["rules"] == ["802.4a", "802.4b"]
+    assert len(made) == 1 and made[0].started == 1 and made[0]._closed
