@@ -514,6 +514,119 @@ def bench_pool(report: Report, repeat: int, floor_runs: list[Run], calls: int = 
     }
 
 
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _post_all(port: int, bodies: list[bytes]) -> list[float]:
+    """POST each body to /v1/run over one kept-alive connection; the latencies."""
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    latencies = []
+    try:
+        for body in bodies:
+            start = time.perf_counter()
+            connection.request("POST", "/v1/run", body, {"content-type": "text/plain"})
+            response = connection.getresponse()
+            response.read()
+            latencies.append(time.perf_counter() - start)
+            if response.status != 200:
+                raise RuntimeError(f"the server answered {response.status}")
+    finally:
+        connection.close()
+    return latencies
+
+
+def bench_server(report: Report, floor_runs: list[Run], n: int = 200) -> None:
+    """`mtgkb serve`, warm: the median and 99th-percentile latency of a batch
+    scenario (4 players x 8 creatures; legal, blocks for one defender limit 5,
+    outcome) over HTTP, against the floor and against mtgkb.run in-process,
+    and the throughput with 1 and 2 workers (2 clients), each / the floor."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        report.add("server", "needs mtgkb[serve]: skipped", "-")
+        return
+    import mtgkb
+
+    floor = best(floor_runs)
+    defender = generate.player_names(4)[1]
+    questions = ("legal", f"blocks for {defender} limit 5", "outcome")
+    bodies = [generate.combat(seed, questions=questions).encode() for seed in range(n)]
+    # the same scenarios answered by mtgkb.run in this process, warm: what the server adds
+    saved = os.environ.get("MTGKB_POOL")
+    os.environ["MTGKB_POOL"] = "0"
+    try:
+        mtgkb.run(bodies[0])
+        local = []
+        for body in bodies[: min(n, 40)]:
+            start = time.perf_counter()
+            mtgkb.run(body)
+            local.append(time.perf_counter() - start)
+    finally:
+        if saved is None:
+            os.environ.pop("MTGKB_POOL", None)
+        else:
+            os.environ["MTGKB_POOL"] = saved
+    for workers in (1, 2):
+        port = _free_port()
+        cmd = mtgkb_command() + ["serve", "--port", str(port), "--workers", str(workers)]
+        process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            end = time.monotonic() + 60
+            while True:
+                try:
+                    _post_all(port, bodies[:1])
+                    break
+                except OSError:
+                    if time.monotonic() > end:
+                        raise
+                    time.sleep(0.2)
+            _post_all(port, bodies[: min(n, 40)])  # warm every worker's groundings
+            if workers == 1:
+                latencies = sorted(_post_all(port, bodies))
+                median = statistics.median(latencies)
+                p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+                report.add("server", "median latency, batch scenario, warm / floor", median / floor)
+                report.add("server", "  99th percentile / floor", p99 / floor)
+                report.add(
+                    "server",
+                    "  median over HTTP / mtgkb.run in-process (first 40 scenarios)",
+                    statistics.median(sorted(_post_all(port, bodies[: len(local)])))
+                    / statistics.median(local),
+                )
+                report.data["server"] = {
+                    "median_per_floor": median / floor,
+                    "p99_per_floor": p99 / floor,
+                }
+            halves = [bodies[0::2], bodies[1::2]]
+            start = time.perf_counter()
+            with ThreadPoolExecutor(2) as clients:
+                list(clients.map(_post_all, [port, port], halves))
+            per_second = n / (time.perf_counter() - start)
+            report.add(
+                "server",
+                f"throughput, {workers} worker(s), 2 clients: scenarios per floor",
+                per_second * floor,
+            )
+            report.data.setdefault("server", {})[f"throughput_{workers}"] = per_second * floor
+        finally:
+            process.terminate()
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
 def compile_package() -> None:
     """Write the package's byte code, as an installation does (this run may
     have PYTHONDONTWRITEBYTECODE set, which would make every start compile)."""
@@ -548,6 +661,8 @@ def run_suite(
         bench_enumeration(report, max(3, repeat // 2))
     if "pool" in only:
         bench_pool(report, max(3, repeat // 2), floor_runs)
+    if "server" in only:
+        bench_server(report, floor_runs, batch)
     return report
 
 
