@@ -21,6 +21,7 @@ from serving import MTGKB, free_port, start_server, stop_server, wait_for  # noq
 from mtgkb import pool, server  # noqa: E402
 from mtgkb.answers import Limits  # noqa: E402
 from mtgkb.runner import answer_now  # noqa: E402
+from mtgkb.server import as_printed  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -77,7 +78,7 @@ def test_run_takes_text_plain_and_answers_as_the_cli(client, example):
         "/v1/run", content=text.encode("utf-8"), headers={"content-type": "text/plain"}
     )
     assert response.status_code == 200
-    assert response.json() == answer_now(text, "<request>", Limits()).output
+    assert response.json() == as_printed(answer_now(text, "<request>", Limits()).output)
     assert all("rules" in answer for answer in response.json()["answers"])
 
 
@@ -285,7 +286,7 @@ def test_stdio_one_answer_per_request_line():
     assert [a.get("id") for a in answers] == [1, "two", None, None]
     assert [a["status"] for a in answers] == [200, 422, 400, 503]
     assert [a["exit"] for a in answers] == [1, 2, 2, 3]
-    assert answers[0]["body"] == answer_now(ILLEGAL_BLOCK, "<request>", Limits()).output
+    assert answers[0]["body"] == as_printed(answer_now(ILLEGAL_BLOCK, "<request>", Limits()).output)
     assert "802.4a" in answers[0]["body"]["answers"][0]["rules"]
     assert answers[1]["body"]["line"] == 2
 
@@ -305,7 +306,7 @@ def test_802_4a_the_real_server_listens_on_127_0_0_1_and_answers():
         with urllib.request.urlopen(request, timeout=60) as response:
             body = json.loads(response.read())
             assert response.status == 200 and response.headers["X-Mtgkb-Exit"] == "1"
-        assert body == answer_now(ILLEGAL_BLOCK, "<request>", Limits()).output
+        assert body == as_printed(answer_now(ILLEGAL_BLOCK, "<request>", Limits()).output)
         assert "802.4a" in body["answers"][0]["rules"]
         assert b"<title>mtgkb" in wait_for(f"http://127.0.0.1:{port}/", 10)
     finally:

@@ -158,7 +158,18 @@ def run_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, int, 
     if result.status == EXIT_TIMEOUT:
         body = {**result.output, "message": result.error or "stopped"}
         return 503, result.status, body
-    return 200, result.status, result.output
+    return 200, result.status, as_printed(result.output)
+
+
+def as_printed(output: dict) -> dict:
+    """The answers as `mtgkb run --json` prints them: with the rule base
+    they came from, where this mtgkb names it (mtgkb.paths.current)."""
+    from . import paths
+
+    current = getattr(paths, "current", None)
+    if current is None:
+        return output
+    return {**output, "rule_base": current().describe()}
 
 
 # --------------------------------------------------------------------------
