@@ -74,7 +74,9 @@ def test_802_4a_run_in_a_worker_answers_as_in_process():
     for path in sorted(EXAMPLES.glob("*.mtg")) + [None]:
         text = ILLEGAL_BLOCK if path is None else path.read_text(encoding="utf-8")
         name = "x.mtg" if path is None else path.name
-        assert mtgkb.run(text, name) == answer_now(text, name, Limits()).output
+        answered = mtgkb.run(text, name)
+        answered.pop("rule_base", None)  # named by the API where mtgkb names it
+        assert answered == answer_now(text, name, Limits()).output
     (legal,) = mtgkb.run(ILLEGAL_BLOCK)["answers"]
     assert legal["legal"] is False and legal["rules"] == ["802.4a", "802.4b"]
     assert pool.default_pool().stats()["started"] >= 1  # it did run in a worker
