@@ -480,6 +480,7 @@ def serve_command(args) -> int:
     if args.stdio:
         return serve_stdio(settings)
     try:
+        import fastapi  # noqa: F401
         import uvicorn
     except ImportError:
         print("mtgkb serve: error: the server needs: pip install 'mtgkb[serve]'", file=sys.stderr)
