@@ -257,3 +257,23 @@ def test_the_page_fits_a_phone_and_makes_the_screenshot(browser, base_url):
         assert SCREENSHOT.stat().st_size > 10000
     finally:
         laptop.close()
+
+
+def test_810_teams_are_drawn_in_their_colours(page, base_url):
+    text = (EXAMPLES / "04_two_headed_giant.mtg").read_text(encoding="utf-8")
+    _open(page, base_url, text)
+    players = page.eval_on_selector_all(
+        "#table g.player",
+        "gs => gs.map(g => [g.dataset.player, g.dataset.team, g.dataset.colour])",
+    )
+    assert [(name, team) for name, team, _ in players] == [
+        ("Ann", "North"),
+        ("Ben", "North"),
+        ("Cat", "South"),
+        ("Dan", "South"),
+    ]
+    colours = {team: {c for _, t, c in players if t == team} for team in ("North", "South")}
+    assert len(colours["North"]) == len(colours["South"]) == 1
+    assert colours["North"] != colours["South"]
+    outcome = page.locator('.answer[data-ask="outcome"]')
+    assert "810.9" in outcome.inner_text()

@@ -378,7 +378,7 @@ function drawTable(facts, verdict) {
     const x = cx + 272 * Math.cos(a);
     const y = cy + 192 * Math.sin(a);
     where.set(player.name, { x, y, w: 96, h: 30 });
-    const group = svg("g", { class: "player" + (player.name === facts.active ? " active" : ""), "data-player": player.name, "data-seat": player.seat },
+    const group = svg("g", { class: "player" + (player.name === facts.active ? " active" : ""), "data-player": player.name, "data-seat": player.seat, "data-team": player.team || "", "data-colour": colour(player) },
       svg("title", {}, `${player.name} (seat ${player.seat}${player.team ? ", " + player.team : ""})`),
       svg("rect", { x: x - 48, y: y - 15, width: 96, height: 30, rx: 15, fill: "#fff", stroke: colour(player) }),
       svg("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 13, "font-weight": player.name === facts.active ? 700 : 500, fill: colour(player) },
