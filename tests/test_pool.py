@@ -272,3 +272,56 @@ def test_a_run_over_many_files_answers_its_chunks_in_a_recycled_worker(tmp_path,
     assert [r.output for r in results] == [batch.answer_path(p, Limits()).output for p in paths]
     assert results[0].output["answers"][0]["rules"] == ["802.4a", "802.4b"]
     assert len(made) == 1 and made[0].started == 1 and made[0]._closed
+
+
+@pytest.mark.skipif(
+    not hasattr(__import__("mtgkb.deadline").deadline, "die_with_parent"),
+    reason="deadline.die_with_parent (issue 15.9) is not in this build yet",
+)
+def test_a_busy_worker_dies_with_its_parent():
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    program = (
+        "import os, sys, threading, time\n"
+        "from mtgkb import pool\n"
+        "import test_pool\n"
+        "workers = pool.Pool(1)\n"
+        "workers.start()\n"
+        "print(workers._idle[0].pid, flush=True)\n"
+        "workers.call(test_pool._sleep, 120)\n"
+    )
+    tests = str(Path(__file__).resolve().parent)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", program],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": tests},
+    )
+    try:
+        worker = int(parent.stdout.readline())
+        time.sleep(0.5)  # the worker is in its task now
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            if not _alive(worker):
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(worker, signal.SIGKILL)
+            pytest.fail("the worker outlived its parent")
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie waiting for its new parent to reap it does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
