@@ -160,7 +160,7 @@ def test_the_memory_bound_is_503():
         ({"scenario": "players: Ann, Ben\n", "timeout": "soon"}, "timeout"),
         ({"scenario": "players: Ann, Ben\n", "timeout": 0}, "timeout"),
         ({"scenario": "players: Ann, Ben\n", "timeout": 1e308}, "timeout"),
-        ({"scenario": "players: Ann, Ben\n", "max_models": 0}, "max_models"),
+        ({"scenario": "players: Ann, Ben\n", "max_models": -1}, "max_models"),
         ({"scenario": "players: Ann, Ben\n", "lang": "fr"}, "lang"),
         ({"scenario": "players: Ann, Ben\n", "colour": "blue"}, "colour"),
         (["players: Ann, Ben\n"], "JSON object"),

@@ -17,8 +17,8 @@ RUN_JSON = {
         },
         "max_models": {
             "type": "integer",
-            "minimum": 1,
-            "description": "how many declarations or orders to list at most",
+            "minimum": 0,
+            "description": "how many declarations or orders to list at most (0: no cap)",
         },
         "lang": {"type": "string", "enum": ["en", "it"], "default": "en"},
         "name": {"type": "string", "description": "the file name used in messages"},
@@ -96,6 +96,11 @@ _COMMON = {
     "415": _json(PROBLEM, "neither text/plain nor application/json"),
     "422": _json(INPUT_ERROR, "unreadable input (mtgkb run's exit 2)"),
     "503": _json(PROBLEM, "the time-out or the memory bound stopped the work (exit 3)"),
+    "500": _json(
+        PROBLEM,
+        "a fault of mtgkb; with `answers`: the rule base contradicts itself "
+        "(exit 4, its `inconsistent` entries say where)",
+    ),
 }
 
 RUN_RESPONSES = {

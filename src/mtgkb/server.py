@@ -106,8 +106,8 @@ def read_request(payload: Any, settings: Settings) -> tuple[str, str, Limits, di
     max_models = DEFAULT_MAX_MODELS
     if payload.get("max_models") is not None:
         max_models = _number(payload["max_models"], "max_models", int)
-        if max_models < 1:
-            raise BadRequest('"max_models" must be at least 1')
+        if not 0 <= max_models <= 1 << 31:
+            raise BadRequest('"max_models" must be a whole number from 0 (no cap) up')
     lang = payload.get("lang", "en")
     if lang not in LANGS:
         raise BadRequest(f'"lang" must be one of {", ".join(LANGS)}')
@@ -116,7 +116,11 @@ def read_request(payload: Any, settings: Settings) -> tuple[str, str, Limits, di
     bounds = {"max_models": max_models, "timeout": timeout}
     if "lang" in {f.name for f in dataclasses.fields(Limits)}:
         bounds["lang"] = lang
-    return text, name, Limits(**bounds), {"lang": lang}
+    try:
+        limits = Limits(**bounds)
+    except ValueError as err:  # mtgkb.errors.UsageError: a bound out of range
+        raise BadRequest(str(err)) from None
+    return text, name, limits, {"lang": lang}
 
 
 def too_large(settings: Settings, size: int) -> dict:
@@ -139,7 +143,7 @@ def _input_error(result) -> dict:
 
 def run_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, int, dict]:
     """(HTTP status, exit status, body) of one run request."""
-    from .runner import EXIT_INPUT, EXIT_TIMEOUT
+    from .runner import EXIT_INCONSISTENT, EXIT_INPUT, EXIT_TIMEOUT
 
     try:
         text, name, limits, options = read_request(payload, settings)
@@ -158,6 +162,9 @@ def run_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, int, 
     if result.status == EXIT_TIMEOUT:
         body = {**result.output, "message": result.error or "stopped"}
         return 503, result.status, body
+    if result.status == EXIT_INCONSISTENT:
+        # answered, but the rule base contradicts itself: a fault of the server's rules
+        return 500, result.status, as_printed(result.output)
     return 200, result.status, as_printed(result.output)
 
 
@@ -465,18 +472,17 @@ def serve_stdio(settings: Settings, stdin=None, stdout=None) -> int:
 
 
 def serve_command(args) -> int:
+    from .pool import memory_limit
+
     settings = Settings(
         workers=args.workers,
         timeout=args.timeout,
         max_timeout=max(args.timeout, MAX_TIMEOUT),
-        memory=None if args.memory is None else args.memory << 20,
+        memory=None if args.memory is None else (memory_limit(args.memory) or 0),
         rule_base=args.rule_base,
     )
-    if settings.rule_base is not None:
-        error = use_rule_base(settings.rule_base)
-        if error:
-            print(f"mtgkb serve: error: {error}", file=sys.stderr)
-            return 2
+    # the rule base (--rule-base, --with) was made this process's by
+    # mtgkb.cli.main; the workers inherit it
     if args.stdio:
         return serve_stdio(settings)
     try:
@@ -489,17 +495,3 @@ def serve_command(args) -> int:
     print(f"mtgkb serve: the page is at http://{args.host}:{args.port}/", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
-
-
-def use_rule_base(folder: str) -> str | None:
-    """Answer from the rule base in `folder`; an error message, or None."""
-    from . import paths
-
-    setter = getattr(paths, "use_rule_base", None)
-    if setter is None:
-        return "--rule-base is not supported by this version of mtgkb yet"
-    try:
-        setter(folder)
-    except (OSError, ValueError) as err:
-        return str(err)
-    return None

@@ -154,7 +154,7 @@ async function update() {
   if (seq !== state.seq) return; // a newer text is on its way
   const ms = Math.round(performance.now() - started);
   state.facts = facts.status === 200 ? facts.body.scenario : null;
-  if (run.status === 200) {
+  if (run.status === 200 || (run.status === 500 && run.body.answers)) {
     showError(null);
     const answers = run.body.answers || [];
     const verdict = legal.status === 200 ? legal.body.answers[legal.body.answers.length - 1] : null;
