@@ -136,7 +136,7 @@ def test_the_memory_bound_is_503():
     # in a fresh server process: a worker forked from this test process would
     # find much of its memory already mapped, and a small bound would not bite
     lines = [
-        json.dumps({"id": 1, "scenario": big_combat(300), "timeout": 30}),
+        json.dumps({"id": 1, "scenario": big_combat(1000), "timeout": 60}),
         json.dumps({"id": 2, "scenario": "players: Ann, Ben\nask defending players\n"}),
     ]
     out = subprocess.run(
@@ -148,7 +148,7 @@ def test_the_memory_bound_is_503():
     )
     first, second = [json.loads(line) for line in out.stdout.splitlines()]
     assert (first["status"], first["exit"]) == (503, 3)
-    assert "memory" in first["body"]["message"]
+    assert "memory bound (24 MiB)" in first["body"]["message"]
     assert second["status"] == 200  # a fresh worker, with its own bound
     assert second["body"]["answers"][0]["rules"] == ["506.2"]
 

@@ -52,9 +52,15 @@ class Settings:
     workers: int = 1
     timeout: float = DEFAULT_TIMEOUT  # a request's time-out when it names none
     max_timeout: float = MAX_TIMEOUT  # the most a request may ask for
-    memory: int | None = None  # bytes per request; None: deadline.py's default
+    memory: int | None = None  # MB per request (--memory); None: deadline.py's default, 0: none
     rule_base: str | None = None
     max_bytes: int | None = None  # None: the parser's own bound
+
+    def pool_memory(self) -> int | None:
+        """The bound in bytes for mtgkb.pool.Pool (None: its default, 0: none)."""
+        from .pool import memory_limit
+
+        return None if self.memory is None else (memory_limit(self.memory) or 0)
 
 
 class BadRequest(Exception):
@@ -114,8 +120,11 @@ def read_request(payload: Any, settings: Settings) -> tuple[str, str, Limits, di
     # the language travels in Limits where the run API has it there, else as
     # a keyword of runner.answer_now where it takes one (mtgkb.pool._accepted)
     bounds = {"max_models": max_models, "timeout": timeout}
-    if "lang" in {f.name for f in dataclasses.fields(Limits)}:
+    fields = {f.name for f in dataclasses.fields(Limits)}
+    if "lang" in fields:
         bounds["lang"] = lang
+    if "memory" in fields:
+        bounds["memory"] = settings.memory  # the server's bound, named in its messages
     try:
         limits = Limits(**bounds)
     except ValueError as err:  # mtgkb.errors.UsageError: a bound out of range
@@ -327,7 +336,7 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
 
     settings = settings or Settings()
     owned = pool is None
-    pool = pool or Pool(settings.workers, memory=settings.memory)
+    pool = pool or Pool(settings.workers, memory=settings.pool_memory())
 
     @asynccontextmanager
     async def lifespan(app):
@@ -448,7 +457,7 @@ def serve_stdio(settings: Settings, stdin=None, stdout=None) -> int:
     """One JSON request per line in, one JSON answer per line out."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    with Pool(settings.workers, memory=settings.memory) as pool:
+    with Pool(settings.workers, memory=settings.pool_memory()) as pool:
         pool.start()
         for line in stdin:
             if not line.strip():
@@ -472,13 +481,12 @@ def serve_stdio(settings: Settings, stdin=None, stdout=None) -> int:
 
 
 def serve_command(args) -> int:
-    from .pool import memory_limit
 
     settings = Settings(
         workers=args.workers,
         timeout=args.timeout,
         max_timeout=max(args.timeout, MAX_TIMEOUT),
-        memory=None if args.memory is None else (memory_limit(args.memory) or 0),
+        memory=args.memory,
         rule_base=args.rule_base,
     )
     # the rule base (--rule-base, --with) was made this process's by
