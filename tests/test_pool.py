@@ -96,7 +96,7 @@ def test_an_input_error_travels_back_with_its_position():
 
 def test_1000_calls_with_50_fresh_names_each_keep_the_caller_small():
     """Issue 15, item 10: clingo keeps every symbol it has made, so answering
-    in the caller grew it by about 95 MB over these calls; answering in
+    in the caller grew it by 80 to 95 MB over these calls; answering in
     recycled workers keeps the caller and the worker bounded."""
     workers = pool.Pool(1)
     try:
