@@ -320,3 +320,25 @@ def test_serve_refuses_bad_options():
             [str(MTGKB), "serve", *args], capture_output=True, text=True, timeout=60
         )
         assert out.returncode == 2 and "error" in out.stderr
+
+
+def test_the_server_stays_small_over_requests_with_fresh_names():
+    def fresh(i: int) -> str:
+        lines = ["players: Ann, Ben", "active: Ann", "phase: declare-attackers"]
+        lines += [f'Ann controls creature "Fresh {i} n{j}" 2/2' for j in range(50)]
+        lines += [f'"Fresh {i} n{j}" attacks Ben' for j in range(50)]
+        return "\n".join(lines + ["ask legal"]) + "\n"
+
+    workers = pool.Pool(1, max_growth=2 << 20)
+    app = server.create_app(server.Settings(), pool=workers)
+    with TestClient(app) as test_client:
+        assert test_client.post("/v1/run", json={"scenario": fresh(-1)}).status_code == 200
+        before = pool.resident()
+        for i in range(40):
+            response = test_client.post("/v1/run", json={"scenario": fresh(i)})
+            assert response.status_code == 200 and response.json()["answers"][0]["legal"]
+        grown = pool.resident() - before
+        stats = test_client.get("/health").json()["pool"]
+    workers.close()
+    assert grown < 16 << 20, f"the server's process grew by {grown >> 20} MB"
+    assert stats["recycled"] >= 1  # the worker grew past 2 MB and was replaced
