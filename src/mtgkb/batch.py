@@ -213,8 +213,22 @@ def answer_files(paths: list[str], limits: Limits, jobs: int = 1) -> Iterator[Fi
     items = _pending(paths, limits)
 
     def results() -> Iterator[FileResult]:
-        for chunk in _chunks(items, CHUNK):
-            yield from _answer_chunk(chunk, limits)
+        # past one chunk, the chunks are answered in a recycled worker
+        # (mtgkb.pool), so that a run over many files stays bounded in memory
+        workers = None
+        if len(items) > CHUNK:
+            from . import pool
+
+            workers = pool.Pool(1) if pool.enabled() else None
+        try:
+            for chunk in _chunks(items, CHUNK):
+                if workers is None:
+                    yield from _answer_chunk(chunk, limits)
+                else:
+                    yield from workers.call(_answer_chunk, chunk, limits)
+        finally:
+            if workers is not None:
+                workers.close()
 
     yield from progress(results(), len(items))
 
