@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from clingo import Function, Number, String, Symbol
 
-from .model import Event, Question, Scenario
+from .model import Event, Option, Question, Scenario
 
 # The input predicates in the order docs/predicates.md lists them; facts_text
 # prints facts grouped by predicate in this order.
@@ -102,6 +102,13 @@ def question_symbol(question: Question) -> Symbol:
     return _const(kind)
 
 
+def option_symbol(option: Option) -> Symbol:
+    """The argument of `option/1`: `attack_left`, `range_of_influence(2)`, ..."""
+    if option.name == "range_of_influence":
+        return _f("range_of_influence", Number(option.value or 0))
+    return _const(option.name)
+
+
 def scenario_facts(scenario: Scenario) -> list[Symbol]:
     """Every input fact of the scenario, defaults filled, in schema order, no repeats."""
     sc = scenario
@@ -111,10 +118,7 @@ def scenario_facts(scenario: Scenario) -> list[Symbol]:
     # the table
     add(_f("game", _const(sc.game)))
     for option in sc.options:
-        if option.name == "range_of_influence":
-            add(_f("option", _f("range_of_influence", Number(option.value or 0))))
-        else:
-            add(_f("option", _const(option.name)))
+        add(_f("option", option_symbol(option)))
     for player in sc.players:
         add(_f("player", String(player.name)))
     for player in sc.players:

@@ -21,10 +21,26 @@ def data_dir(name: str) -> Path:
 NOT_SOLVED = {"rule_index.lp"}
 
 
+# The checks of the input, solved alone before any question (mtgkb.checks).
+INPUT_CHECKS = {"100_input_checks.lp", "input_messages.lp"}
+
+
 def rule_files() -> list[Path]:
     """Every program a question needs: the CR encodings and the facts they read."""
-    kb = [f for f in sorted(data_dir("kb").glob("*.lp")) if f.name not in NOT_SOLVED]
-    return sorted(data_dir("rules").glob("*.lp")) + kb
+    skip = NOT_SOLVED | INPUT_CHECKS
+    kb = [f for f in sorted(data_dir("kb").glob("*.lp")) if f.name not in skip]
+    rules = [f for f in sorted(data_dir("rules").glob("*.lp")) if f.name not in skip]
+    return rules + kb
+
+
+def input_check_files() -> list[Path]:
+    """The programs of the input checks: the table rules, the variants, the texts."""
+    return [
+        data_dir("rules") / "100_input_checks.lp",
+        data_dir("kb") / "input.lp",
+        data_dir("kb") / "variants.lp",
+        data_dir("kb") / "input_messages.lp",
+    ]
 
 
 def query_file(name: str) -> Path:

@@ -34,6 +34,9 @@ LANGS = ("en", "it")
 NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
 #: A tag comment: `% 802.4a: intent` or `% 802.4a, 802.4b: intent` (not `%%%`).
 TAG_COMMENT = re.compile(r"%(?![%*])\s*(\d{3}(?:\.\d+[a-z]?)?)\b")
+#: The tag of plumbing that encodes no CR rule: `% no rule: intent`. Such
+#: statements are tagged (not lint) but encode nothing and cite nothing.
+NO_RULE_TAG = re.compile(r"%(?![%*])\s*no rule\b")
 
 #: Statements that are rules of the program and need a tag (directives such as
 #: `#defined`, `#const`, `#program`, `#external` and comments do not).
@@ -303,7 +306,10 @@ class FileScan:
 
 
 def parse_tag(comment: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """The numbers of a tag comment and the items that are not numbers; None if no tag."""
+    """The numbers of a tag comment and the items that are not numbers; None if no
+    tag; no numbers for a `% no rule:` tag."""
+    if NO_RULE_TAG.match(comment):
+        return (), ()
     if not TAG_COMMENT.match(comment):
         return None
     body = comment.lstrip("%").strip()
