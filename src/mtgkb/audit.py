@@ -40,6 +40,7 @@ import clingo.ast as cast
 
 from .answers import QUERY_OF
 from .cores import Budget, active, add_statements, minimal_rules, solve_assuming, switch_rules
+from .kinds import missing_texts
 from .paths import NOT_SOLVED, data_dir
 from .ruleindex import (
     EDITION,
@@ -1465,6 +1466,8 @@ def audit(
             )
     lint += _tag_lint(scans, index)
     lint += _logger_lint(base)
+    for kind, _kind, where, text in missing_texts(scans.rules, base.kb):
+        (lint if kind == "no-message" else warnings).append(_lint(kind, text, where))
     warnings += _unused(base, scans)
 
     made: list[str] = []

@@ -37,8 +37,7 @@ def position_facts(sc: Scenario) -> list[Symbol]:
     if sc.game_given and sc.game_at is not None:
         out.append(_at(Function("game"), sc.game_at.at("value")))
     for option in sc.options:
-        if option.given:
-            out.append(_at(Function("option", [option_symbol(option)]), option.at("value")))
+        out.append(_at(Function("option", [option_symbol(option)]), option.at("value")))
     for player in sc.players:
         out.append(_at(Function("player", [String(player.name)]), player.at()))
     for team in sc.teams:

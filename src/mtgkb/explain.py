@@ -38,7 +38,7 @@ import clingo.ast as cast
 
 from .answers import QUERY_OF as ANSWER_QUERIES
 from .cores import Budget, active, add_statements, minimal_rules, switch_rules
-from .facts import question_symbol
+from .facts import DEFAULTED, question_symbol
 from .paths import data_dir, query_file, rule_files
 from .ruleindex import label, load_index, lookup, scan_file, scan_folder, sort_key
 from .solve import SolveTimeout
@@ -253,6 +253,8 @@ class Graph:
             if sym.type != clingo.SymbolType.Function:
                 continue
             name, args = sym.name, sym.arguments
+            if (name, len(args)) in DEFAULTED:
+                g.facts.add(sym)  # written, or the spec's default for what was not
             if name == "_why" and len(args) == 3:
                 g.why.setdefault(args[1], []).append((args[0].number, tuple(args[2].arguments)))
                 continue

@@ -61,6 +61,11 @@ SCHEMA: tuple[tuple[str, int], ...] = (
     ("asked", 1),
 )
 _RANK = {signature: i for i, signature in enumerate(SCHEMA)}
+# The input predicates kb/variants.lp completes with the spec's defaults where
+# a file is silent: a derived atom of these is an input fact all the same.
+DEFAULTED: frozenset[tuple[str, int]] = frozenset(
+    {("game", 1), ("option", 1), ("active", 1), ("starting", 1)}
+)
 
 
 def _const(word: str) -> Symbol:
@@ -110,13 +115,15 @@ def option_symbol(option: Option) -> Symbol:
 
 
 def scenario_facts(scenario: Scenario) -> list[Symbol]:
-    """Every input fact of the scenario, defaults filled, in schema order, no repeats."""
+    """Every input fact of the scenario as written (kb/variants.lp derives the
+    defaults), in schema order, no repeats."""
     sc = scenario
     out: list[Symbol] = []
     add = out.append
 
     # the table
-    add(_f("game", _const(sc.game)))
+    if sc.game is not None:
+        add(_f("game", _const(sc.game)))
     for option in sc.options:
         add(_f("option", option_symbol(option)))
     for player in sc.players:

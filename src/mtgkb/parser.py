@@ -18,7 +18,6 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .errors import ScenarioError
 from .model import (
-    ATTACK_OPTIONS,
     GAMES,
     OPTIONS,
     PHASES,
@@ -413,7 +412,6 @@ class _Builder:
                 if handler is None:  # pragma: no cover - every rule has a handler
                     self.fail(self.first_token(stmt), f"unsupported statement {stmt.data}")
                 handler(stmt, self.first_token(stmt))
-        self.fill_defaults()
         return self.sc
 
     @staticmethod
@@ -421,21 +419,6 @@ class _Builder:
         for tok in tree.scan_values(lambda v: isinstance(v, Token)):
             return tok
         raise AssertionError("empty statement")  # pragma: no cover
-
-    def fill_defaults(self) -> None:
-        sc = self.sc
-        n = len(sc.players)
-        if not sc.game_given:
-            sc.game = "two_player" if n <= 2 else "free_for_all"
-            given_attack = any(o.name in ATTACK_OPTIONS for o in sc.options)
-            if n > 2 and not given_attack:
-                sc.options.append(Option(name="attack_multiple_players", given=False))
-        if sc.players:
-            first = sc.players[0].name
-            if "active" not in sc.settings:
-                sc.active = first
-            if "starting" not in sc.settings:
-                sc.starting = first
 
     # ---- 1. setup
 
