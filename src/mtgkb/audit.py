@@ -1,6 +1,7 @@
 """`mtgkb audit`: the rule base checks itself.
 
-- coverage: each rule of the index, where it is encoded and what tests it;
+- coverage: each rule of the index, where it is encoded (rules that only
+  cite it, `because/2` and `rests_on/2`, are `cited_at`) and what tests it;
 - lint: untagged ASP rules, tags naming rules outside the index, indexed
   rules encoded nowhere, undefined atoms (clingo's logger), and, as warnings,
   derived predicates nobody reads and encoded rules no test names;
@@ -312,11 +313,12 @@ def tag_sites(scans: Scans) -> dict[str, list[str]]:
     return sites
 
 
-def encoded_sites(scans: Scans) -> dict[str, list[str]]:
+def encoded_sites(scans: Scans, cited: bool = False) -> dict[str, list[str]]:
+    """CR number -> the rules that encode it (with `cited`: that only cite it)."""
     found: dict[str, list[str]] = {}
     for scan in scans.rules:
         for st in scan.statements:
-            if st.is_rule and st.tags:
+            if st.is_rule and st.tags and st.is_citation == cited:
                 for num in st.tags:
                     found.setdefault(num, []).append(label(st.file, st.line))
     return found
@@ -1430,6 +1432,7 @@ def audit(
         lint.append(_lint("no-index", "kb/rule_index.lp is missing", "kb/rule_index.lp"))
     scans = _scan(base)
     encoded = encoded_sites(scans)
+    cited = encoded_sites(scans, cited=True)
     entries = list(index) if index is not None else []
     has_tests = (base.root / "tests").is_dir()
     tested = tested_map(base.root, [e.id for e in entries])
@@ -1439,6 +1442,7 @@ def audit(
         row = {
             "id": entry.id,
             "encoded_at": encoded.get(entry.id, []),
+            "cited_at": cited.get(entry.id, []),
             "tested_by": tested[entry.id],
         }
         if entry.relied_on:
@@ -1446,7 +1450,7 @@ def audit(
         coverage.append(row)
         if entry.relied_on:
             continue
-        if not row["encoded_at"]:
+        if not row["encoded_at"] and not row["cited_at"]:
             lint.append(
                 _lint(
                     "not-encoded",
@@ -1499,6 +1503,7 @@ def audit(
         "rules": len(coverage),
         "relied_on": sum(1 for r in coverage if r.get("relied_on")),
         "encoded": sum(1 for r in coverage if r["encoded_at"]),
+        "cited_only": sum(1 for r in coverage if r["cited_at"] and not r["encoded_at"]),
         "tested": sum(1 for r in coverage if r["tested_by"]),
         "lint": len(lint),
         "warnings": len(warnings),
@@ -1535,7 +1540,7 @@ def to_text(report: dict) -> str:
     out = [
         f"mtgkb audit of {s['root']} (CR {s['edition']})",
         f"  rules in the index: {s['rules']} ({s['relied_on']} relied on, not encoded)",
-        f"  encoded: {s['encoded']}, tested: {s['tested']}",
+        f"  encoded: {s['encoded']} (and {s['cited_only']} only cited), tested: {s['tested']}",
         f"  scenarios checked: {s['scenarios']}",
         f"  lint: {s['lint']}, warnings: {s['warnings']}, conflicts: {s['conflicts']}",
     ]
@@ -1578,6 +1583,7 @@ def to_markdown(report: dict) -> str:
         "|---|---|",
         f"| rules in the index | {s['rules']} ({s['relied_on']} relied on) |",
         f"| encoded | {s['encoded']} |",
+        f"| only cited (because/2, rests_on/2) | {s['cited_only']} |",
         f"| tested | {s['tested']} |",
         f"| scenarios checked | {s['scenarios']} |",
         f"| lint | {s['lint']} |",

@@ -288,6 +288,27 @@ class Statement:
     def is_rule(self) -> bool:
         return self.kind in RULE_TYPE_NAMES
 
+    @property
+    def is_citation(self) -> bool:
+        """A rule that only says which CR rule or conclusion another conclusion
+        rests on (`because/2`, `rests_on/2`): it cites its rule, it does not
+        encode it."""
+        if self.kind != "Rule" or self.ast is None:
+            return False
+        head = self.ast.head
+        if head.ast_type != cast.ASTType.Literal or head.atom.ast_type != cast.ASTType.SymbolicAtom:
+            return False
+        term = head.atom.symbol
+        return term.ast_type == cast.ASTType.Function and (term.name, len(term.arguments)) in {
+            ("because", 2),
+            ("rests_on", 2),
+        }
+
+    @property
+    def encodes(self) -> bool:
+        """A rule that encodes the CR rules of its tag (not a citation, not `% no rule`)."""
+        return self.is_rule and bool(self.tags) and not self.is_citation
+
 
 @dataclass
 class TagLine:
@@ -421,16 +442,22 @@ def label(path: Path, line: int | None = None) -> str:
     return f"{text}:{line}" if line is not None else text
 
 
-def encoded_map(root: Path | None = None) -> dict[str, list[str]]:
-    """Each CR number tagged in `rules/*.lp` -> the `rules/FILE.lp:LINE` of its rules."""
+def encoded_map(root: Path | None = None, *, cited: bool = False) -> dict[str, list[str]]:
+    """Each CR number tagged in `rules/*.lp` -> the `rules/FILE.lp:LINE` of the
+    rules that encode it (with `cited`, of the rules that only cite it)."""
     folder = (Path(root) / "rules") if root is not None else data_dir("rules")
     found: dict[str, list[str]] = {}
     for scan in scan_folder(folder):
         for st in scan.statements:
-            if st.is_rule and st.tags:
+            if st.is_rule and st.tags and st.is_citation == cited:
                 for num in st.tags:
                     found.setdefault(num, []).append(label(st.file, st.line))
     return found
+
+
+def cited_at(number: str, root: Path | None = None) -> list[str]:
+    """Where rules only cite a CR number (`because/2`, `rests_on/2` under its tag)."""
+    return encoded_map(root, cited=True).get(normalize(number), [])
 
 
 def encoded_at(number: str, root: Path | None = None) -> list[str]:
@@ -622,6 +649,7 @@ def entry_dict(
     index: RuleIndex | None = None,
     encoded: list[str] | None = None,
     tested: list[str] | None = None,
+    cited: list[str] | None = None,
 ) -> dict:
     """One entry as JSON: everything `mtgkb rules N --json` prints."""
     index = index if index is not None else load_index()
@@ -636,6 +664,7 @@ def entry_dict(
         "same_as": list(entry.same_as),
         "relied_on": entry.relied_on,
         "encoded_at": encoded if encoded is not None else encoded_at(entry.id),
+        "cited_at": cited if cited is not None else cited_at(entry.id),
         "tested_by": tested if tested is not None else tested_by(entry.id),
     }
     if note:
@@ -649,6 +678,7 @@ _LABELS = {
         "older": "older numbers",
         "same": "states the same as",
         "encoded": "encoded at",
+        "cited": "cited (because/2, rests_on/2) at",
         "tested": "tested by",
         "relied": "relied on, not encoded",
         "none": "(none)",
@@ -659,6 +689,7 @@ _LABELS = {
         "older": "numeri precedenti",
         "same": "dice lo stesso di",
         "encoded": "codificata in",
+        "cited": "citata (because/2, rests_on/2) in",
         "tested": "provata da",
         "relied": "citata ma non codificata",
         "none": "(nessuno)",
@@ -675,9 +706,10 @@ def format_entry(
     index: RuleIndex | None = None,
     encoded: list[str] | None = None,
     tested: list[str] | None = None,
+    cited: list[str] | None = None,
 ) -> str:
     """One entry as readable text: paraphrase, edition, older numbers, where encoded and tested."""
-    data = entry_dict(entry, lang, note, index=index, encoded=encoded, tested=tested)
+    data = entry_dict(entry, lang, note, index=index, encoded=encoded, tested=tested, cited=cited)
     words = _LABELS.get(lang, _LABELS["en"])
     titles = " / ".join(f"{t['id']} {t['title']}" for t in data["titles"])
     lines = [f"{entry.id}" + (f"  ({titles})" if titles else ""), f"  {data['paraphrase']}"]
@@ -688,8 +720,14 @@ def format_entry(
         lines.append(f"  {words['same']}: " + ", ".join(entry.same_as))
     if entry.relied_on:
         lines.append(f"  {words['relied']}")
-    for key in ("encoded", "tested"):
-        values = data["encoded_at" if key == "encoded" else "tested_by"]
+    for key, field_name in (
+        ("encoded", "encoded_at"),
+        ("cited", "cited_at"),
+        ("tested", "tested_by"),
+    ):
+        values = data[field_name]
+        if key == "cited" and not values:
+            continue
         lines.append(f"  {words[key]}:" + ("" if values else f" {words['none']}"))
         lines += [f"    {v}" for v in values]
     if note:
