@@ -20,7 +20,10 @@ def unchecked(text: str):
     """The scenario of a text whose names are right, before its table is checked."""
     lines = text.split("\n")
     sc = _Builder("t.mtg", lines).build(grammar().parse(text + "\n"))
-    _Checker(sc).run()
+    checker = _Checker(sc)
+    checker.names()
+    checker.references()
+    checker.flush()
     return sc
 
 
@@ -123,3 +126,33 @@ def test_the_table_rules_are_encoded_in_lp_files():
         assert any("100_input_checks.lp" in site for site in encoded[number]), number
     for number in ("904.2", "904.2a"):
         assert any(site.endswith(".lp") or ".lp:" in site for site in encoded[number])
+
+
+def test_702_22c_101_4d_810_4_904_2a_faults_of_one_statement_are_the_rule_bases():
+    band = 'players: A, B\nA controls creature "X" 1/1 with banding\n"X" attacks B\nband "X"\n'
+    assert rules_broken(band) == {"band_too_small": {"702.22c"}}
+    assert where_of(band) == (4, 1)
+    choose = "players: A, B\nA's choice makes B choose\n"
+    assert rules_broken(choose) == {"choice_without_each_player": {"101.4d"}}
+    giant = "game: two-headed-giant\nplayers: A, B, C, D\nteam X: A, B\nteam Y: C, D\nlife: A 5\n"
+    assert rules_broken(giant) == {"life_of_a_giant": {"810.4"}}
+    assert error(giant).message == (
+        "in a two-headed-giant game life is shared by the team (810.4): "
+        "give the life of A's team (X), not of A"
+    )
+    boss = "game: archenemy\nplayers: A, B, C\narchenemy: A\narchenemy: B\n"
+    assert rules_broken(boss)["second_archenemy"] == {"904.2a"}
+    err = error(boss)
+    assert (err.line, err.column) == (4, 1)
+    assert err.message == "there is one archenemy (904.2a); already given at line 3"
+
+
+def test_faults_of_one_statement_are_reported_with_the_names_in_file_order():
+    # the band fault (line 4) comes before the unknown player (line 5), as before
+    text = 'players: A, B\nA controls creature "X" 1/1\n"X" attacks B\nband "X"\nC loses 1 life\n'
+    assert where_of(text) == (4, 1)
+
+
+def where_of(text: str) -> tuple[int, int]:
+    err = error(text)
+    return (err.line, err.column)

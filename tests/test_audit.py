@@ -9,7 +9,7 @@ import json
 import shutil
 
 import pytest
-from conftest import ROOT, SHARED, needs_shared
+from helpers import ROOT, SHARED, needs_shared
 
 from mtgkb import audit as audit_module
 from mtgkb.audit import (

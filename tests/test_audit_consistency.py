@@ -11,7 +11,7 @@ import re
 import shutil
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from mtgkb import audit as audit_module
 from mtgkb import corpus

@@ -6,7 +6,7 @@ import re
 
 import clingo
 import pytest
-from conftest import CONFORMANCE, ROOT, needs_shared
+from helpers import CONFORMANCE, ROOT, needs_shared
 
 from mtgkb.facts import SCHEMA, facts_text, scenario_facts
 from mtgkb.parser import parse_file, parse_text

@@ -5,7 +5,7 @@ import json
 import re
 
 import pytest
-from conftest import CONFORMANCE, ROOT, SHARED, needs_shared
+from helpers import CONFORMANCE, ROOT, SHARED, needs_shared
 
 from mtgkb import ruleindex
 from mtgkb.ruleindex import (

@@ -43,6 +43,7 @@ from .answers import QUERY_OF
 from .cores import Budget, active, add_statements, minimal_rules, solve_assuming, switch_rules
 from .kinds import missing_texts
 from .paths import NOT_SOLVED, data_dir
+from .programs import add_facts, quiet
 from .ruleindex import (
     EDITION,
     FileScan,
@@ -405,10 +406,6 @@ EVENT_FACTS = {"event", "event_source", "choice_item", "choice_in_order", "choic
 NO_ANSWER = "the rules admit no answer"
 
 
-def _silent(code, message) -> None:
-    pass
-
-
 @dataclass
 class Prepared:
     """The rule base with one activation atom per CR number, parsed once."""
@@ -470,16 +467,6 @@ def _conflict_message(sym: clingo.Symbol) -> str:
     return template.format(*args) if template else str(sym)
 
 
-def _add_facts(ctl: clingo.Control, facts: str | Sequence[clingo.Symbol]) -> None:
-    """Facts as text (tests, `mtgkb facts`) or as symbols (a user's name stays data)."""
-    if isinstance(facts, str):
-        ctl.add("base", [], facts)
-        return
-    with ctl.backend() as backend:
-        for sym in facts:
-            backend.add_rule([backend.add_atom(sym)])
-
-
 def _switched(
     prepared: Prepared,
     queries: str | Sequence[str] | None,
@@ -492,7 +479,7 @@ def _switched(
     """The rule base (every rule behind its switch), kb/, the queries and the
     facts, grounded, with `externals` free atoms; the switches free too.
     Returns the control and the CR numbers present."""
-    ctl = clingo.Control(list(options), logger=_silent)
+    ctl = clingo.Control(list(options), logger=quiet)
     add_statements(ctl, prepared.statements)
     for path in prepared.kb if others is None else others:
         ctl.load(str(path))
@@ -504,7 +491,7 @@ def _switched(
             raise FileNotFoundError(f"queries/{query}.lp")
         ctl.load(str(path))
     ctl.add("base", [], prepared.extra + extra)
-    _add_facts(ctl, facts)
+    add_facts(ctl, facts)
     if externals:
         with ctl.backend() as backend:
             for sym in externals:
@@ -618,7 +605,7 @@ def _symbols(facts: str | Sequence[clingo.Symbol]) -> list[clingo.Symbol]:
     """Fact text as symbols (the text is read by clingo, never pasted into a program)."""
     if not isinstance(facts, str):
         return list(facts)
-    ctl = clingo.Control(logger=_silent)
+    ctl = clingo.Control(logger=quiet)
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
     return [a.symbol for a in ctl.symbolic_atoms if a.is_fact]
@@ -1540,7 +1527,8 @@ def to_text(report: dict) -> str:
     out = [
         f"mtgkb audit of {s['root']} (CR {s['edition']})",
         f"  rules in the index: {s['rules']} ({s['relied_on']} relied on, not encoded)",
-        f"  encoded: {s['encoded']} (and {s['cited_only']} only cited), tested: {s['tested']}",
+        f"  encoded: {s['encoded']} (and {s.get('cited_only', 0)} only cited), "
+        f"tested: {s['tested']}",
         f"  scenarios checked: {s['scenarios']}",
         f"  lint: {s['lint']}, warnings: {s['warnings']}, conflicts: {s['conflicts']}",
     ]
@@ -1583,7 +1571,7 @@ def to_markdown(report: dict) -> str:
         "|---|---|",
         f"| rules in the index | {s['rules']} ({s['relied_on']} relied on) |",
         f"| encoded | {s['encoded']} |",
-        f"| only cited (because/2, rests_on/2) | {s['cited_only']} |",
+        f"| only cited (because/2, rests_on/2) | {s.get('cited_only', 0)} |",
         f"| tested | {s['tested']} |",
         f"| scenarios checked | {s['scenarios']} |",
         f"| lint | {s['lint']} |",

@@ -19,12 +19,12 @@ from .errors import ScenarioError
 from .facts import option_symbol, scenario_facts
 from .model import Position, Scenario
 from .paths import input_check_files
+from .programs import quiet
 
-SHOW = "#show input_error/3. #show input_error_at/4. #show message/2. #show message_it/2."
-
-
-def _quiet(code, message) -> None:
-    """clingo's warnings (undefined atoms and the like) are not the user's business."""
+SHOW = (
+    "#show input_error/3. #show input_error_at/4. #show first_round/1."
+    " #show message/2. #show message_it/2."
+)
 
 
 def _at(part: Symbol, where: Position) -> Symbol:
@@ -52,6 +52,15 @@ def position_facts(sc: Scenario) -> list[Symbol]:
         out.append(_at(Function("emperor", [p]), setting.at("player")))
     for setting in sc.archenemies:
         out.append(_at(Function("archenemy_statement", [String(setting.name)]), setting.at()))
+    for band in sc.bands:
+        k = Number(band.index)
+        out.append(_at(Function("band", [k]), band.at()))
+        for i in range(len(band.members)):
+            out.append(_at(Function("member_of_band", [k]), band.at(f"member.{i}")))
+    for event in sc.events:
+        out.append(_at(Function("event", [Number(event.index)]), event.at()))
+    for setting in sc.life:
+        out.append(_at(Function("life", [String(setting.name)]), setting.at("player")))
     return out
 
 
@@ -62,7 +71,7 @@ def _program() -> str:
 
 def input_errors(sc: Scenario) -> list[Symbol]:
     """The shown atoms of the input checks: input_error/3, input_error_at/4, the texts."""
-    ctl = clingo.Control(["--models=1"], logger=_quiet)
+    ctl = clingo.Control(["--models=1"], logger=quiet)
     ctl.add("base", [], _program())
     ctl.add("base", [], SHOW)
     with ctl.backend() as backend:
@@ -97,31 +106,43 @@ def fill(template: str, args: list[Symbol]) -> str:
     return text
 
 
-def check(sc: Scenario, language: str = "en") -> None:
-    """Raise ScenarioError for the table error written first in the file, if any."""
-    shown = input_errors(sc)
-    texts = {"en": {}, "it": {}}
-    errors = {}
+def table_errors(sc: Scenario, language: str = "en") -> list[tuple[int, int, str, bool]]:
+    """Every input error the rule base finds: (line, column, message, first
+    round), the first round being the faults reported with the names."""
+    texts: dict[str, dict[str, str]] = {"en": {}, "it": {}}
+    errors: set[tuple[Symbol, Symbol]] = set()
+    early: set[str] = set()
     places = []
-    for sym in shown:
+    for sym in input_errors(sc):
         a = sym.arguments
         if sym.name == "message":
             texts["en"][a[0].name] = a[1].string
         elif sym.name == "message_it":
             texts["it"][a[0].name] = a[1].string
+        elif sym.name == "first_round":
+            early.add(a[0].name)
         elif sym.name == "input_error":
-            errors[(a[1], a[2])] = a[0]
+            errors.add((a[1], a[2]))
         elif sym.name == "input_error_at":
-            places.append((a[2].number, a[3].number, str(a[0]), str(a[1]), a[0], a[1]))
-    places = [p for p in places if (p[4], p[5]) in errors]
-    if not places:
-        return
-    line, column, _, _, kind, args = min(places)
-    template = texts[language].get(kind.name) or texts["en"].get(kind.name, kind.name)
-    raise ScenarioError(
-        fill(template, list(args.arguments)),
-        filename=sc.filename,
-        line=line,
-        column=column,
-        source_line=sc.source_line(line),
-    )
+            places.append((a[2].number, a[3].number, a[0], a[1]))
+    out = []
+    for line, column, kind, args in places:
+        if (kind, args) not in errors:
+            continue
+        template = texts[language].get(kind.name) or texts["en"].get(kind.name, kind.name)
+        out.append((line, column, fill(template, list(args.arguments)), kind.name in early))
+    return sorted(out)
+
+
+def check(sc: Scenario, language: str = "en") -> None:
+    """Raise ScenarioError for the input error written first in the file, if any."""
+    found = table_errors(sc, language)
+    if found:
+        line, column, message, _ = found[0]
+        raise ScenarioError(
+            message,
+            filename=sc.filename,
+            line=line,
+            column=column,
+            source_line=sc.source_line(line),
+        )

@@ -16,6 +16,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
+from .programs import quiet
 from .ruleindex import FileScan, label
 
 #: (predicate, arity, 0-based argument) where a kind stands.
@@ -94,7 +95,7 @@ def kinds(scans: Iterable[FileScan], seed: tuple[str, int, int]) -> dict[str, st
 
 def texts(files: Iterable[Path]) -> tuple[set[str], set[str]]:
     """The kinds with an English `message/2` and with an Italian `message_it/2`."""
-    ctl = clingo.Control(logger=lambda code, message: None)
+    ctl = clingo.Control(logger=quiet)
     for path in files:
         ctl.load(str(path))
     ctl.ground([("base", [])])

@@ -89,9 +89,6 @@ class GameObject(Located):
     protector: str | None = None
     abilities: list[Ability] = field(default_factory=list)
 
-    def has(self, ability: str) -> bool:
-        return any(a.name == ability for a in self.abilities)
-
 
 @dataclass
 class MaxAttackers(Located):
@@ -285,9 +282,6 @@ class Scenario:
             if player in team.members:
                 return team
         return None
-
-    def option_names(self) -> list[str]:
-        return [o.name for o in self.options]
 
     def source_line(self, line: int) -> str:
         if 1 <= line <= len(self.source_lines):

@@ -510,11 +510,6 @@ class _Builder:
         made.value = made.name
 
     def s_archenemy(self, t: Tree, first: Token) -> None:
-        if self.sc.archenemies:
-            before = self.sc.archenemies[0]
-            self.fail(
-                first, f"there is one archenemy (904.2a); already given at line {before.line}"
-            )
         made = self._player_setting(t, first, "archenemy", self.sc.archenemies)
         made.value = made.name
 

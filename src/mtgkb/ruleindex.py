@@ -25,6 +25,7 @@ import clingo
 import clingo.ast as cast
 
 from .paths import data_dir
+from .programs import stamp
 
 #: The edition of the Comprehensive Rules the rule base follows.
 EDITION = "2026-04-17"
@@ -412,14 +413,6 @@ def scan_file(path: Path) -> FileScan:
     return FileScan(path, statements, tags, errors)
 
 
-def _fingerprint(paths: Iterable[Path]) -> tuple:
-    out = []
-    for p in paths:
-        st = p.stat()
-        out.append((str(p), st.st_mtime_ns, st.st_size))
-    return tuple(out)
-
-
 @lru_cache(maxsize=64)
 def _scan_cached(path: str, stamp: tuple) -> FileScan:
     return scan_file(Path(path))
@@ -428,7 +421,7 @@ def _scan_cached(path: str, stamp: tuple) -> FileScan:
 def scan_folder(folder: Path) -> list[FileScan]:
     """Every `*.lp` file of a folder, scanned (cached while the files are unchanged)."""
     files = sorted(Path(folder).glob("*.lp"))
-    return [_scan_cached(str(f), _fingerprint([f])) for f in files]
+    return [_scan_cached(str(f), stamp([f])) for f in files]
 
 
 def default_root() -> Path:
@@ -552,7 +545,7 @@ def _test_sources(root: Path) -> tuple[list[str], dict[str, set[str]]]:
     files = sorted((root / "tests").glob("*.py"))
     for folder, _ in example_folders(root):
         files += sorted(folder.glob("*.expected.json"))
-    return _tests_cached(str(root), _fingerprint(files))
+    return _tests_cached(str(root), stamp(files))
 
 
 def tested_map(root: Path | None = None, numbers: Iterable[str] = ()) -> dict[str, list[str]]:

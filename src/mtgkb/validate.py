@@ -7,7 +7,8 @@ Whether the table is one its variant allows (805.1, 806.2b, 808.1, 809.1,
 says it (`rules/100_input_checks.lp`, asked by mtgkb.checks). Whether a
 *play* is legal is not checked here either: that is `ask legal`.
 
-Checks run in two rounds (names and references, then the table); within a
+Checks run in two rounds (names and references, with the rule base's faults
+of one statement: 702.22c, 101.4d, 810.4, 904.2a; then the table); within a
 round the error written first in the file is the one reported.
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-from .checks import check as check_table
+from .checks import table_errors
 from .errors import ScenarioError
 from .model import Position, Scenario, Team
 
@@ -170,13 +171,7 @@ class _Checker:
                 if name in self.teams:
                     continue
                 if name in self.players:
-                    team = self.sc.team_of(name)
-                    hint = f" ({team.name})" if team else ""
-                    self.add(
-                        where,
-                        "in a two-headed-giant game life is shared by the team (810.4): "
-                        f"give the life of {name}'s team{hint}, not of {name}",
-                    )
+                    continue  # a player's life is no team's (810.4): the rule base says so
                 else:
                     self.add(where, f"unknown team {name}" + self._suggest(name, self.teams))
             elif name in self.teams:
@@ -237,8 +232,6 @@ class _Checker:
             blocked[pair] = block.line
         banded: dict[str, int] = {}
         for band in self.sc.bands:
-            if len(band.members) < 2:
-                self.add(band.at(), "a band has two or more attacking creatures (702.22c)")
             for i, member in enumerate(band.members):
                 where = band.at(f"member.{i}")
                 if not self.obj(member, where, ("creature",)):
@@ -248,7 +241,6 @@ class _Checker:
                 banded[member] = band.line
 
     def events(self) -> None:
-        simultaneous_seen = False
         for event in self.sc.events:
             kind, args = event.kind, event.args
             if kind == "damage":
@@ -263,15 +255,7 @@ class _Checker:
             elif kind in ("exchange_life", "makes_choose"):
                 self.player(args[0], event.at("player"))
                 self.player(args[1], event.at("other"))
-                if kind == "makes_choose" and not simultaneous_seen:
-                    self.add(
-                        event.at(),
-                        "a choice that makes another player choose needs an earlier "
-                        "'each player ...' line (101.4d)",
-                    )
-            elif kind == "simultaneous":
-                simultaneous_seen = True
-            elif kind != "combat_damage":
+            elif kind not in ("combat_damage", "simultaneous"):
                 self.player(args[0], event.at("player"))
 
     # ---- all of it
@@ -288,11 +272,18 @@ class _Checker:
             )
         self.names()
         self.references()
+        found = table_errors(self.sc)
+        # the rule base's faults of one statement come with the names ...
+        self.errors += [(line, column, text) for line, column, text, first in found if first]
+        self.flush()
+        # ... and the table's shape once every name is right
+        self.errors = [(line, column, text) for line, column, text, first in found if not first]
         self.flush()
 
 
 def validate(scenario: Scenario) -> None:
     """Raise ScenarioError for the first problem written in the file, if any:
-    names and references here, then the table's shape by the rule base."""
+    names and references here with the faults of one statement, then the
+    table's shape; the rule base (rules/100_input_checks.lp) says every one
+    of them that is a rule of the game."""
     _Checker(scenario).run()
-    check_table(scenario)
