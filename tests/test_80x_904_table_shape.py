@@ -7,7 +7,9 @@ import re
 
 import clingo
 import pytest
+from helpers import ROOT
 
+from mtgkb.audit import generated_corpus
 from mtgkb.checks import input_errors
 from mtgkb.errors import ScenarioError
 from mtgkb.parser import _Builder, grammar, parse_text
@@ -156,3 +158,27 @@ def test_faults_of_one_statement_are_reported_with_the_names_in_file_order():
 def where_of(text: str) -> tuple[int, int]:
     err = error(text)
     return (err.line, err.column)
+
+
+def _table_texts():
+    texts = [text for _, text in generated_corpus()]
+    texts += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "examples").glob("*.mtg"))]
+    six = "players: A, B, C, D, E, F\n"
+    texts += [
+        "game: two-headed-giant\n" + six + "team X: A, B\nteam Y: C, D\nteam Z: E, F\n",
+        "game: emperor\n" + six + "team X: A, B, C\nteam Y: D, E, F\nemperor: A\nemperor: E\n",
+        "game: team-vs-team\nplayers: A, B, C, D\nteam X: A, C\nteam Y: B, D\n",
+        "game: archenemy\n" + six + "archenemy: A\nteam Boss: A\nteam X: B, C, D, E\n",
+        "game: free-for-all\noption: attack-left\noption: attack-right\nplayers: A, B, C\n",
+        'players: A, B\nA controls creature "X" 1/1\n"X" attacks B\nband "X"\n',
+    ]
+    return texts
+
+
+def test_the_input_checks_ground_only_what_can_fire_and_find_the_same_errors():
+    checked = 0
+    for text in _table_texts():
+        sc = _Builder("t.mtg", text.split("\n")).build(grammar().parse(text + "\n"))
+        assert set(input_errors(sc)) == set(input_errors(sc, sliced=False)), text
+        checked += 1
+    assert checked > 90

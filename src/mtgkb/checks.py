@@ -10,9 +10,11 @@ the file into the ScenarioError of the spec, with its text from
 
 from __future__ import annotations
 
-from functools import cache
+from dataclasses import replace
+from functools import cache, lru_cache
 
 import clingo
+import clingo.ast as cast
 from clingo import Function, Number, String, Symbol
 
 from .errors import ScenarioError
@@ -21,10 +23,7 @@ from .model import Position, Scenario
 from .paths import input_check_files
 from .programs import quiet
 
-SHOW = (
-    "#show input_error/3. #show input_error_at/4. #show first_round/1."
-    " #show message/2. #show message_it/2."
-)
+SHOW = "#show input_error/3. #show input_error_at/4. #show first_round/1."
 
 
 def _at(part: Symbol, where: Position) -> Symbol:
@@ -64,18 +63,149 @@ def position_facts(sc: Scenario) -> list[Symbol]:
     return out
 
 
+Pattern = tuple[str, int, tuple]  # name, arity, each argument's shape (None: any)
+
+
+def _shape_of_ast(term) -> str | None:
+    if term.ast_type == cast.ASTType.SymbolicTerm:
+        return _shape_of_symbol(term.symbol)
+    if term.ast_type == cast.ASTType.Function and term.name:
+        return f"f/{term.name}/{len(term.arguments)}"
+    return None
+
+
+def _shape_of_symbol(sym: Symbol) -> str | None:
+    if sym.type == clingo.SymbolType.Function and sym.name:
+        return f"f/{sym.name}/{len(sym.arguments)}"
+    return None
+
+
+def _atom_pattern(lit) -> Pattern | None:
+    """The pattern of a plain positive literal (None for anything else)."""
+    if lit.ast_type != cast.ASTType.Literal or lit.sign != cast.Sign.NoSign:
+        return None
+    if lit.atom.ast_type != cast.ASTType.SymbolicAtom:
+        return None
+    term = lit.atom.symbol
+    if term.ast_type == cast.ASTType.Pool and term.arguments:
+        # p(a;b): one pattern for every alternative, its arguments left open
+        first = term.arguments[0]
+        if first.ast_type == cast.ASTType.Function and first.name:
+            return (first.name, len(first.arguments), (None,) * len(first.arguments))
+        return None
+    if term.ast_type == cast.ASTType.Function and term.name:
+        return (term.name, len(term.arguments), tuple(_shape_of_ast(a) for a in term.arguments))
+    if (
+        term.ast_type == cast.ASTType.SymbolicTerm
+        and term.symbol.type == clingo.SymbolType.Function
+    ):
+        sym = term.symbol
+        return (sym.name, len(sym.arguments), tuple(_shape_of_symbol(a) for a in sym.arguments))
+    return None
+
+
+def _is_false(head) -> bool:
+    """The head of an integrity constraint."""
+    return (
+        head.ast_type == cast.ASTType.Literal and head.atom.ast_type == cast.ASTType.BooleanConstant
+    )
+
+
+def _fact_pattern(sym: Symbol) -> Pattern:
+    return (sym.name, len(sym.arguments), tuple(_shape_of_symbol(a) for a in sym.arguments))
+
+
 @cache
-def _program() -> str:
-    return "\n".join(path.read_text(encoding="utf-8") for path in input_check_files())
+def _program() -> tuple[tuple[cast.AST, Pattern | None, tuple[Pattern, ...]], ...]:
+    """The statements of the checks, each with the pattern of the atom its head
+    derives (None: none, or any) and the patterns of the atoms its body needs."""
+    parsed: list[cast.AST] = []
+    texts = [path.read_text(encoding="utf-8") for path in input_check_files()]
+    cast.parse_string("\n".join(texts + [SHOW]), parsed.append)
+    out = []
+    for node in parsed:
+        if node.ast_type in (cast.ASTType.Comment, cast.ASTType.Program, cast.ASTType.Defined):
+            continue  # nothing to ground (clingo's warnings are off: --warn=none)
+        head: Pattern | None = None
+        needs: list[Pattern] = []
+        if node.ast_type == cast.ASTType.Rule:
+            head = _atom_pattern(node.head)
+            if head is not None and head[0] in TEXTS and not node.body:
+                continue  # the texts are read once (_texts), not solved
+            if head is None and not _is_false(node.head):
+                raise ValueError(f"cannot slice the input checks at {node}")  # pragma: no cover
+            needs = [p for p in map(_atom_pattern, node.body) if p is not None]
+        out.append((node, head, tuple(needs)))
+    return tuple(out)
 
 
-def input_errors(sc: Scenario) -> list[Symbol]:
-    """The shown atoms of the input checks: input_error/3, input_error_at/4, the texts."""
-    ctl = clingo.Control(["--models=1"], logger=quiet)
-    ctl.add("base", [], _program())
-    ctl.add("base", [], SHOW)
+def _matches(need: Pattern, known: dict[tuple[str, int], set[tuple]]) -> bool:
+    for shape in known.get(need[:2], ()):
+        if all(a is None or b is None or a == b for a, b in zip(need[2], shape, strict=True)):
+            return True
+    return False
+
+
+TEXTS = frozenset({"message", "message_it"})
+
+
+@cache
+def _texts() -> dict[str, dict[str, str]]:
+    """Language -> kind -> the text of the input errors (kb/input_messages.lp)."""
+    ctl = clingo.Control(logger=quiet)
+    for path in input_check_files():
+        if path.parent.name == "kb":
+            ctl.load(str(path))
+    ctl.ground([("base", [])])
+    out: dict[str, dict[str, str]] = {"en": {}, "it": {}}
+    for language, name in (("en", "message"), ("it", "message_it")):
+        for atom in ctl.symbolic_atoms.by_signature(name, 2):
+            kind, text = atom.symbol.arguments
+            out[language][kind.name] = text.string
+    return out
+
+
+def _sliced(facts: list[Symbol]) -> list[cast.AST]:
+    """The statements that may fire on these facts: a rule whose body needs an
+    atom that no fact and no rule that may fire can match (compared by name,
+    arity and the constants and function names of its arguments) is left out.
+    Exact, and it saves most of the grounding where there is nothing to check."""
+    program = _program()
+    return [program[i][0] for i in _kept(frozenset(map(_fact_pattern, facts)))]
+
+
+@lru_cache(maxsize=512)
+def _kept(patterns: frozenset[Pattern]) -> tuple[int, ...]:
+    """The statements kept for facts of these patterns (tables of one shape share it)."""
+    known: dict[tuple[str, int], set[tuple]] = {}
+    for pattern in patterns:
+        known.setdefault(pattern[:2], set()).add(pattern[2])
+    program = _program()
+    kept = [False] * len(program)
+    grown = True
+    while grown:
+        grown = False
+        for i, (_, head, needs) in enumerate(program):
+            if not kept[i] and all(_matches(n, known) for n in needs):
+                kept[i] = True
+                if head is not None:
+                    known.setdefault(head[:2], set()).add(head[2])
+                grown = True
+    return tuple(i for i in range(len(program)) if kept[i])
+
+
+def input_errors(sc: Scenario, sliced: bool = True) -> list[Symbol]:
+    """The shown atoms of the input checks: input_error/3, input_error_at/4,
+    first_round/1 and the texts."""
+    table = replace(sc, objects=[], attacks=[], blocks=[], bands=[], triggers=[], questions=[])
+    facts = scenario_facts(table) + position_facts(sc)
+    ctl = clingo.Control(["--models=1", "--warn=none"], logger=quiet)
+    statements = _sliced(facts) if sliced else [node for node, _, _ in _program()]
+    with cast.ProgramBuilder(ctl) as builder:
+        for node in statements:
+            builder.add(node)
     with ctl.backend() as backend:
-        for fact in scenario_facts(sc) + position_facts(sc):
+        for fact in facts:
             backend.add_rule([backend.add_atom(fact)])
     ctl.ground([("base", [])])
     shown: list[Symbol] = []
@@ -109,17 +239,13 @@ def fill(template: str, args: list[Symbol]) -> str:
 def table_errors(sc: Scenario, language: str = "en") -> list[tuple[int, int, str, bool]]:
     """Every input error the rule base finds: (line, column, message, first
     round), the first round being the faults reported with the names."""
-    texts: dict[str, dict[str, str]] = {"en": {}, "it": {}}
+    texts = _texts()
     errors: set[tuple[Symbol, Symbol]] = set()
     early: set[str] = set()
     places = []
     for sym in input_errors(sc):
         a = sym.arguments
-        if sym.name == "message":
-            texts["en"][a[0].name] = a[1].string
-        elif sym.name == "message_it":
-            texts["it"][a[0].name] = a[1].string
-        elif sym.name == "first_round":
+        if sym.name == "first_round":
             early.add(a[0].name)
         elif sym.name == "input_error":
             errors.add((a[1], a[2]))
