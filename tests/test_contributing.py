@@ -33,7 +33,7 @@ def _edit(path, old, new):
 def _answer(root, tmp_path):
     scenario = tmp_path / "glimmer.mtg"
     scenario.write_text(SCENARIO, encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=str(root / "src"), MTGKB_CACHE="0")
+    env = dict(os.environ, PYTHONPATH=str(root / "src"), MTGKB_CACHE="0", MTGKB_RULE_BASE=str(root))
     proc = subprocess.run(
         [sys.executable, "-m", "mtgkb", "run", "--json", str(scenario)],
         capture_output=True,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cache, lru_cache
+from pathlib import Path
 
 import clingo
 import clingo.ast as cast
@@ -21,7 +22,7 @@ from .errors import ScenarioError
 from .facts import option_symbol, scenario_facts
 from .model import Position, Scenario
 from .paths import input_check_files
-from .programs import quiet
+from .programs import quiet, stamp
 
 SHOW = "#show input_error/3. #show input_error_at/4. #show first_round/1."
 
@@ -115,12 +116,18 @@ def _fact_pattern(sym: Symbol) -> Pattern:
     return (sym.name, len(sym.arguments), tuple(_shape_of_symbol(a) for a in sym.arguments))
 
 
-@cache
 def _program() -> tuple[tuple[cast.AST, Pattern | None, tuple[Pattern, ...]], ...]:
+    """The statements of the checks of the rule base in use (read again when
+    one of its files changes)."""
+    return _program_of(stamp(input_check_files()))
+
+
+@cache
+def _program_of(files: tuple) -> tuple[tuple[cast.AST, Pattern | None, tuple[Pattern, ...]], ...]:
     """The statements of the checks, each with the pattern of the atom its head
     derives (None: none, or any) and the patterns of the atoms its body needs."""
     parsed: list[cast.AST] = []
-    texts = [path.read_text(encoding="utf-8") for path in input_check_files()]
+    texts = [Path(path).read_text(encoding="utf-8") for path, *_ in files]
     cast.parse_string("\n".join(texts + [SHOW]), parsed.append)
     out = []
     for node in parsed:
@@ -149,13 +156,17 @@ def _matches(need: Pattern, known: dict[tuple[str, int], set[tuple]]) -> bool:
 TEXTS = frozenset({"message", "message_it"})
 
 
-@cache
 def _texts() -> dict[str, dict[str, str]]:
     """Language -> kind -> the text of the input errors (kb/input_messages.lp)."""
+    return _texts_of(stamp(input_check_files()))
+
+
+@cache
+def _texts_of(files: tuple) -> dict[str, dict[str, str]]:
     ctl = clingo.Control(logger=quiet)
-    for path in input_check_files():
-        if path.parent.name == "kb":
-            ctl.load(str(path))
+    for path, *_ in files:
+        if Path(path).parent.name == "kb":
+            ctl.load(path)
     ctl.ground([("base", [])])
     out: dict[str, dict[str, str]] = {"en": {}, "it": {}}
     for language, name in (("en", "message"), ("it", "message_it")):
@@ -170,17 +181,18 @@ def _sliced(facts: list[Symbol]) -> list[cast.AST]:
     atom that no fact and no rule that may fire can match (compared by name,
     arity and the constants and function names of its arguments) is left out.
     Exact, and it saves most of the grounding where there is nothing to check."""
-    program = _program()
-    return [program[i][0] for i in _kept(frozenset(map(_fact_pattern, facts)))]
+    files = stamp(input_check_files())
+    program = _program_of(files)
+    return [program[i][0] for i in _kept(files, frozenset(map(_fact_pattern, facts)))]
 
 
 @lru_cache(maxsize=512)
-def _kept(patterns: frozenset[Pattern]) -> tuple[int, ...]:
+def _kept(files: tuple, patterns: frozenset[Pattern]) -> tuple[int, ...]:
     """The statements kept for facts of these patterns (tables of one shape share it)."""
     known: dict[tuple[str, int], set[tuple]] = {}
     for pattern in patterns:
         known.setdefault(pattern[:2], set()).add(pattern[2])
-    program = _program()
+    program = _program_of(files)
     kept = [False] * len(program)
     grown = True
     while grown:

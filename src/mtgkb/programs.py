@@ -10,10 +10,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 import clingo
+
+from .paths import file_stamp as stamp
+
+__all__ = ["add_facts", "quiet", "stamp"]
 
 
 def quiet(code: clingo.MessageCode, message: str) -> None:
@@ -28,15 +31,3 @@ def add_facts(ctl: clingo.Control, facts: str | Sequence[clingo.Symbol]) -> None
     with ctl.backend() as backend:
         for sym in facts:
             backend.add_rule([backend.add_atom(sym)])
-
-
-def stamp(paths: Iterable[Path]) -> tuple:
-    """(path, mtime_ns, size) of each file that exists."""
-    out = []
-    for path in paths:
-        try:
-            st = Path(path).stat()
-        except OSError:
-            continue
-        out.append((str(path), st.st_mtime_ns, st.st_size))
-    return tuple(out)
