@@ -115,8 +115,9 @@ def test_every_input_error_kind_has_a_message_and_its_italian_twin():
     ctl = clingo.Control()
     ctl.load(str(data_dir("kb") / "input_messages.lp"))
     ctl.ground([("base", [])])
-    en = {s.symbol.arguments[0].name for s in ctl.symbolic_atoms.by_signature("message", 2)}
-    it = {s.symbol.arguments[0].name for s in ctl.symbolic_atoms.by_signature("message_it", 2)}
+    atoms = ctl.symbolic_atoms
+    en = {s.symbol.arguments[0].name for s in atoms.by_signature("input_message", 2)}
+    it = {s.symbol.arguments[0].name for s in atoms.by_signature("input_message_it", 2)}
     kinds = _kinds_of_checks()
     assert len(kinds) >= 19
     assert kinds <= en and kinds <= it

@@ -125,7 +125,7 @@ def test_audit_warns_of_a_message_without_its_italian_twin(tmp_path):
     )
     (tmp_path / "kb" / "messages.lp").write_text('message(k_one, "one {1}").\n', encoding="utf-8")
     (tmp_path / "kb" / "input_messages.lp").write_text(
-        'message(k_two, "two").\nmessage_it(k_two, "due").\n', encoding="utf-8"
+        'input_message(k_two, "two").\ninput_message_it(k_two, "due").\n', encoding="utf-8"
     )
     found = missing_texts(scan_folder(tmp_path / "rules"), tmp_path / "kb")
     assert [(kind, name) for kind, name, _, _ in found] == [("no-italian", "k_one")]

@@ -1,11 +1,13 @@
-"""Is the table one its variant allows? Asked of the rule base, before any question.
+"""Is the input one the rules allow? Asked of the rule base, before any question.
 
 The rules of a table's shape (805.1, 806.2b, 808.1, 809.1, 809.2, 810.1,
-810.11, 904.2, 904.2a) are in `rules/100_input_checks.lp`. This module only
-hands it the table facts and where each statement was written
-(`written(Part, Line, Column)`), and turns the `input_error` written first in
-the file into the ScenarioError of the spec, with its text from
-`kb/input_messages.lp`.
+810.11, 904.2, 904.2a) and the faults of one statement (702.22c, 101.4d,
+810.4, 904.2a) are in `rules/100_input_checks.lp`. This module only hands it
+the table facts and where each statement was written (`written(Part, Line,
+Column)`), grounds only the statements that can fire on them, and turns each
+`input_error` into (line, column, text) with its text from
+`kb/input_messages.lp`; mtgkb.validate reports the first in the file as the
+ScenarioError of the spec.
 """
 
 from __future__ import annotations
@@ -153,7 +155,7 @@ def _matches(need: Pattern, known: dict[tuple[str, int], set[tuple]]) -> bool:
     return False
 
 
-TEXTS = frozenset({"message", "message_it"})
+TEXTS = frozenset({"input_message", "input_message_it"})
 
 
 def _texts() -> dict[str, dict[str, str]]:
@@ -169,7 +171,7 @@ def _texts_of(files: tuple) -> dict[str, dict[str, str]]:
             ctl.load(path)
     ctl.ground([("base", [])])
     out: dict[str, dict[str, str]] = {"en": {}, "it": {}}
-    for language, name in (("en", "message"), ("it", "message_it")):
+    for language, name in (("en", "input_message"), ("it", "input_message_it")):
         for atom in ctl.symbolic_atoms.by_signature(name, 2):
             kind, text = atom.symbol.arguments
             out[language][kind.name] = text.string

@@ -93,19 +93,20 @@ def kinds(scans: Iterable[FileScan], seed: tuple[str, int, int]) -> dict[str, st
     return out
 
 
-def texts(files: Iterable[Path]) -> tuple[set[str], set[str]]:
-    """The kinds with an English `message/2` and with an Italian `message_it/2`."""
+def texts(files: Iterable[Path], name: str = "message") -> tuple[set[str], set[str]]:
+    """The kinds with an English `name/2` (`message/2`) and with an Italian
+    twin `name_it/2` (`message_it/2`)."""
     ctl = clingo.Control(logger=quiet)
     for path in files:
         ctl.load(str(path))
     ctl.ground([("base", [])])
-    found: dict[str, set[str]] = {"message": set(), "message_it": set()}
-    for name, out in found.items():
-        for atom in ctl.symbolic_atoms.by_signature(name, 2):
+    found: dict[str, set[str]] = {name: set(), f"{name}_it": set()}
+    for predicate, out in found.items():
+        for atom in ctl.symbolic_atoms.by_signature(predicate, 2):
             kind = atom.symbol.arguments[0]
             if kind.type == clingo.SymbolType.Function:
                 out.add(kind.name)
-    return found["message"], found["message_it"]
+    return found[name], found[f"{name}_it"]
 
 
 def missing_texts(rule_scans: Iterable[FileScan], kb: Path) -> list[tuple[str, str, str, str]]:
@@ -115,15 +116,18 @@ def missing_texts(rule_scans: Iterable[FileScan], kb: Path) -> list[tuple[str, s
     messages = kb / "messages.lp"
     inputs = kb / "input_messages.lp"
     out = []
-    for seed, path in ((VIOLATION, messages), (INPUT_ERROR, inputs)):
+    for seed, path, name in (
+        (VIOLATION, messages, "message"),
+        (INPUT_ERROR, inputs, "input_message"),
+    ):
         derived = kinds(scans, seed)
         if not derived:
             continue
-        en, it = texts([path]) if path.is_file() else (set(), set())
+        en, it = texts([path], name) if path.is_file() else (set(), set())
         shown = f"{path.parent.name}/{path.name}"
         for kind, where in sorted(derived.items()):
             if kind not in en:
-                out.append(("no-message", kind, where, f"{kind} has no message/2 in {shown}"))
+                out.append(("no-message", kind, where, f"{kind} has no {name}/2 in {shown}"))
             elif kind not in it:
-                out.append(("no-italian", kind, where, f"{kind} has no message_it/2 in {shown}"))
+                out.append(("no-italian", kind, where, f"{kind} has no {name}_it/2 in {shown}"))
     return out
