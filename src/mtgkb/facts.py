@@ -30,6 +30,7 @@ SCHEMA: tuple[tuple[str, int], ...] = (
     ("vanguard", 2),
     ("range", 2),
     ("life_given", 2),
+    ("unwritten", 1),
     # objects
     ("object", 1),
     ("controls", 2),
@@ -148,6 +149,13 @@ def scenario_facts(scenario: Scenario) -> list[Symbol]:
         add(_f("range", String(setting.name), Number(setting.value)))
     for setting in sc.life:
         add(_f("life_given", String(setting.name), Number(setting.value)))
+    # what the file leaves out: kb/variants.lp derives the spec's defaults
+    if sc.game is None:
+        add(_f("unwritten", _const("game")))
+    if not sc.active:
+        add(_f("unwritten", _const("active")))
+    if not sc.starting:
+        add(_f("unwritten", _const("starting")))
 
     # objects
     for obj in sc.objects:
