@@ -23,9 +23,10 @@ from dataclasses import replace
 import clingo
 
 from . import words as _words
-from .answers import _rule_key, _single, _with_rules, violation_entries
+from .answers import _single, _with_rules, violation_entries
 from .facts import scenario_facts
 from .model import Attack, Block, Play, Target
+from .ruleindex import sort_key
 from .solve import Grounding
 from .symbols import atoms, cited_rules, values
 
@@ -118,7 +119,7 @@ def forbidden_by(facts, faults, cited: set[str], limits) -> list[str]:
     from .cores import Budget
     from .explain import Forbidder
 
-    own = sorted({str(r.string) for r, _ in faults}, key=_rule_key)
+    own = sorted({str(r.string) for r, _ in faults}, key=sort_key)
     budget = min(CORE_TIMEOUT, limits.timeout) if limits.timeout else CORE_TIMEOUT
     candidates = set(own) | cited
     try:
