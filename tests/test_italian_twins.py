@@ -94,3 +94,16 @@ def test_802_4a_mtgkb_run_lang_it_prints_italian_labels(tmp_path):
         env={**os.environ, "COLUMNS": "200"},
     ).stdout
     assert "ask legal: illegal" in english and "rules: " in english
+
+
+def test_806_2b_a_table_error_of_the_rule_base_speaks_the_language_asked():
+    from mtgkb.errors import ScenarioError
+
+    text = "game: two-player\nplayers: Ann, Ben, Cat\nask legal\n"
+    for lang, said in (("en", "two-player game has exactly two"), ("it", "esattamente due")):
+        try:
+            run(text, "t.mtg", lang=lang)
+        except ScenarioError as err:
+            assert said in err.message and (err.line, err.column) == (1, 7)
+        else:  # pragma: no cover - the table is refused
+            raise AssertionError("a two-player game of three players was accepted")

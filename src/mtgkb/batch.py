@@ -137,7 +137,7 @@ def _answer_combined(items: list[Item], limits: Limits) -> list[FileResult]:
         if error is not None:
             parsed.append(_unreadable(name, error))
             continue
-        scenario = parse_or_fail(data, name)
+        scenario = parse_or_fail(data, name, limits.lang)
         if isinstance(scenario, FileResult):
             scenario.exception = None  # exceptions need not travel back from a worker
             parsed.append(scenario)

@@ -224,8 +224,9 @@ def parse_file(path: str | os.PathLike) -> Scenario:
     return parse_text(data, filename=name)
 
 
-def parse_text(text: str | bytes, filename: str = "<stdin>") -> Scenario:
-    """Parse scenario text (str, or bytes in UTF-8) into a validated Scenario."""
+def parse_text(text: str | bytes, filename: str = "<stdin>", lang: str = "en") -> Scenario:
+    """Parse scenario text (str, or bytes in UTF-8) into a validated Scenario;
+    the errors the rule base finds in the table speak `lang`."""
     text = _decode(text, filename)
     lines = text.split("\n")
     _check_characters(text, lines, filename)
@@ -236,7 +237,7 @@ def parse_text(text: str | bytes, filename: str = "<stdin>") -> Scenario:
         # A keyword used as a name misleads the parser on a later line: say so.
         raise _keyword_name_error(lines, filename, error.line) or error from None
     scenario = _Builder(filename, lines).build(tree)
-    validate(scenario)
+    validate(scenario, lang)
     return scenario
 
 

@@ -88,16 +88,16 @@ def out_of_memory(name: str, limits: Limits) -> FileResult:
 
 def answer_now(text: str | bytes, name: str, limits: Limits) -> FileResult:
     """Parse and answer in this process, without a deadline."""
-    scenario = parse_or_fail(text, name)
+    scenario = parse_or_fail(text, name, limits.lang)
     if isinstance(scenario, FileResult):
         return scenario
     return answer_scenario(scenario, name, limits)
 
 
-def parse_or_fail(text: str | bytes, name: str):
+def parse_or_fail(text: str | bytes, name: str, lang: str = "en"):
     """The parsed scenario, or the FileResult (exit 2) of its input error."""
     try:
-        return parse_text(text, name)
+        return parse_text(text, name, lang)
     except ScenarioError as err:
         output = {"file": name, "error": err.format()}
         return FileResult(name, EXIT_INPUT, output, err.format(), _bare(err))

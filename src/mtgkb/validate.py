@@ -29,8 +29,9 @@ def _q(name: str) -> str:
 
 
 class _Checker:
-    def __init__(self, sc: Scenario) -> None:
+    def __init__(self, sc: Scenario, lang: str = "en") -> None:
         self.sc = sc
+        self.lang = lang  # the language of the rule base's input errors
         self.errors: list[tuple[int, int, str]] = []
         self.players = {p.name: p for p in sc.players}
         self.teams = {t.name: t for t in sc.teams}
@@ -508,7 +509,7 @@ class _Checker:
             )
         self.names()
         self.references()
-        found = table_errors(self.sc)
+        found = table_errors(self.sc, self.lang)
         # the rule base's faults of one statement come with the names ...
         self.errors += [(line, column, text) for line, column, text, first in found if first]
         self.flush()
@@ -517,9 +518,9 @@ class _Checker:
         self.flush()
 
 
-def validate(scenario: Scenario) -> None:
+def validate(scenario: Scenario, lang: str = "en") -> None:
     """Raise ScenarioError for the first problem written in the file, if any:
     names and references here with the faults of one statement, then the
     table's shape; the rule base (rules/100_input_checks.lp) says every one
     of them that is a rule of the game."""
-    _Checker(scenario).run()
+    _Checker(scenario, lang).run()
