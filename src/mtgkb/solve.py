@@ -62,6 +62,11 @@ def _env_flag(name: str) -> bool:
 SLICING = _env_flag("MTGKB_SLICING")  # ground only the statements that can matter
 SHARE = _env_flag("MTGKB_SHARE")  # the questions of a file share groundings
 FAST_COUNT = _env_flag("MTGKB_FAST_COUNT")  # count models without Python per model
+COUNT_PARTS = _env_flag("MTGKB_COUNT_PARTS")  # count by independent parts (mtgkb.counting)
+
+# The queries whose answers count their models: their groundings are recorded
+# (mtgkb.counting) so that the count is exact without enumerating them all.
+COUNTED_QUERIES = frozenset({"blocks", "attacks"})
 
 
 class SolveTimeout(Exception):
@@ -680,6 +685,12 @@ class Grounding:
         self._switchable = list(dict.fromkeys(switchable))
         ctl = clingo.Control(["--project=show"] if project else [], logger=_quiet)
         self.ctl = ctl
+        self.recorder = None
+        if COUNT_PARTS and project and any(q in COUNTED_QUERIES for q in self.queries):
+            from .counting import GroundRecorder
+
+            self.recorder = GroundRecorder()
+            ctl.register_observer(self.recorder)
         base.controls += 1
         ctl.add("base", [], self._rule_base_text(base, facts, slicing and SLICING))
         if merged:
@@ -699,6 +710,7 @@ class Grounding:
         ctl.ground([("base", [])])
         # optN: with a #minimize/#maximize, enumerate every optimal model.
         ctl.configuration.solve.opt_mode = "optN"
+        self._part_counts: dict = {}
 
     def _rule_base_text(self, base: _RuleBase, facts, slicing: bool) -> str:
         """The rule base, less the statements that cannot matter here."""
@@ -746,6 +758,8 @@ class Grounding:
             self.ctl.assign_external(atom, atom in on)
         end = None if timeout is None else time.monotonic() + timeout
         result = SolveResult()
+        if self.recorder is not None and on_model is None and keep is not None:
+            return self._solve_by_parts(query, result, max_models, keep, end, on)
         count_only = (
             FAST_COUNT
             and on_model is None
@@ -763,6 +777,40 @@ class Grounding:
                 result.count = self._count()
         result.satisfiable = bool(outcome.satisfiable) or result.count > 0
         result.complete = bool(outcome.exhausted)
+        return result
+
+    def _solve_by_parts(self, query, result, max_models, keep, end, on) -> SolveResult:
+        """The first `keep` models (at most `max_models`) by enumeration, and
+        the exact count of all of them by independent parts (mtgkb.counting)."""
+        from .counting import Unsupported, count_models
+
+        listed = keep if max_models == 0 else min(keep, max_models)
+        outcome = self._run(listed, end, result, keep, None) if listed > 0 else None
+        if outcome is not None and outcome.exhausted:
+            result.satisfiable = result.count > 0 or bool(outcome.satisfiable)
+            result.complete = True
+            return result
+        true = set()
+        atoms = self.ctl.symbolic_atoms
+        for symbol in [*on, *(g for q, g in self._guards.items() if q == query)]:
+            found = atoms[symbol]
+            if found is not None:
+                true.add(found.literal)
+        try:
+            count, exact = count_models(
+                self.recorder, true, max_models=max_models, cache=self._part_counts, end=end
+            )
+        except Unsupported:
+            outcome = self._run(max_models, end, None, None, None)
+            result.count = self._count()
+            result.satisfiable = bool(outcome.satisfiable) or result.count > 0
+            result.complete = bool(outcome.exhausted)
+            return result
+        except TimeoutError:
+            raise SolveTimeout() from None
+        result.count = count
+        result.satisfiable = count > 0
+        result.complete = exact
         return result
 
     def _run(self, models: int, end: float | None, result, keep, on_model):
