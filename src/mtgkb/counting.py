@@ -29,7 +29,8 @@ to a fresh Control through its backend. Parts that are the same program up
 to a renaming of atoms (the usual case: one per blocker with the same
 choice) are counted once. A part is enumerated, so a part that cannot be
 split further (every blocker of a menace attacker, a restriction on the
-whole group) costs what its own models cost; `max_models` bounds that.
+whole group) costs what its own models cost; `max_models` (at least
+PART_MODELS) bounds that, and only then is the count a lower bound.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from collections.abc import Sequence
 import clingo
 
 RULE, WEIGHT = 0, 1
+PART_MODELS = 100000  # models enumerated in one part at least, whatever the listing's cap
 
 
 class Unsupported(Exception):
@@ -148,7 +150,9 @@ def count_models(
     """The number of (optimal) models of the recorded program projected on its
     shown atoms and terms, with the externals in `true_externals` true and the
     others false; and whether it is exact (False when a part's enumeration
-    stopped at `max_models`)."""
+    stopped at `max_models`, or PART_MODELS if more)."""
+    if max_models > 0:
+        max_models = max(max_models, PART_MODELS)
     if program.unsupported:
         raise Unsupported("the ground program has statements that are not split")
     facts = program.facts
@@ -369,7 +373,12 @@ def _canonical(found: dict, value) -> tuple[tuple, dict]:
     for rule in found["rules"]:
         if rule[0] == RULE:
             rules.append(
-                (RULE, rule[1], tuple(rename(a) for a in rule[2]), tuple(rename(x) for x in rule[3]))
+                (
+                    RULE,
+                    rule[1],
+                    tuple(rename(a) for a in rule[2]),
+                    tuple(rename(x) for x in rule[3]),
+                )
             )
         else:
             rules.append(
