@@ -268,7 +268,7 @@ def count_models(
                 parts.union([-(i + 1)])  # a rule on constants alone: its own part
     for conditions in shown.values():
         parts.union([abs(lit) for lits in conditions for lit in lits])
-    for priority, terms in optimize:
+    for _, terms in optimize:
         for lit, _ in terms:
             parts.find(abs(lit))
     members: dict[int, dict] = {}
@@ -289,7 +289,7 @@ def count_models(
     for priority, terms in optimize:
         for lit, weight in terms:
             part(abs(lit))["optimize"].setdefault(priority, []).append((lit, weight))
-    for symbol, conditions in shown.items():
+    for conditions in shown.values():
         part(abs(conditions[0][0]))["shown"].append(conditions)
 
     total = 1
