@@ -13,11 +13,9 @@ is answered on its own, in a child process bounded by it.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from .answers import Limits
@@ -160,6 +158,8 @@ def answer_files(paths: list[str], limits: Limits, jobs: int = 1) -> Iterator[Fi
 
 def _pool_context():
     """Fork where there is fork: the workers inherit the rule base already read."""
+    import multiprocessing  # here: a run without --jobs does not pay for importing it
+
     try:
         return multiprocessing.get_context("fork")
     except ValueError:
@@ -176,6 +176,8 @@ def answer_in_pool(paths: list[str], limits: Limits, jobs: int) -> Iterator[File
     chunks = _chunks(items, size)
 
     def results() -> Iterator[FileResult]:
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context()) as pool:
             for done in pool.map(_answer_chunk, chunks, [limits] * len(chunks)):
                 yield from done
