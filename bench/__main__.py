@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from .suite import PARTS, compile_package, print_report, run_suite
+from .suite import PARTS, compile_package, print_report, print_rows, run_suite
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         jobs=args.jobs,
         speedups=not args.without_speedups,
         quick=args.quick,
+        progress=lambda report, first: print_rows(report, first, sys.stderr),
     )
     print_report(report)
     if args.json:

@@ -499,7 +499,9 @@ def run_suite(
     jobs: int = 2,
     speedups: bool = True,
     quick: bool = False,
+    progress: Callable[[Report, int], None] | None = None,
 ) -> Report:
+    """Run the parts named in `only`; `progress(report, first_new_row)` after each."""
     report = Report()
     env = _env(speedups)
     _set_flags(speedups)
@@ -512,9 +514,20 @@ def run_suite(
         )
         for name, function in PARTS.items():
             if name in only:
+                first = len(report.rows)
                 function(ctx)
+                if progress is not None:
+                    progress(report, first)
     report.data["floor_seconds"] = best(floor_runs)
     return report
+
+
+def print_rows(report: Report, first: int = 0, out=sys.stdout) -> None:
+    """The rows from `first` on, as they come (a long run shows its parts early)."""
+    for name, what, value, target in report.rows[first:]:
+        shown = f"{value:8.2f}" if isinstance(value, float) else f"{value:>8}"
+        line = f"  [{name}] {what:<70} {shown}"
+        print(f"{line}   {target}" if target else line, file=out, flush=True)
 
 
 def print_report(report: Report, out=sys.stdout) -> None:
