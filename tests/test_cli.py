@@ -145,11 +145,12 @@ def test_dash_reads_standard_input():
     assert output["file"] == "<stdin>" and output["answers"][0]["legal"] is False
 
 
-def test_max_models_makes_the_count_a_lower_bound(files, capsys):
-    status, out, _ = run_here(capsys, "run", files["enumeration"], "--max-models", "100", "--json")
+def test_max_models_bounds_the_listing_and_the_count_stays_exact(files, capsys):
+    status, out, _ = run_here(capsys, "run", files["enumeration"], "--max-models", "3", "--json")
     (answer,) = json.loads(out)["answers"]
     assert status == 0  # reaching the cap is no error
-    assert (answer["count"], answer["complete"]) == (100, False)
+    assert (answer["count"], answer["complete"]) == (6**6, True)
+    assert len(answer["assignments"]) == 3
     status, out, _ = run_here(capsys, "run", files["enumeration"], "--json")
     (answer,) = json.loads(out)["answers"]
     assert (answer["count"], answer["complete"]) == (6**6, True)
