@@ -53,6 +53,7 @@ ASK_NAMES = {
     "outcome": "outcome",
     "pay": "pay",
     "explain": "explain",
+    "assignments": "assignments",
 }
 
 
@@ -389,7 +390,28 @@ def answer_outcome(question, scenario, facts, limits: Limits) -> Answer:
     }
     if not answer["team_life"]:
         del answer["team_life"]
+    destroyed = sorted(str(x) for (x,) in values(model, "destroyed", 1))
+    fought = any(e.kind == "combat_damage" for e in getattr(scenario, "events", ()))
+    if destroyed or fought:
+        answer["destroyed"] = destroyed
     return _consistent(_with_rules(answer, cited_rules(model)), model, "outcome", facts)
+
+
+def answer_assignments(question, scenario, facts, limits: Limits) -> Answer:
+    limit = DEFAULT_LIMIT
+    result = _all_models("assignments", scenario, facts, limits, keep=limit)
+    assignments = [
+        {str(r): n for r, n in values(model, "assignment", 2)} for model in result.models[:limit]
+    ]
+    assignments.sort(key=lambda a: sorted(a.items()))
+    answer = {
+        "ask": "assignments",
+        "creature": question["creature"],
+        "count": result.count,
+        "complete": result.complete,
+        "assignments": assignments,
+    }
+    return _with_rules(answer, _cites_of(result))
 
 
 def answer_pay(question, scenario, facts, limits: Limits) -> Answer:
@@ -416,6 +438,7 @@ ANSWERS: dict[str, Callable] = {
     "damage_order": answer_damage_order,
     "outcome": answer_outcome,
     "pay": answer_pay,
+    "assignments": answer_assignments,
 }
 
 # The query program each kind of question needs.
@@ -433,6 +456,7 @@ QUERY_OF = {
     "outcome": "outcome",
     "pay": "pay",
     "explain": "explain",
+    "assignments": "assignments",
 }
 
 

@@ -23,6 +23,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from .errors import ScenarioError
 from .model import (
     ATTACK_OPTIONS,
+    COLORS,
     GAMES,
     OPTIONS,
     PHASES,
@@ -31,6 +32,7 @@ from .model import (
     Band,
     Block,
     ChooseDefending,
+    DamageAssignment,
     Event,
     GameObject,
     MaxAttackers,
@@ -95,8 +97,17 @@ def grammar() -> Lark:
     return load_tables(text) or build_from_grammar(text)
 
 
+_NUMBER_TOKEN = re.compile(r"[+-]?[0-9]+")
+
+
 def _is_number(value: object) -> bool:
-    return isinstance(value, Token) and value.type == "SIGNED_INT"
+    """A token that is a number, whatever terminal reads it (names and words
+    cannot start with a digit; quoted names are left out)."""
+    return (
+        isinstance(value, Token)
+        and value.type != "STRING"
+        and _NUMBER_TOKEN.fullmatch(value) is not None
+    )
 
 
 def _int_value(text: str) -> int | None:
@@ -468,6 +479,12 @@ _SIMPLE_ABILITIES = {
     "lifelink",
     "banding",
     "life_gain_trigger",
+    "first_strike",
+    "double_strike",
+    "trample",
+    "deathtouch",
+    "vigilance",
+    "indestructible",
 }
 _HIDDEN_ZONES = {"hand", "library"}
 
@@ -799,6 +816,14 @@ class _Builder:
                 ability.args = tuple(self.name(w).lower() for w in toks[1:])
             elif node.data == "land_type":
                 ability.args = (self.name(toks[1]).lower(),)
+            elif node.data in ("color", "protection"):
+                word = toks[-1]
+                color = word.value.lower()
+                if color not in COLORS:
+                    known = ", ".join(COLORS)
+                    self.fail(word, f"unknown color '{color}'; expected one of: {known}")
+                ability.args = (color,)
+                ability.positions["color"] = self.pos(word)
             elif node.data not in _SIMPLE_ABILITIES:  # pragma: no cover - grammar and table agree
                 self.fail(toks[0], f"unknown ability {node.data}")
             obj.abilities.append(ability)
@@ -851,6 +876,20 @@ class _Builder:
         made.positions["blocker"] = self.pos(toks[0])
         made.positions["attacker"] = self.pos(toks[2])
         self.sc.blocks.append(made)
+
+    def s_assigns(self, t: Tree, first: Token) -> None:
+        made = DamageAssignment(line=first.line, column=first.column, creature=self.name(first))
+        made.positions["creature"] = self.pos(first)
+        for k, item in enumerate(c for c in t.children if isinstance(c, Tree)):
+            num, target_node = item.children[0], item.children[3]
+            target = self.name_token(target_node)
+            who = self.name(target)
+            if any(r == who for r, _, _ in made.amounts):
+                self.fail(target, f"{who} is named twice in this damage assignment")
+            made.amounts.append((who, self.number(num, 0, "damage"), target.type == "STRING"))
+            made.positions[f"recipient.{k}"] = self.pos(target)
+            made.positions[f"amount.{k}"] = self.pos(num)
+        self.sc.assignments.append(made)
 
     # ---- 4. events
 
@@ -985,7 +1024,7 @@ class _Builder:
             source=self.statement_text(first.line),
         )
         toks = _tokens(q)
-        if kind == "attack_targets":
+        if kind in ("attack_targets", "assignments"):
             question.params["creature"] = self.name(toks[-1])
             question.positions["creature"] = self.pos(toks[-1])
         elif kind == "attacks":

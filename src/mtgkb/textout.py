@@ -76,6 +76,22 @@ def _answer_tree(answer: dict) -> Tree:
         node.add(Text("lost: " + (", ".join(answer["lost"]) or "nobody")))
         for source, n in answer.get("triggers", {}).items():
             node.add(Text(f"{source} triggered {n} time(s)"))
+        if "destroyed" in answer:
+            node.add(Text("destroyed: " + (", ".join(answer["destroyed"]) or "nothing")))
+    elif ask == "assignments":
+        count = answer["count"]
+        exact = "" if answer["complete"] else " at least (stopped at the model cap)"
+        node.label = Text.assemble(
+            title, f" for {answer['creature']}: {count} legal assignment(s){exact}"
+        )
+        for i, assignment in enumerate(answer["assignments"], start=1):
+            if not assignment:
+                node.add(Text(f"{i}. no combat damage"))
+            else:
+                parts = ", ".join(f"{n} to {r}" for r, n in assignment.items())
+                node.add(Text(f"{i}. {parts}"))
+        if len(answer["assignments"]) < count:
+            node.add(Text(f"… {count - len(answer['assignments'])} more not listed", style="dim"))
     elif ask == "pay":
         if answer["can"] is None:
             text = f": whether {answer['player']} can pay {answer['amount']} life: no answer"
