@@ -344,7 +344,9 @@ def test_every_fact_is_a_declared_input_predicate():
         'C controls land "L" with type mountain\nC controls planeswalker "P" loyalty 2\n'
         'C controls battle "W" defense 3 protected by A\nrule: no more than 1 creature can attack\n'
         'A controls creature "R" 1/1 with banding\nA chooses C as defending player\n'
-        '"Q" attacks C\n"R" attacks C\nband "Q", "R"\nC controls creature "S" 1/1\n"S" blocks "Q"\n'
+        '"Q" attacks C\n"R" attacks C\nband "Q", "R"\n'
+        'C controls creature "S" 1/1 with color red, protection from blue\n"S" blocks "Q"\n'
+        '"S" assigns 1 damage to "Q"\n'
         'A gains 1 life from "Z"\neach player chooses a card, then a creature from their hand\n'
         'trigger "T" controlled by A\nask legal\n'
         # spec section 8

@@ -43,6 +43,7 @@ ASK_NAMES = {
     "pay": "pay",
     "explain": "explain",
     "actions": "actions",
+    "assignments": "assignments",
 }
 
 # The kinds of play `ask actions` names, in the spec's order and spelling.
@@ -373,6 +374,10 @@ def answer_outcome(question, scenario, facts, limits: Limits) -> Answer:
         commander.setdefault(player, {})[source] = n
     if commander:
         answer["commander_damage"] = commander
+    destroyed = sorted(str(x) for (x,) in values(model, "destroyed", 1))
+    fought = any(e.kind == "combat_damage" for e in getattr(scenario, "events", ()))
+    if destroyed or fought:
+        answer["destroyed"] = destroyed
     rules = cited_rules(model)
     illegal = _illegal_play(scenario, facts, limits)
     if illegal:
@@ -401,6 +406,23 @@ def _declares_play(scenario) -> bool:
         or getattr(scenario, "defending_choices", None)
         or getattr(scenario, "plays", None)
     )
+
+
+def answer_assignments(question, scenario, facts, limits: Limits) -> Answer:
+    limit = DEFAULT_LIMIT
+    result = _all_models("assignments", scenario, facts, limits, keep=limit)
+    assignments = [
+        {str(r): n for r, n in values(model, "assignment", 2)} for model in result.models[:limit]
+    ]
+    assignments.sort(key=lambda a: sorted(a.items()))
+    answer = {
+        "ask": "assignments",
+        "creature": question["creature"],
+        "count": result.count,
+        "complete": result.complete,
+        "assignments": assignments,
+    }
+    return _with_rules(answer, _cites_of(result))
 
 
 def answer_pay(question, scenario, facts, limits: Limits) -> Answer:
@@ -436,6 +458,7 @@ ANSWERS: dict[str, Callable] = {
     "outcome": answer_outcome,
     "pay": answer_pay,
     "actions": answer_actions,
+    "assignments": answer_assignments,
 }
 
 # The query program each kind of question needs.
@@ -454,6 +477,7 @@ QUERY_OF = {
     "pay": "pay",
     "explain": "explain",
     "actions": "actions",
+    "assignments": "assignments",
 }
 
 

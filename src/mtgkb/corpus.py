@@ -46,6 +46,14 @@ ABILITIES = (
     "mountainwalk",
     "landwalk snow forest",
     "whenever you gain life",
+    "first strike",
+    "double strike",
+    "trample",
+    "deathtouch",
+    "vigilance",
+    "indestructible",
+    "protection from red",
+    "color red",
 )
 
 #: The simultaneous events a combat may end with (spec, section 4).

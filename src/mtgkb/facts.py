@@ -41,6 +41,8 @@ SCHEMA: tuple[tuple[str, int], ...] = (
     ("protects", 2),
     ("land_type", 2),
     ("has", 2),
+    ("color", 2),
+    ("protection", 2),
     ("cant_attack_player", 2),
     ("landwalk", 2),
     ("landwalk_requires", 3),
@@ -50,7 +52,6 @@ SCHEMA: tuple[tuple[str, int], ...] = (
     ("poison_given", 2),
     ("commander_damage_given", 3),
     ("player_has", 2),
-    ("protection", 2),
     ("controls_player", 2),
     ("priority", 1),
     ("stack_item", 3),
@@ -68,7 +69,8 @@ SCHEMA: tuple[tuple[str, int], ...] = (
     ("play_target", 2),
     ("play_other", 2),
     ("spell", 1),
-    ("color", 2),
+    ("declared_block_order", 3),
+    ("declared_assignment", 3),
     # events
     ("event", 2),
     ("event_source", 2),
@@ -114,8 +116,8 @@ def _event_term(event: Event) -> Symbol:
 def question_symbol(question: Question) -> Symbol:
     """The argument of `asked/1` for one question (`legal`, `pay("Ann",5)`, ...)."""
     kind, params = question.kind, question.params
-    if kind == "attack_targets":
-        return _f("attack_targets", String(params["creature"]))
+    if kind in ("attack_targets", "assignments"):
+        return _f(kind, String(params["creature"]))
     if kind == "blocks" and params.get("defender") is not None:
         return _f("blocks", String(params["defender"]))
     if kind == "pay":
@@ -177,6 +179,8 @@ def scenario_facts(scenario: Scenario) -> list[Symbol]:
         for ability in obj.abilities:
             if ability.name == "land_type":
                 add(_f("land_type", o, String(ability.args[0])))
+            elif ability.name in ("color", "protection"):
+                add(_f(ability.name, o, _const(ability.args[0])))
             elif ability.name == "cant_attack_player":
                 add(_f("cant_attack_player", o, String(ability.args[0])))
             elif ability.name == "toxic":
@@ -245,6 +249,19 @@ def scenario_facts(scenario: Scenario) -> list[Symbol]:
             add(_f("play_speed", k, _const(play.speed)))
         for target in play.targets:
             add(_f("play_target", k, String(target.name)))
+
+    for k, block in enumerate(sc.blocks, start=1):
+        add(_f("declared_block_order", String(block.blocker), String(block.attacker), Number(k)))
+    for assignment in sc.assignments:
+        for recipient, amount, _ in assignment.amounts:
+            add(
+                _f(
+                    "declared_assignment",
+                    String(assignment.creature),
+                    String(recipient),
+                    Number(amount),
+                )
+            )
 
     # events
     for event in sc.events:

@@ -72,7 +72,8 @@ class Setting(Located):
 class Ability(Located):
     """`name` is a `has/2` constant (`flying`, `cant_attack`, ...) or one of
     `cant_attack_player` (args: the player), `landwalk` (args: the required
-    land types, lower-case) and `land_type` (args: the type, lower-case)."""
+    land types, lower-case), `land_type` (args: the type, lower-case),
+    `color` and `protection` (args: the color, lower-case)."""
 
     name: str = ""
     args: tuple[str, ...] = ()
@@ -121,6 +122,19 @@ class Attack(Located):
 class Block(Located):
     blocker: str = ""
     attacker: str = ""
+
+
+@dataclass
+class DamageAssignment(Located):
+    """`"C" assigns N damage to X, M damage to Y` (510.1): `amounts` in the
+    order written, each (recipient, amount, recipient written in quotes);
+    positions `recipient.K` and `amount.K` (K = 0, 1, ...) and `creature`."""
+
+    creature: str = ""
+    amounts: list[tuple[str, int, bool]] = field(default_factory=list)
+
+    def total(self) -> int:
+        return sum(amount for _, amount, _ in self.amounts)
 
 
 @dataclass
@@ -238,6 +252,7 @@ QUESTION_KINDS = (
     "pay",
     "explain",
     "actions",
+    "assignments",
 )
 
 
@@ -245,7 +260,8 @@ QUESTION_KINDS = (
 class Question(Located):
     """One `ask`, in file order. `params` by kind: attack_targets
     {"creature"}, attacks {"limit"}, blocks {"defender", "limit"} (None when
-    not written), pay {"player", "amount"}; the others have none."""
+    not written), pay {"player", "amount"}, assignments {"creature"}; the
+    others have none."""
 
     kind: str = ""
     params: dict[str, Any] = field(default_factory=dict)
@@ -280,6 +296,7 @@ OPTIONS = (
     "range_of_influence",
 )
 ATTACK_OPTIONS = ("attack_multiple_players", "attack_left", "attack_right")
+COLORS = ("white", "blue", "black", "red", "green")
 PHASES = (
     "start_of_game",
     "beginning_of_combat",
@@ -291,8 +308,6 @@ PHASES = (
     "draw",
     "end",
 )
-# The colors a spell, ability source or protection may have (105.1).
-COLORS = ("white", "blue", "black", "red", "green")
 
 
 @dataclass
@@ -320,6 +335,7 @@ class Scenario:
     attacks: list[Attack] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
     bands: list[Band] = field(default_factory=list)
+    assignments: list[DamageAssignment] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     triggers: list[Trigger] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)

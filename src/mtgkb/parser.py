@@ -29,6 +29,7 @@ from .model import (
     Block,
     ChooseDefending,
     CommanderDamage,
+    DamageAssignment,
     Event,
     GameObject,
     MaxAttackers,
@@ -344,6 +345,12 @@ _SIMPLE_ABILITIES = {
     "commander",
     "hexproof",
     "shroud",
+    "first_strike",
+    "double_strike",
+    "trample",
+    "deathtouch",
+    "vigilance",
+    "indestructible",
 }
 _HIDDEN_ZONES = {"hand", "library"}
 
@@ -816,6 +823,14 @@ class _Builder:
                 ability.args = (self.name(toks[1]).lower(),)
             elif node.data == "toxic":
                 ability.args = (str(self.number(toks[1], 1, "a toxic value")),)
+            elif node.data in ("color", "protection"):
+                word = toks[-1]
+                color = word.value.lower()
+                if color not in COLORS:
+                    known = ", ".join(COLORS)
+                    self.fail(word, f"unknown color '{color}'; expected one of: {known}")
+                ability.args = (color,)
+                ability.positions["color"] = self.pos(word)
             elif node.data not in _SIMPLE_ABILITIES:  # pragma: no cover - grammar and table agree
                 self.fail(toks[0], f"unknown ability {node.data}")
             obj.abilities.append(ability)
@@ -868,6 +883,20 @@ class _Builder:
         made.positions["blocker"] = self.pos(toks[0])
         made.positions["attacker"] = self.pos(toks[2])
         self.sc.blocks.append(made)
+
+    def s_assigns(self, t: Tree, first: Token) -> None:
+        made = DamageAssignment(line=first.line, column=first.column, creature=self.name(first))
+        made.positions["creature"] = self.pos(first)
+        for k, item in enumerate(c for c in t.children if isinstance(c, Tree)):
+            num, target_node = item.children[0], item.children[3]
+            target = self.name_token(target_node)
+            who = self.name(target)
+            if any(r == who for r, _, _ in made.amounts):
+                self.fail(target, f"{who} is named twice in this damage assignment")
+            made.amounts.append((who, self.number(num, 0, "damage"), target.type == "STRING"))
+            made.positions[f"recipient.{k}"] = self.pos(target)
+            made.positions[f"amount.{k}"] = self.pos(num)
+        self.sc.assignments.append(made)
 
     # ---- 4. events
 
@@ -1018,7 +1047,7 @@ class _Builder:
             source=self.statement_text(first.line),
         )
         toks = _tokens(q)
-        if kind == "attack_targets":
+        if kind in ("attack_targets", "assignments"):
             question.params["creature"] = self.name(toks[-1])
             question.positions["creature"] = self.pos(toks[-1])
         elif kind == "attacks":

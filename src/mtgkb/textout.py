@@ -88,11 +88,27 @@ def _answer_tree(answer: dict) -> Tree:
         if answer.get("illegal_play"):
             broken = ", ".join(sorted({v["rule"] for v in answer.get("violations", [])}))
             node.add(Text(f"warning: the declared play is illegal ({broken})", style="bold yellow"))
+        if "destroyed" in answer:
+            node.add(Text("destroyed: " + (", ".join(answer["destroyed"]) or "nothing")))
     elif ask == "actions":
         may = ", ".join(answer["may"]) or "nothing"
         node.label = Text.assemble(title, f" for {answer['player']}: {may}")
         for player, by in answer.get("made_by", {}).items():
             node.add(Text(f"{by} makes {player}'s plays"))
+    elif ask == "assignments":
+        count = answer["count"]
+        exact = "" if answer["complete"] else " at least (stopped at the model cap)"
+        node.label = Text.assemble(
+            title, f" for {answer['creature']}: {count} legal assignment(s){exact}"
+        )
+        for i, assignment in enumerate(answer["assignments"], start=1):
+            if not assignment:
+                node.add(Text(f"{i}. no combat damage"))
+            else:
+                parts = ", ".join(f"{n} to {r}" for r, n in assignment.items())
+                node.add(Text(f"{i}. {parts}"))
+        if len(answer["assignments"]) < count:
+            node.add(Text(f"… {count - len(answer['assignments'])} more not listed", style="dim"))
     elif ask == "pay":
         verdict = "can" if answer["can"] else "can't"
         node.label = Text.assemble(

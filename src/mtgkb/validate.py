@@ -177,6 +177,7 @@ class _Checker:
             self.player(choice.player, choice.at("player"))
             self.player(choice.defender, choice.at("defender"))
         self.declarations()
+        self.assignments()
         self.events()
         for trigger in sc.triggers:
             self.player(trigger.controller, trigger.at("controller"))
@@ -184,6 +185,14 @@ class _Checker:
         for q in sc.questions:
             if q.kind == "attack_targets":
                 self.obj(q["creature"], q.at("creature"), ("creature",))
+            elif q.kind == "assignments":
+                name = q["creature"]
+                if self.obj(name, q.at("creature"), ("creature",)) and not self.in_combat(name):
+                    self.add(
+                        q.at("creature"),
+                        f"{_q(name)} is neither attacking nor blocking, so it assigns no "
+                        "combat damage",
+                    )
             elif q.kind == "blocks" and q.get("defender") is not None:
                 self.player(q["defender"], q.at("defender"))
             elif q.kind in ("pay", "actions"):
@@ -398,6 +407,85 @@ class _Checker:
                 if member in banded:
                     self.add(where, f"{_q(member)} is already in the band at line {banded[member]}")
                 banded[member] = band.line
+
+    # ---- damage assignments (`"C" assigns N damage to X, ...`)
+
+    def in_combat(self, name: str) -> bool:
+        return any(a.attacker == name for a in self.sc.attacks) or any(
+            b.blocker == name for b in self.sc.blocks
+        )
+
+    def band_mates(self, name: str) -> set[str]:
+        mates = {name}
+        for band in self.sc.bands:
+            if name in band.members:
+                mates.update(band.members)
+        return mates
+
+    def damage_recipients(self, name: str) -> set[str]:
+        """Whom a creature in combat may be given damage to: what it attacks and
+        its blockers (those of its band too), or the attackers it blocks."""
+        sc = self.sc
+        out: set[str] = set()
+        for attack in sc.attacks:
+            if attack.attacker == name:
+                out.add(attack.target)
+                mates = self.band_mates(name)
+                out.update(b.blocker for b in sc.blocks if b.attacker in mates)
+        for block in sc.blocks:
+            if block.blocker == name:
+                out.update(self.band_mates(block.attacker))
+        return out
+
+    def assignments(self) -> None:
+        seen: dict[str, int] = {}
+        for made in self.sc.assignments:
+            name, where = made.creature, made.at("creature")
+            if not self.obj(name, where, ("creature",)):
+                continue
+            if name in seen:
+                self.add(where, f"{_q(name)} already has a damage assignment at line {seen[name]}")
+                continue
+            seen[name] = made.line
+            if not self.in_combat(name):
+                self.add(
+                    where,
+                    f"{_q(name)} is neither attacking nor blocking, so it assigns no combat damage",
+                )
+                continue
+            allowed = self.damage_recipients(name)
+            wrong = False
+            for k, (recipient, _, quoted) in enumerate(made.amounts):
+                spot = made.at(f"recipient.{k}")
+                if quoted and recipient not in self.players:
+                    if not self.obj(recipient, spot):
+                        wrong = True
+                        continue
+                elif not quoted:
+                    if recipient in self.objects:
+                        self.add(spot, f"an object's name is written in quotes: {_q(recipient)}")
+                        wrong = True
+                        continue
+                    if not self.player(recipient, spot):
+                        wrong = True
+                        continue
+                if recipient not in allowed:
+                    shown = _q(recipient) if recipient in self.objects else recipient
+                    self.add(
+                        spot,
+                        f"{_q(name)} can't assign damage to {shown}: it is not what {_q(name)} "
+                        "attacks, one of its blockers or a creature it blocks",
+                    )
+                    wrong = True
+            power = self.objects[name].power or 0
+            total = made.total()
+            if not wrong and total != max(power, 0):
+                self.add(
+                    made.at("amount.0"),
+                    f"the amounts assigned by {_q(name)} add up to {total}, but its power is "
+                    f"{power}: a creature assigns damage equal to its power"
+                    + (" (0 or less: none)" if power <= 0 else ""),
+                )
 
     def events(self) -> None:
         simultaneous_seen = False
