@@ -142,3 +142,7 @@ def test_805_4c_each_teammate_plays_a_land_in_the_teams_turn():
 def test_117_1_actions_read_the_setup_not_the_declarations():
     text = TWO + 'Ann plays land "Forest"\n'
     assert "land" in ask(text, "actions for Ann")["may"]
+
+
+def test_117_1a_stack_empty_is_the_default_written_out():
+    assert set(ask(TWO + "stack: empty\n", "actions for Ann")["may"]) == set(ALL)
