@@ -2,14 +2,22 @@
 shared conformance folder (tests that need it skip when it is absent)."""
 
 import json
+import os
 from pathlib import Path
 
-import clingo
-import pytest
-
-from mtgkb.solve import models_as_text
-
 ROOT = Path(__file__).resolve().parent.parent
+
+# The tests judge this checkout's rule base, however mtgkb is installed (a
+# wheel carries its own copy): an edit to rules/, kb/ or queries/ that breaks a
+# rule fails here. Set before mtgkb is imported; subprocesses inherit it.
+os.environ["MTGKB_RULE_BASE"] = str(ROOT)
+os.environ.pop("MTGKB_WITH", None)
+
+import clingo  # noqa: E402
+import pytest  # noqa: E402
+
+from mtgkb.solve import models_as_text  # noqa: E402
+
 SHARED = ROOT.parent / "shared"
 CONFORMANCE = SHARED / "conformance"
 

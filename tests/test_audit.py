@@ -182,11 +182,11 @@ def test_audit_renders_text_and_markdown(broken):
 def test_audit_command_exit_status(monkeypatch, capsys, tmp_path):
     args = argparse.Namespace(json=True, markdown=False, cr=None)
     clean = {"rules": [], "lint": [], "warnings": [], "conflicts": [], "summary": {"ok": True}}
-    monkeypatch.setattr(audit_module, "audit", lambda root, cr: clean)
+    monkeypatch.setattr(audit_module, "audit", lambda root, cr, **kw: clean)
     assert audit_command(args) == 0
     assert json.loads(capsys.readouterr().out)["summary"]["ok"] is True
     dirty = dict(clean, lint=[{"kind": "untagged", "message": "x"}], summary={"ok": False})
-    monkeypatch.setattr(audit_module, "audit", lambda root, cr: dirty)
+    monkeypatch.setattr(audit_module, "audit", lambda root, cr, **kw: dirty)
     assert audit_command(args) == 1
     capsys.readouterr()
     missing = argparse.Namespace(json=False, markdown=False, cr=tmp_path / "no-such-cr.txt")

@@ -83,6 +83,8 @@ def test_dask_gives_the_answers_of_one_process(corpus, single):
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
         results = list(answer_on_dask(corpus, LIMITS, cluster.scheduler_address))
+    # each answer names the rule base of the worker that gave it: here, this checkout's
+    assert {r.output.pop("rule_base")["path"] for r in results} == {str(ROOT)}
     assert [r.output for r in results] == single
 
 

@@ -5,8 +5,9 @@ within it, with exit status 0-3 and no exception): scenarios drawn from the
 grammar by hypothesis, byte-level mutations of the conformance cases and the
 examples (truncated, reordered, bytes flipped, inserted, deleted), and the
 hostile inputs of issue 6 (random bytes, a 100,000-character name, 500
-players, 21^20 block declarations, a file at the size limit). A few go
-through the command line as well.
+players, 21^20 block declarations, a file at the size limit), player names
+that are keywords of the grammar and numbers of any size (issue 15). A few
+go through the command line as well.
 
 The time-out bounds grounding and solving (a forked child is killed); the
 parse of the file comes before it, which for the largest file accepted
@@ -27,6 +28,7 @@ from hypothesis import strategies as st
 
 from mtgkb.answers import Limits
 from mtgkb.corpus import ABILITIES as LANGUAGE_ABILITIES
+from mtgkb.parser import MAX_DIGITS, MAX_TOTAL, START_ALLOWANCE, grammar, keyword_of
 from mtgkb.runner import answer_text
 
 sys.path.insert(0, str(ROOT))
@@ -222,6 +224,123 @@ def scenario(draw) -> str:
 @given(scenario())
 def test_scenarios_from_the_grammar_end_in_time(text):
     check(text)
+
+
+# ---------------------------------------------------------------------------
+# Player names that are words of the grammar (issue 15, item 2)
+
+KEYWORDS = sorted(
+    {
+        t.pattern.value
+        for t in grammar().terminals
+        if t.pattern.type == "str" and t.pattern.value.isalpha()
+    }
+)
+
+
+@st.composite
+def keyword_names(draw) -> tuple[str, list[str]]:
+    """A scenario whose players may be called like keywords, in any case,
+    named in every kind of place that takes a player."""
+    spell = st.sampled_from([str.lower, str.upper, str.title])
+    table = []
+    for _ in range(draw(st.integers(2, 4))):
+        if draw(st.booleans()):
+            name = draw(spell)(draw(st.sampled_from(KEYWORDS)))
+        else:
+            name = draw(st.sampled_from(PLAYERS))
+        if name not in table:
+            table.append(name)
+    if len(table) < 2:
+        table.append("Zed")
+    p, q = table[0], table[1]
+    lines = [f"players: {', '.join(table)}", f"active: {p}"]
+    lines += draw(
+        st.lists(
+            st.sampled_from(
+                [
+                    f'{p} controls creature "Bear" 2/2 with can\'t attack {q}',
+                    f'{q} controls creature "Wolf" 2/2 with can\'t attack {p}, flying',
+                    f'"Bear" attacks {q}',
+                    f"{p} loses 3 life",
+                    f"{q} gains 2 life",
+                    f"{p}'s life total becomes 7",
+                    f"{p} exchanges life totals with {q}",
+                    f"{q} can't lose the game",
+                    f"{p} chooses {q} as defending player",
+                    f"{p}'s choice makes {q} choose",
+                    f'trigger "T" controlled by {q}',
+                    "combat damage",
+                ]
+            ),
+            max_size=6,
+        )
+    )
+    lines += [f"ask can {q} pay 1 life", "ask outcome", "ask legal"]
+    return "\n".join(lines) + "\n", table
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(keyword_names())
+def test_keyword_player_names_are_refused_or_read_as_names(case):
+    text, table = case
+    result = answer_text(text, "kw.mtg", LIMITS)
+    assert result.status in (0, 1, 2, 3)
+    misread = [name for name in table if keyword_of(name) is not None]
+    if misread:
+        assert result.status == 2
+        assert result.error.startswith("kw.mtg:1:"), result.error
+        assert f"'{misread[0]}' cannot be a player's name" in result.error
+    elif result.status in (0, 1):
+        outcome = next(a for a in result.output["answers"] if a["ask"] == "outcome")
+        assert set(outcome["life"]) == set(table)
+
+
+# ---------------------------------------------------------------------------
+# Big numbers (issue 15, items 1 and 5)
+
+BIG = st.one_of(
+    st.integers(0, 30),
+    st.integers(0, MAX_TOTAL),
+    st.integers(MAX_TOTAL - 1000, MAX_TOTAL + 1000),
+    st.integers(2**31 - 100, 2**31 + 100),
+    st.integers(0, 10**30),
+)
+
+
+@st.composite
+def big_numbers(draw) -> tuple[str, list[tuple[str, int]], int]:
+    """Gains and losses of any size, some written with leading zeros: the
+    text, the events and the digits the longest number is written with."""
+    events = draw(
+        st.lists(st.tuples(st.sampled_from(["gains", "loses"]), BIG), min_size=1, max_size=6)
+    )
+    lines = ["players: Ann, Ben"]
+    longest = 0
+    for verb, amount in events:
+        written = "0" * draw(st.sampled_from([0, 0, 1, 30, 5000])) + str(amount)
+        longest = max(longest, len(written))
+        lines.append(f"Ann {verb} {written} life")
+    lines.append("ask outcome")
+    return "\n".join(lines) + "\n", events, longest
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(big_numbers())
+def test_big_numbers_are_exact_or_refused_never_wrapped(case):
+    text, events, longest = case
+    result = answer_text(text, "big.mtg", Limits(timeout=TIMEOUT))
+    total = START_ALLOWANCE * 2 + sum(amount for _, amount in events)
+    if longest > MAX_DIGITS or total > MAX_TOTAL:
+        assert result.status == 2, result.output
+        assert result.error.startswith("big.mtg:")
+        assert "Traceback" not in result.error
+        return
+    assert result.status == 0, result.error
+    (outcome,) = result.output["answers"]
+    change = sum(amount if verb == "gains" else -amount for verb, amount in events)
+    assert outcome["life"] == {"Ann": 20 + change, "Ben": 20}
+    assert "119.3" in outcome["rules"]
 
 
 # ---------------------------------------------------------------------------

@@ -114,8 +114,8 @@ def test_italian_paraphrases_do_not_copy_the_seed_pages(index):
 def test_older_number_118_4a_resolves_with_a_note(index):
     found = lookup("118.4a", index=index)
     assert found.entry.id == "119.4a"
-    assert found.note == "118.4a (2023-06-16) is today's 119.4a"
-    assert ("118.4a", "2023-06-16") in found.entry.older
+    assert found.note == "118.4a (up to 2019-06-12) is 119.4a (from 2019-07-12 on)"
+    assert ("118.4a", "2019-06-12", "2019-07-12") in found.entry.older
 
 
 def test_seeds_118_1d_archenemy_resolves_to_today(index):
@@ -126,10 +126,21 @@ def test_seeds_118_1d_archenemy_resolves_to_today(index):
 def test_today_costs_rule_and_the_old_life_rule_share_a_number(index):
     today = lookup("118.3", index=index)
     assert today.entry.id == "118.3"
-    assert "119.3" in today.note
-    old = lookup("118.3@2023-06-16", index=index)
+    # the number names two rules: both are said, with the editions each holds for
+    assert today.note == (
+        "118.3 means 119.3 (life) in editions up to 2019-06-12, "
+        "and 118.3 (costs) from 2019-07-12 on"
+    )
+    assert [(e.id, when) for e, when in today.meanings] == [
+        ("118.3", "editions from 2019-07-12 on"),
+        ("119.3", "editions up to 2019-06-12"),
+    ]
+    old = lookup("118.3@2019-06-12", index=index)
     assert old.entry.id == "119.3"
-    assert lookup("119.3 (2023-06-16)", index=index).entry.id == "120.3"
+    assert lookup("119.3 (2019-01-25)", index=index).entry.id == "120.3"
+    # the official English edition of 2023-06-16 already numbers Costs 118
+    assert lookup("118.3@2023-06-16", index=index).entry.id == "118.3"
+    assert lookup("118.3@2019-07-12", index=index).entry.id == "118.3"
     with pytest.raises(KeyError):
         lookup("999.9", index=index)
 
@@ -142,7 +153,7 @@ def test_starting_life_rules_of_103_and_119_state_the_same(index):
 def test_lookup_in_italian(index):
     found = lookup("118.4a", "it", index=index)
     assert found.entry.id == "119.4a"
-    assert found.note == "118.4a (2023-06-16) è l'attuale 119.4a"
+    assert found.note == "118.4a (fino al 2019-06-12) è 119.4a (dal 2019-07-12 in poi)"
     assert "squadra" in found.entry.text("it")
     assert found.entry.text("it") != found.entry.text("en")
 
@@ -210,8 +221,15 @@ def test_rules_command_prints_an_old_number_in_italian_json(capsys):
     data = json.loads(out)
     assert status == 0
     assert data["id"] == "119.4a" and data["edition"] == EDITION
-    assert data["older_numbers"] == [{"id": "118.4a", "edition": "2023-06-16"}]
-    assert data["note"] == "118.4a (2023-06-16) è l'attuale 119.4a"
+    assert data["older_numbers"] == [
+        {
+            "id": "118.4a",
+            "edition": "2019-06-12",
+            "editions": "up to 2019-06-12",
+            "renumbered_in": "2019-07-12",
+        }
+    ]
+    assert data["note"] == "118.4a (fino al 2019-06-12) è 119.4a (dal 2019-07-12 in poi)"
     assert data["encoded_at"] and all(
         re.fullmatch(r"rules/\S+\.lp:\d+", w) for w in data["encoded_at"]
     )
@@ -221,7 +239,9 @@ def test_rules_command_prints_an_old_number_in_italian_json(capsys):
 def test_rules_command_text_names_where_a_rule_is_encoded(capsys):
     status, out, _ = _rules(capsys, "102.4")
     assert status == 0
-    assert out.startswith("102.4  (102 Players)")
+    first, rest = out.split("\n", 1)
+    assert first.startswith("rule base: ") and str(ROOT) in first
+    assert rest.startswith("102.4  (102 Players)")
     assert "rules/102_players.lp:" in out
 
 

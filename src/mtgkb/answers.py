@@ -3,12 +3,14 @@ atoms become the JSON answer of the spec (section 6)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import clingo
 
 from . import solve as _solve
+from .errors import check_count, check_timeout
 from .paths import query_file
 from .solve import Grounding, SolveResult, group_queries
 from .symbols import atoms, cited_rules, names_in, sequence, value, values
@@ -18,10 +20,19 @@ DEFAULT_LIMIT = 100
 
 @dataclass(frozen=True)
 class Limits:
-    """The bounds of one run: the model cap and the time-out in seconds."""
+    """The bounds of one run: the model cap (0: no cap), the time-out in
+    seconds (None: none) and the memory bound in MiB (None: the default, 0:
+    none). Values out of range raise `mtgkb.errors.UsageError`."""
 
     max_models: int = 100000
     timeout: float | None = None
+    memory: int | None = None
+
+    def __post_init__(self) -> None:
+        check_count(self.max_models, "max_models", 0)
+        object.__setattr__(self, "timeout", check_timeout(self.timeout))
+        if self.memory is not None:
+            check_count(self.memory, "memory", 0, 1 << 30)
 
 
 Answer = dict
@@ -59,6 +70,17 @@ ACTION_KINDS = {
 
 def _with_rules(answer: Answer, rules: set[str]) -> Answer:
     answer["rules"] = sorted(rules, key=_rule_key)
+    return answer
+
+
+def _consistent(answer: Answer, model, query: str, facts) -> Answer:
+    """Add `"inconsistent"` when the rule base gave an atom that has one value
+    (kb/single_valued.lp) several: the run then exits 4 (spec, section 11)."""
+    from . import consistency
+
+    found = consistency.report(model, query, facts)
+    if found:
+        answer["inconsistent"] = found
     return answer
 
 
@@ -216,23 +238,34 @@ def answer_legal(question, scenario, facts, limits: Limits) -> Answer:
         objects = names_in(args)
         kind = args.name if args.type == clingo.SymbolType.Function else str(args)
         template = messages.get(kind, kind.replace("_", " ") + ": {all}")
-        filled = _fill(template, [str(value(a)) for a in _arguments(args)])
+        filled = fill_template(template, [str(value(a)) for a in _arguments(args)])
         violations.append({"rule": number, "message": filled, "objects": objects})
     violations.sort(key=lambda v: (_rule_key(v["rule"]), v["objects"]))
     rules = cited_rules(model) | {v["rule"] for v in violations}
     answer = {"ask": "legal", "legal": not violations, "violations": violations}
-    return _with_rules(answer, rules)
+    return _consistent(_with_rules(answer, rules), model, "legal", facts)
 
 
 def _arguments(term: clingo.Symbol) -> list[clingo.Symbol]:
     return list(term.arguments) if term.type == clingo.SymbolType.Function else []
 
 
-def _fill(template: str, objects: list[str]) -> str:
-    text = template.replace("{all}", ", ".join(objects))
-    for i, name in enumerate(objects, start=1):
-        text = text.replace("{" + str(i) + "}", name)
-    return text
+_PLACEHOLDER = re.compile(r"\{(all|[1-9][0-9]*)\}")
+
+
+def fill_template(template: str, words: Sequence[str]) -> str:
+    """A kb/messages.lp template with `{1}`, `{2}`... (the arguments) and `{all}`
+    filled in one pass over the template: text put in (a name such as `{2}`)
+    is never read as a placeholder. A placeholder without an argument stays."""
+
+    def put(found: re.Match) -> str:
+        key = found.group(1)
+        if key == "all":
+            return ", ".join(words)
+        index = int(key) - 1
+        return words[index] if index < len(words) else found.group(0)
+
+    return _PLACEHOLDER.sub(put, template)
 
 
 def answer_defending(question, scenario, facts, limits: Limits) -> Answer:
@@ -350,12 +383,19 @@ def _team_order(scenario):
 
 
 def answer_outcome(question, scenario, facts, limits: Limits) -> Answer:
+    from .consistency import holders
+
     model = _single("outcome", scenario, facts, limits)
     seats = _seat_order(scenario)
+    several = holders(model)  # never pick one of several values: "inconsistent" lists them
+
+    def single(name: str):
+        return [pair for pair in values(model, name, 2) if (name, pair[0]) not in several]
+
     answer = {
         "ask": "outcome",
-        "life": dict(sorted(values(model, "life", 2), key=lambda pn: seats.get(pn[0], 0))),
-        "team_life": dict(sorted(values(model, "team_life", 2), key=_team_order(scenario))),
+        "life": dict(sorted(single("life"), key=lambda pn: seats.get(pn[0], 0))),
+        "team_life": dict(sorted(single("team_life"), key=_team_order(scenario))),
         "lost": _by_seat(scenario, (p for (p,) in values(model, "lost", 1))),
         "triggers": {o: n for o, n in values(model, "triggered", 2)},
     }
@@ -386,7 +426,7 @@ def answer_outcome(question, scenario, facts, limits: Limits) -> Answer:
         answer["illegal_play"] = True
         answer["violations"] = illegal
         rules |= {v["rule"] for v in illegal}
-    return _with_rules(answer, rules)
+    return _consistent(_with_rules(answer, rules), model, "outcome", facts)
 
 
 def _illegal_play(scenario, facts, limits: Limits) -> list[dict]:
@@ -430,7 +470,10 @@ def answer_pay(question, scenario, facts, limits: Limits) -> Answer:
     payable = {(p, n) for p, n in values(model, "can_pay", 2)}
     can = (question["player"], question["amount"]) in payable
     answer = {"ask": "pay", "player": question["player"], "amount": question["amount"], "can": can}
-    return _with_rules(answer, cited_rules(model))
+    answer = _consistent(_with_rules(answer, cited_rules(model)), model, "pay", facts)
+    if answer.get("inconsistent"):
+        answer["can"] = None  # it would rest on one of several life totals
+    return answer
 
 
 def answer_actions(question, scenario, facts, limits: Limits) -> Answer:

@@ -39,16 +39,28 @@ import clingo
 import clingo.ast as cast
 
 from .answers import QUERY_OF
-from .cores import Budget, active, add_statements, minimal_rules, solve_assuming, switch_rules
+from .cores import (
+    Budget,
+    active,
+    add_statements,
+    minimal_rules,
+    solve_assuming,
+    switch_rules,
+    switch_statements,
+)
 from .paths import NOT_SOLVED, data_dir
+from .paths import RuleBase as RuleBaseInfo
+from .paths import current as current_rule_base
 from .ruleindex import (
     EDITION,
+    CRText,
     FileScan,
     RuleIndex,
     example_folders,
     label,
     load_index,
     read_cr,
+    scan_file,
     scan_folder,
     sort_key,
     tested_map,
@@ -124,25 +136,36 @@ class Base:
     rules: Path
     kb: Path
     queries: Path | None
+    extra: tuple[Path, ...] = ()  # the user's files added after the rule base (`--with`)
 
     @classmethod
-    def at(cls, root: Path | None) -> Base:
+    def at(cls, root: Path | None, extra: Sequence[Path] | None = None) -> Base:
+        """The rule base in `root`, or (None) the one in use (`mtgkb.paths`),
+        with the added files `extra` (for None, those of the rule base in use)."""
         if root is None:
-            rules = data_dir("rules")
-            try:
-                queries: Path | None = data_dir("queries")
-            except FileNotFoundError:
-                queries = None
-            return cls(rules.parent, rules, data_dir("kb"), queries)
+            chosen = current_rule_base()
+            root = chosen.root
+            extra = chosen.extra if extra is None else extra
         root = Path(root)
         queries = root / "queries"
-        return cls(root, root / "rules", root / "kb", queries if queries.is_dir() else None)
+        return cls(
+            root,
+            root / "rules",
+            root / "kb",
+            queries if queries.is_dir() else None,
+            tuple(Path(p) for p in extra or ()),
+        )
 
     def files(self, folder: Path | None) -> list[Path]:
         return sorted(folder.glob("*.lp")) if folder is not None and folder.is_dir() else []
 
     def query_files(self) -> list[Path]:
         return self.files(self.queries)
+
+    def rule_scans(self) -> list[FileScan]:
+        """rules/ and the added files, scanned: the statements that encode rules."""
+        scans = scan_folder(self.rules) if self.rules.is_dir() else []
+        return scans + [scan_file(p) for p in self.extra]
 
 
 def _lint(kind: str, message: str, where: str | None = None, rule: str | None = None) -> dict:
@@ -257,7 +280,7 @@ def _logger_lint(base: Base) -> list[dict]:
         messages: list[tuple[clingo.MessageCode, str]] = []
         ctl = clingo.Control(["--warn=all"], logger=_keep(messages))
         try:
-            for path in base.files(base.rules) + base.files(base.kb) + extra:
+            for path in base.files(base.rules) + base.files(base.kb) + list(base.extra) + extra:
                 ctl.load(str(path))
             ctl.ground([("base", [])])
         except RuntimeError:
@@ -298,7 +321,7 @@ def _scan(base: Base) -> Scans:
         else []
     )
     queries = scan_folder(base.queries) if base.queries is not None else []
-    return Scans(scan_folder(base.rules) if base.rules.is_dir() else [], kb + queries)
+    return Scans(base.rule_scans(), kb + queries)
 
 
 def tag_sites(scans: Scans) -> dict[str, list[str]]:
@@ -428,19 +451,22 @@ class Prepared:
         return path if path.is_file() else None
 
 
-def prepare(base: Base, query: str | None = "outcome") -> Prepared:
+def prepare(base: Base, query: str | None = "outcome", by_statement: bool = False) -> Prepared:
     """Give each tagged rule of `rules/` a body atom `_on(K)`, true when one of its
-    CR numbers is active (`_active(rule("N"))`, a free choice assumed true)."""
-    scans = scan_folder(base.rules) if base.rules.is_dir() else []
+    CR numbers is active (`_active(rule("N"))`, a free choice assumed true).
+    `by_statement`: one switch per rule statement instead, named by its place
+    (`rules/FILE.lp:LINE`), so that cores name statements."""
+    scans = base.rule_scans()
     heads: dict[tuple[str, int], list[str]] = {}  # predicate -> CR numbers deriving it
     for scan in scans:
         for st in scan.statements:
             if st.ast is None or st.kind != "Rule":
                 continue
+            names = [label(st.file, st.line)] if by_statement else st.tags or ()
             for sig in _head_and_body(st.ast)[0]:
                 known = heads.setdefault(sig, [])
-                known += [n for n in st.tags or () if n not in known]
-    switches = switch_rules(scans)
+                known += [n for n in names if n not in known]
+    switches = switch_statements(scans) if by_statement else switch_rules(scans)
     kb = [p for p in base.files(base.kb) if p.name not in NOT_SOLVED]
     others = list(kb)
     query_path = base.queries / f"{query}.lp" if base.queries is not None and query else None
@@ -725,7 +751,8 @@ class Scene:
         # a conflict about an atom no rule derived: the rules that derive such atoms
         for c in conflicts:
             rules += self.prepared.heads.get(MISSING.get(c.name, ("", 0)), [])
-        return [_conflict(name, message, rules, self.prepared, **more)]
+        cause = " + ".join(sorted({c.name for c in conflicts})) or "no answer"
+        return [_conflict(name, message, rules, self.prepared, cause=cause, **more)]
 
     def legal(self, true: Iterable[clingo.Symbol]) -> list[dict]:
         """The violations `ask legal` finds with these play facts (its optimal model)."""
@@ -767,6 +794,168 @@ class Scene:
             return own
         finally:
             ctl.configuration.solve.opt_mode = "optN"
+
+
+def _place_order(base: Base):
+    """Which statement to take out first when several would do: one of the
+    user's added files, then the most recently edited file, then the last line."""
+    extra = {str(p) for p in base.extra}
+
+    def key(place: str) -> tuple:
+        name, _, line = place.rpartition(":")
+        path = Path(name) if Path(name).is_absolute() else base.root / name
+        try:
+            mtime = path.stat().st_mtime_ns
+        except OSError:
+            mtime = 0
+        return (str(path) in extra, mtime, name, int(line) if line.isdigit() else 0)
+
+    return key
+
+
+def statements_behind(
+    base: Base, prepared: Prepared, facts: Sequence[clingo.Symbol], timeout: float
+) -> dict | None:
+    """For the life checks' conflicts of one scenario, with one switch per
+    statement (`prepare(by_statement=True)`): `core`, a minimal set of
+    statements that together make the conflict (each one taken out resolves
+    that derivation), and `remove`, a minimal set whose removal resolves the
+    conflict (no set of fewer of them does, by deletion). None when the
+    scenario shows no such conflict or the budget ran out."""
+    scene = Scene(prepared, facts, timeout)
+    ctl = scene.ctl
+    fixed = scene.assume(scene.written)
+    ctl.configuration.solve.opt_mode = "ignore"
+    try:
+        sat, conflicts, _ = solve_assuming(
+            ctl, [*scene.on, *fixed], timeout, watch="_audit_conflict"
+        )
+        if not sat or not conflicts:
+            return None
+        switch = scene.forbid(_f("_audit_conflict", c) for c in conflicts)
+        fixed = [x for x in fixed if x != -switch] + [switch]
+        core = minimal_rules(ctl, scene.present, timeout, fixed=fixed) or []
+        lit = {n: ctl.symbolic_atoms[active(n)].literal for n in scene.present}
+        back = {v: n for n, v in lit.items()}
+        order = _place_order(base)
+        deadline = time.monotonic() + timeout
+
+        def unresolved(off: set[str]) -> list[str] | None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Budget()
+            assumptions = fixed + [-lit[n] if n in off else lit[n] for n in lit]
+            sat, _, found = solve_assuming(ctl, assumptions, left)
+            return None if sat else [back[c] for c in found if c in back and back[c] not in off]
+
+        off: set[str] = set()
+        while True:
+            found = unresolved(off)
+            if found is None:
+                break
+            if not found:  # no statement of rules/ can resolve it (kb/ or the input does)
+                off = set()
+                break
+            off.add(max(found, key=order))
+        for n in sorted(off, key=order):
+            if unresolved(off - {n}) is None:
+                off.discard(n)
+    except Budget:
+        return None
+    finally:
+        ctl.configuration.solve.opt_mode = "optN"
+    return {"core": sorted(core, key=order), "remove": sorted(off, key=order)}
+
+
+#: Words of a conflict message that name things of one scenario (players,
+#: objects, numbers; a quoted 'ask ...' names the question and stays): left
+#: out when conflicts are grouped by cause.
+_PARTICULAR = re.compile(r"\"[^\"]*\"|\b[A-Z][\w']*|\b\d+\b")
+
+
+def _cause(conflict: dict) -> str:
+    if conflict.get("cause"):
+        return conflict["cause"]
+    return " ".join(_PARTICULAR.sub("_", conflict["message"]).split())
+
+
+def _statement_rules(places: Sequence[str], scans: Sequence[FileScan]) -> list[dict]:
+    """Each statement's place with the CR numbers of its tag."""
+    tags = {label(st.file, st.line): list(st.tags or ()) for sc in scans for st in sc.statements}
+    return [{"at": p, "rules": tags.get(p, [])} for p in places]
+
+
+def group_conflicts(
+    conflicts: Sequence[dict],
+    base: Base | None = None,
+    texts: dict[str, str] | None = None,
+    timeout: float = 10.0,
+    progress=None,
+) -> list[dict]:
+    """Conflicts grouped by cause (the kind of contradiction and the CR rules
+    responsible): one entry per cause with the number of scenarios it shows
+    in and one example; with `base` and the scenarios' `texts`, the
+    statements behind it (`statements`: a minimal set that together make it;
+    `remove`: a minimal set whose removal resolves it), each with its CR numbers."""
+    groups: dict[tuple, list[dict]] = {}
+    for c in conflicts:
+        groups.setdefault((_cause(c), tuple(c["rules"])), []).append(c)
+    out = []
+    prepared = None
+    for k, ((cause, _), items) in enumerate(groups.items(), start=1):
+        first = items[0]
+        group = dict(first)
+        group.update(
+            cause=cause,
+            scenarios=len(items),
+            example=first["scenario"],
+            seen_in=[c["scenario"] for c in items],
+        )
+        text = first.get("text") or (texts or {}).get(first["scenario"])
+        if base is not None and text is not None and first.get("cause"):
+            if progress:
+                progress("statements behind each conflict", k, len(groups))
+            if prepared is None:
+                prepared = prepare(base, by_statement=True)
+            try:
+                case = load_case(first["scenario"], text)
+                found = statements_behind(base, prepared, case.facts, timeout)
+            except Exception:  # noqa: BLE001 - the grouping stands without it
+                found = None
+            if found:
+                scans = base.rule_scans()
+                group["statements"] = _statement_rules(found["core"], scans)
+                group["remove"] = _statement_rules(found["remove"], scans)
+        out.append(group)
+    return _merge_by_statements(out)
+
+
+def _merge_by_statements(groups: list[dict]) -> list[dict]:
+    """Groups resolved by removing the same statements are one cause: one entry,
+    with the CR rules, causes and scenarios of all."""
+    merged: dict[tuple, dict] = {}
+    out: list[dict] = []
+    for group in groups:
+        key = tuple(p["at"] for p in group.get("remove", ()))
+        if not key:
+            out.append(group)
+            continue
+        if key not in merged:
+            merged[key] = group
+            out.append(group)
+            continue
+        into = merged[key]
+        into["rules"] = sorted(set(into["rules"]) | set(group["rules"]), key=sort_key)
+        into["at"] = list(dict.fromkeys(into["at"] + group["at"]))
+        into["seen_in"] += group["seen_in"]
+        into["scenarios"] += group["scenarios"]
+        causes = into["cause"].split(" + ") + group["cause"].split(" + ")
+        into["cause"] = " + ".join(sorted(set(causes)))
+        known = {p["at"] for p in into.get("statements", [])}
+        into["statements"] = into.get("statements", []) + [
+            p for p in group.get("statements", []) if p["at"] not in known
+        ]
+    return out
 
 
 def _render(query: str, models: list[list[clingo.Symbol]], count: int, complete: bool) -> dict:
@@ -1202,11 +1391,13 @@ class Checker:
 
 
 def _check_many(
-    root: Path | None, items: list[tuple[str, str, bool]], timeout: float
+    root: Path | None, items: list[tuple[str, str, bool]], timeout: float, progress=None
 ) -> list[dict]:
     checker = Checker(root, timeout=timeout)
     out: list[dict] = []
-    for name, text, generated in items:
+    for k, (name, text, generated) in enumerate(items, start=1):
+        if progress:
+            progress("consistency over the scenarios", k, len(items))
         out += checker.check(name, text, generated)
     return out
 
@@ -1218,6 +1409,7 @@ def consistency(
     timeout: float = 10.0,
     generated: Iterable[str] = (),
     jobs: int = 1,
+    progress=None,
 ) -> list[dict]:
     """Conflicts over a corpus of (name, text) scenarios: scenario text (every
     check) or fact text (the checks of life totals, losses and defending players).
@@ -1230,9 +1422,13 @@ def consistency(
     made = set(generated)
     items = [(name, text, name in made) for name, text in corpus]
     if jobs <= 1 or len(items) < 2 * jobs:
-        return _check_many(root, items, timeout)
+        return _check_many(root, items, timeout, progress)
     chunks = [items[k::jobs] for k in range(jobs)]
+    if progress:
+        progress(f"consistency over the scenarios ({jobs} processes)", 0, len(items))
     parts = _in_processes(root, chunks, timeout)
+    if progress:
+        progress(f"consistency over the scenarios ({jobs} processes)", len(items), len(items))
     order = {name: i for i, (name, _, _) in enumerate(items)}
     return sorted((c for part in parts for c in part), key=lambda c: order.get(c["scenario"], 0))
 
@@ -1395,6 +1591,139 @@ def _editions(
     return section, lint, warnings
 
 
+#: How alike two rule texts must be (shared words over all words) to be one rule.
+SAME_RULE = 0.5
+_WORD = re.compile(r"[a-z0-9']+")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(text.lower().replace("\u2019", "'")))
+
+
+def _alike(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a or b else 1.0
+
+
+def word_diff(old: str, new: str, context: int = 4) -> str:
+    """The words that changed, `[-old-]{+new+}`, with a few words around each change."""
+    import difflib
+
+    a, b = old.split(), new.split()
+    parts: list[str] = []
+    ops = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
+    for k, (tag, i1, i2, j1, j2) in enumerate(ops):
+        if tag == "equal":
+            words = a[i1:i2]
+            head = words[:context] if k > 0 else []
+            tail = words[-context:] if k < len(ops) - 1 else []
+            if len(words) > 2 * context and head and tail:
+                parts += [*head, "…", *tail]
+            elif k == 0:
+                parts += (["…"] if len(words) > context else []) + tail
+            elif k == len(ops) - 1:
+                parts += head + (["…"] if len(words) > context else [])
+            else:
+                parts += words
+            continue
+        if i2 > i1:
+            parts.append("[-" + " ".join(a[i1:i2]) + "-]")
+        if j2 > j1:
+            parts.append("{+" + " ".join(b[j1:j2]) + "+}")
+    return " ".join(parts)
+
+
+def _match(
+    text: str, older: CRText, number: str, words_of: dict[str, frozenset[str]]
+) -> str | None:
+    """The number of `text`'s rule in an older edition: the same number when its
+    text is alike, else the rule whose text is most alike (exact text first)."""
+    mine = _words(text)
+    if number in older.texts and (
+        older.texts[number] == text or _alike(mine, words_of[number]) >= SAME_RULE
+    ):
+        return number
+    best, score = None, SAME_RULE
+    for other, theirs in words_of.items():
+        if older.texts[other] == text:
+            return other
+        alike = _alike(mine, theirs)
+        if alike > score:
+            best, score = other, alike
+    return best
+
+
+def edition_history(files: Sequence[Path], index: RuleIndex | None, progress=None) -> dict:
+    """With two or more official CR text files: for every rule of the index,
+    the editions where its text changed (a word diff of the two texts) and
+    where it was renumbered (found by matching the texts across the editions).
+    The texts are the user's files: read here, shown in the report, kept nowhere."""
+    from .ruleindex import edition_number
+
+    crs = [(read_cr(f), Path(f)) for f in files]
+    for cr, f in crs:
+        if not cr.texts:
+            raise ValueError(f"{f}: no rule numbers found; is it a Comprehensive Rules text file?")
+    crs.sort(key=lambda pair: pair[0].edition or "")
+    words = [{n: _words(t) for n, t in cr.texts.items()} for cr, _ in crs]
+    newest = crs[-1][0]
+    rules, renumbered, changed, absent = [], [], [], []
+    entries = list(index) if index is not None else []
+    for k, entry in enumerate(entries, start=1):
+        if progress:
+            progress("editions: matching the rules' texts", k, len(entries))
+        number = edition_number(entry, newest.edition)
+        if number not in newest.texts:
+            absent.append(entry.id)
+            continue
+        changes = []
+        for step in range(len(crs) - 1, 0, -1):
+            new_cr, old_cr = crs[step][0], crs[step - 1][0]
+            text = new_cr.texts[number]
+            before = _match(text, old_cr, number, words[step - 1])
+            if before is None:
+                changes.append({"edition": new_cr.edition, "new": number})
+                break
+            change: dict = {"from": old_cr.edition, "to": new_cr.edition}
+            if before != number:
+                change["renumbered"] = {"from": before, "to": number}
+                renumbered.append(f"{before} ({old_cr.edition}) is {number} ({new_cr.edition})")
+            if old_cr.texts[before] != text:
+                change["diff"] = word_diff(old_cr.texts[before], text)
+                changed.append(f"{number} ({old_cr.edition} → {new_cr.edition}): {change['diff']}")
+            if len(change) > 2:
+                changes.append(change)
+            number = before
+        rules.append({"id": entry.id, "changes": changes})
+    warnings = []
+    for entry in entries:
+        for row in rules:
+            if row["id"] != entry.id:
+                continue
+            for c in row["changes"]:
+                moved = c.get("renumbered")
+                if moved and not any(
+                    old == moved["from"] and c["from"] <= upto and c["to"] >= since
+                    for old, upto, since in entry.older
+                ):
+                    warnings.append(
+                        _lint(
+                            "renumbering-not-in-index",
+                            f"{moved['from']} ({c['from']}) is {moved['to']} ({c['to']}), "
+                            f"but kb/rule_index.lp has no older_number for it",
+                            "kb/rule_index.lp",
+                            entry.id,
+                        )
+                    )
+    return {
+        "editions": [{"file": str(f), "edition": cr.edition} for cr, f in crs],
+        "rules": [r for r in rules if r["changes"]],
+        "renumbered": renumbered,
+        "changed": changed,
+        "absent_from_newest": absent,
+        "warnings": warnings,
+    }
+
+
 # --------------------------------------------------------------------------
 # The audit
 # --------------------------------------------------------------------------
@@ -1408,6 +1737,8 @@ def audit(
     timeout: float = 10.0,
     quick: bool = False,
     jobs: int | None = None,
+    progress=None,
+    expected: bool = True,
 ) -> dict:
     """Audit the rule base of a checkout (`root`) or of this installation (None).
 
@@ -1417,6 +1748,11 @@ def audit(
     `quick` keeps one table per variant and a few random combats).
     `jobs`: processes for the consistency check (default: two on a machine
     with two cores or more, for a corpus of `PARALLEL_FROM` scenarios or more).
+    `progress(step, done, total)`: told of each step's progress.
+    `expected`: answer the example files that have a `*.expected.json` with
+    the audited rule base and report where they differ.
+    `cr_file`: one CR text file, or a list of them (editions, oldest first
+    or in any order: they are sorted by their dates).
     """
     base = Base.at(root)
     lint: list[dict] = []
@@ -1476,20 +1812,38 @@ def audit(
         scenarios = file_scenarios(base.root) + made_corpus
     if jobs is None:
         jobs = min(2, os.cpu_count() or 1) if len(scenarios) >= PARALLEL_FROM else 1
-    conflicts = consistency(
+    found = consistency(
         scenarios,
         base.root if root is not None else None,
         timeout=timeout,
         generated=made,
         jobs=jobs or 1,
+        progress=progress,
     )
+    conflicts = group_conflicts(found, base, dict(scenarios), timeout, progress)
 
     report: dict = {"rules": coverage, "lint": lint, "warnings": warnings, "conflicts": conflicts}
-    if cr_file is not None:
-        section, more_lint, more_warnings = _editions(Path(cr_file), index, scans)
+    differing: list[dict] = []
+    if expected:
+        report["expected"] = _expected_answers(base, progress)
+        differing = [e for e in report["expected"] if e["differences"]]
+    cr_files = [cr_file] if isinstance(cr_file, (str, Path)) else list(cr_file or [])
+    if len(cr_files) == 1:
+        section, more_lint, more_warnings = _editions(Path(cr_files[0]), index, scans)
         report["editions"] = section
         lint += more_lint
         warnings += more_warnings
+    if len(cr_files) > 1:
+        report["history"] = edition_history([Path(f) for f in cr_files], index, progress)
+        warnings += report["history"]["warnings"]
+        # citations are checked against the rule base's own edition, when it is among them
+        own = [f for f in cr_files if read_cr(Path(f)).edition == EDITION]
+        if own:
+            section, more_lint, more_warnings = _editions(Path(own[0]), index, scans)
+            report["editions"] = section
+            lint += more_lint
+            warnings += more_warnings
+    report["rule_base"] = RuleBaseInfo(base.root, base.extra).describe()
     report["summary"] = {
         "root": str(base.root),
         "edition": EDITION,
@@ -1501,9 +1855,37 @@ def audit(
         "warnings": len(warnings),
         "scenarios": len(scenarios),
         "conflicts": len(conflicts),
-        "ok": not lint and not conflicts,
+        "conflict_scenarios": len(found),
+        "expected_checked": len(report.get("expected", [])),
+        "expected_differ": len(differing),
+        "ok": not lint and not conflicts and not differing,
     }
     return report
+
+
+def _expected_answers(base: Base, progress=None) -> list[dict]:
+    """The example files beside the rule base answered with it (made the rule
+    base in use for the while) and compared with their `*.expected.json`."""
+    from . import expected as _expected
+    from .paths import ENV_RULE_BASE, ENV_WITH
+
+    saved = {n: os.environ.get(n) for n in (ENV_RULE_BASE, ENV_WITH)}
+    os.environ[ENV_RULE_BASE] = str(base.root)
+    if base.extra:
+        os.environ[ENV_WITH] = os.pathsep.join(str(p) for p in base.extra)
+    else:
+        os.environ.pop(ENV_WITH, None)
+    try:
+        out = []
+        for folder, name in example_folders(base.root):
+            out += _expected.check_folder(folder, name, progress)
+        return out
+    finally:
+        for n, old in saved.items():
+            if old is None:
+                os.environ.pop(n, None)
+            else:
+                os.environ[n] = old
 
 
 # --------------------------------------------------------------------------
@@ -1527,10 +1909,24 @@ def _item_line(item: dict) -> str:
     return f"{where}{item['message']}"
 
 
+def _base_title(report: dict) -> str:
+    """The rule base audited: its path and digest (and the added files)."""
+    base = report.get("rule_base") or {"path": report["summary"]["root"]}
+    text = base["path"] + (f" ({base['digest']})" if base.get("digest") else "")
+    if base.get("with"):
+        text += " with " + ", ".join(base["with"])
+    return text
+
+
+def _place_text(place: dict) -> str:
+    rules = ", ".join(place.get("rules", []))
+    return f"{place['at']} ({rules})" if rules else place["at"]
+
+
 def to_text(report: dict) -> str:
     s = report["summary"]
     out = [
-        f"mtgkb audit of {s['root']} (CR {s['edition']})",
+        f"mtgkb audit of {_base_title(report)} (CR {s['edition']})",
         f"  rules in the index: {s['rules']} ({s['relied_on']} relied on, not encoded)",
         f"  encoded: {s['encoded']}, tested: {s['tested']}",
         f"  scenarios checked: {s['scenarios']}",
@@ -1544,8 +1940,13 @@ def to_text(report: dict) -> str:
         out.append(f"\nconflicts ({len(report['conflicts'])})")
         for c in report["conflicts"]:
             rules = ", ".join(c["rules"]) or "(rules not found)"
-            out.append(f"  [{c['scenario']}] {c['message']}")
+            seen = c.get("scenarios", 1)
+            where = c["scenario"] if seen == 1 else f"{seen} scenarios, e.g. {c['scenario']}"
+            out.append(f"  [{where}] {c['message']}")
             out.append(f"    rules responsible: {rules}")
+            for key, title in (("statements", "statements"), ("remove", "removing resolves it")):
+                if c.get(key):
+                    out.append(f"    {title}: " + ", ".join(_place_text(p) for p in c[key]))
             if c.get("text"):  # a generated scenario: its text, to reproduce it
                 out.append("    scenario:")
                 out += [f"      {line}" for line in c["text"].splitlines() if line]
@@ -1556,6 +1957,22 @@ def to_text(report: dict) -> str:
             f"  cited numbers checked: {e['checked']}; missing: {', '.join(e['missing']) or 'none'}"
         )
         out.append(f"  text changed since encoded: {', '.join(e['changed']) or 'none'}")
+    if "history" in report:
+        h = report["history"]
+        names = ", ".join(f"{e['edition'] or '?'}" for e in h["editions"])
+        out.append(f"\neditions compared: {names}")
+        out.append(f"  renumbered ({len(h['renumbered'])}):")
+        out += [f"    {line}" for line in h["renumbered"]]
+        out.append(f"  text changed ({len(h['changed'])}):")
+        out += [f"    {line}" for line in h["changed"]]
+        if h["absent_from_newest"]:
+            out.append("  not in the newest edition: " + ", ".join(h["absent_from_newest"]))
+    if report.get("expected"):
+        bad = [e for e in report["expected"] if e["differences"]]
+        out.append(f"\nexpected answers: {len(report['expected'])} checked, {len(bad)} differ")
+        for e in bad:
+            out.append(f"  {e['scenario']}")
+            out += [f"    {d}" for d in e["differences"]]
     out.append("\nresult: " + ("clean" if s["ok"] else "problems found (exit 1)"))
     return "\n".join(out)
 
@@ -1569,7 +1986,7 @@ def to_markdown(report: dict) -> str:
     out = [
         "# mtgkb audit",
         "",
-        f"Rule base: `{s['root']}`, Comprehensive Rules effective {s['edition']}.",
+        f"Rule base: `{_base_title(report)}`, Comprehensive Rules effective {s['edition']}.",
         "",
         "| | |",
         "|---|---|",
@@ -1593,11 +2010,21 @@ def to_markdown(report: dict) -> str:
         ]
     out += ["", "## Conflicts", ""]
     if report["conflicts"]:
-        out += ["| scenario | message | rules responsible |", "|---|---|---|"]
         out += [
-            f"| {_md_cell(c['scenario'])} | {_md_cell(c['message'])} | {', '.join(c['rules'])} |"
-            for c in report["conflicts"]
+            "| scenarios (example) | message | rules responsible | statements "
+            "| removing resolves it |",
+            "|---|---|---|---|---|",
         ]
+        for c in report["conflicts"]:
+            seen = f"{c.get('scenarios', 1)} ({_md_cell(c['scenario'])})"
+            places = [
+                "<br>".join(_md_cell(_place_text(p)) for p in c.get(key, [])) or "—"
+                for key in ("statements", "remove")
+            ]
+            out.append(
+                f"| {seen} | {_md_cell(c['message'])} | {', '.join(c['rules'])} | "
+                f"{places[0]} | {places[1]} |"
+            )
     else:
         out.append("None: no scenario makes the rules contradict themselves.")
     if "editions" in report:
@@ -1612,6 +2039,22 @@ def to_markdown(report: dict) -> str:
             f"- missing from that edition: {', '.join(e['missing']) or 'none'}",
             f"- text changed since encoded: {', '.join(e['changed']) or 'none'}",
         ]
+    if "history" in report:
+        h = report["history"]
+        names = ", ".join(e["edition"] or "?" for e in h["editions"])
+        out += ["", "## Editions compared", "", f"Editions: {names}.", ""]
+        out += [f"- renumbered: {line}" for line in h["renumbered"]]
+        out += [f"- text changed: {_md_cell(line)}" for line in h["changed"]]
+    if report.get("expected"):
+        bad = [e for e in report["expected"] if e["differences"]]
+        out += [
+            "",
+            "## Expected answers",
+            "",
+            f"{len(report['expected'])} checked, {len(bad)} differ.",
+        ]
+        for e in bad:
+            out += [f"- `{e['scenario']}`: " + _md_cell("; ".join(e["differences"]))]
     out += ["", "## Coverage", "", "| rule | encoded at | tested by |", "|---|---|---|"]
     for r in report["rules"]:
         enc = (
@@ -1624,17 +2067,39 @@ def to_markdown(report: dict) -> str:
     return "\n".join(out) + "\n"
 
 
+def progress_printer(enabled: bool):
+    """A `progress(step, done, total)` that writes one updating line on stderr, or None."""
+    if not enabled:
+        return None
+    state = {"step": None}
+
+    def show(step: str, done: int, total: int) -> None:
+        if state["step"] not in (None, step):
+            print(file=sys.stderr)
+        state["step"] = step
+        end = "\n" if done >= total else ""
+        print(f"\rmtgkb audit: {step}: {done}/{total}", end=end, file=sys.stderr, flush=True)
+        if done >= total:
+            state["step"] = None
+
+    return show
+
+
 def audit_command(args: argparse.Namespace) -> int:
-    """`mtgkb audit [--json | --markdown] [--cr FILE]`: exit 1 on lint or conflicts."""
+    """`mtgkb audit [--json | --markdown] [--cr FILE]... [--progress]`: exit 1 on
+    lint, conflicts or examples whose answers differ from their expectation."""
     cr = getattr(args, "cr", None)
-    if cr is not None and not Path(cr).is_file():
-        print(f"mtgkb audit: {cr}: no such file", file=sys.stderr)
-        return 2
+    crs = [cr] if isinstance(cr, (str, Path)) else list(cr or [])
+    for f in crs:
+        if not Path(f).is_file():
+            print(f"mtgkb audit: {f}: no such file", file=sys.stderr)
+            return 2
+    shown = getattr(args, "progress", False) or sys.stderr.isatty()
+    options = {"progress": progress_printer(shown)}
+    if getattr(args, "quick", False):
+        options["quick"] = True
     try:
-        if getattr(args, "quick", False):
-            report = audit(None, Path(cr) if cr is not None else None, quick=True)
-        else:
-            report = audit(None, Path(cr) if cr is not None else None)
+        report = audit(None, [Path(f) for f in crs] or None, **options)
     except ValueError as err:
         print(f"mtgkb audit: {err}", file=sys.stderr)
         return 2

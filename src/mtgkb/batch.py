@@ -16,12 +16,22 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 from .answers import Limits
-from .runner import EXIT_INPUT, FileResult, answer_scenario, answer_text, parse_or_fail
+from .deadline import die_with_parent
+from .parser import ReadTimeout, read_source
+from .runner import (
+    EXIT_INPUT,
+    EXIT_TIMEOUT,
+    FileResult,
+    answer_scenario,
+    answer_text,
+    parse_or_fail,
+    release_session,
+)
 
 PROGRESS_FROM = 20  # files: fewer finish before a bar is worth drawing
 CHUNK = 32  # files answered together
@@ -30,46 +40,93 @@ COMBINE = os.environ.get("MTGKB_COMBINE", "1").lower() not in ("0", "no", "false
 Item = tuple[str, bytes | None, str | None]  # name, bytes (None: read it), read error
 
 
-def read_input(path: str) -> Item:
-    """The name, bytes and read error of one input ('-' is standard input)."""
-    if path == "-":
-        return "<stdin>", sys.stdin.buffer.read(), None
+class _ReadStopped(str):
+    """The message of an input the time-out stopped reading (exit 3)."""
+
+
+def read_input(path: str, timeout: float | None = None) -> Item:
+    """The name, bytes and read error of one input ('-' is standard input):
+    at most the size limit plus one byte, within `timeout` seconds if given."""
+    name = "<stdin>" if path == "-" else path
     try:
-        return path, Path(path).read_bytes(), None
-    except OSError as err:
-        return path, None, f"{path}:1:1: error: cannot read the file: {err.strerror or err}"
+        return name, read_source(path, timeout), None
+    except ReadTimeout as err:
+        return name, None, _ReadStopped(f"{name}: error: the time-out stopped reading: {err}")
+    except (OSError, ValueError) as err:
+        reason = getattr(err, "strerror", None) or err
+        return name, None, f"{name}:1:1: error: cannot read the file: {reason}"
 
 
 def _unreadable(name: str, error: str) -> FileResult:
+    if isinstance(error, _ReadStopped):
+        return FileResult(name, EXIT_TIMEOUT, {"file": name, "error": "timeout"}, str(error))
     return FileResult(name, EXIT_INPUT, {"file": name, "error": error}, error)
+
+
+def _read_timed(path: str, limits: Limits) -> tuple[Item, float]:
+    """Read one input within the time-out; the item and the seconds spent."""
+    start = time.monotonic()
+    item = read_input(path, limits.timeout)
+    return item, time.monotonic() - start
 
 
 def answer_path(path: str, limits: Limits) -> FileResult:
     """Read and answer one file on its own."""
-    name, data, error = read_input(path)
+    (name, data, error), spent = _read_timed(path, limits)
     if error is not None:
         return _unreadable(name, error)
-    return _answer_data((name, data), limits)
+    return _answer_data((name, data), limits, spent)
 
 
-def _answer_data(item: tuple[str, bytes], limits: Limits) -> FileResult:
+def _answer_data(item: tuple[str, bytes], limits: Limits, spent: float = 0.0) -> FileResult:
     name, data = item
-    result = answer_text(data, name, limits)
+    result = answer_text(data, name, limits, spent)
     result.exception = None  # exceptions need not travel back from a worker
     return result
+
+
+def _answer_chunk_named(items: list[Item], limits: Limits) -> list[FileResult]:
+    """`_answer_chunk` on a Dask worker: each answer names the worker's rule base."""
+    from .paths import current
+
+    base = current().describe()
+    results = _answer_chunk(items, limits)
+    for result in results:
+        result.output.setdefault("rule_base", base)
+    return results
 
 
 def _answer_chunk(items: list[Item], limits: Limits) -> list[FileResult]:
     """Answer a chunk of inputs; questions with one answer per scenario are
     solved for the whole chunk at once (without a time-out)."""
+    if limits.timeout is not None or not COMBINE or len(items) < 2:
+        return [_answer_item(item, limits) for item in items]
+    try:
+        return _answer_combined(items, limits)
+    except MemoryError:
+        pass  # (leave the handler first: its traceback holds the grounding)
+    # One file of the chunk outgrew the memory bound: answer each on its own,
+    # so that only that file says so.
+    release_session()
+    return [_answer_item(item, limits) for item in items]
+
+
+def _answer_item(item: Item, limits: Limits) -> FileResult:
+    """One input on its own: read within the time-out (unless read already),
+    then answered in what is left of it."""
+    name, data, error = item
+    spent = 0.0
+    if data is None and error is None:
+        (name, data, error), spent = _read_timed(name, limits)
+    if error is not None:
+        return _unreadable(name, error)
+    return _answer_data((name, data), limits, spent)
+
+
+def _answer_combined(items: list[Item], limits: Limits) -> list[FileResult]:
     loaded: list[Item] = [
         read_input(n) if d is None and e is None else (n, d, e) for n, d, e in items
     ]
-    if limits.timeout is not None or not COMBINE or len(loaded) < 2:
-        return [
-            _unreadable(name, error) if error is not None else _answer_data((name, data), limits)
-            for name, data, error in loaded
-        ]
     from . import answers
     from .facts import scenario_facts
     from .solve import solve_many
@@ -123,9 +180,12 @@ def _chunks(items: list[Item], size: int) -> list[list[Item]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def _pending(paths: list[str]) -> list[Item]:
-    """Inputs to answer: standard input is read here (once), files by whoever answers."""
-    return [read_input(path) if path == "-" else (path, None, None) for path in paths]
+def _pending(paths: list[str], limits: Limits) -> list[Item]:
+    """Inputs to answer: standard input is read here (once, within the
+    time-out), files by whoever answers."""
+    return [
+        read_input(path, limits.timeout) if path == "-" else (path, None, None) for path in paths
+    ]
 
 
 def progress(results: Iterable[FileResult], total: int) -> Iterator[FileResult]:
@@ -149,7 +209,7 @@ def answer_files(paths: list[str], limits: Limits, jobs: int = 1) -> Iterator[Fi
     if jobs > 1 and len(paths) > 1:
         yield from answer_in_pool(paths, limits, jobs)
         return
-    items = _pending(paths)
+    items = _pending(paths, limits)
 
     def results() -> Iterator[FileResult]:
         for chunk in _chunks(items, CHUNK):
@@ -171,16 +231,44 @@ def answer_in_pool(paths: list[str], limits: Limits, jobs: int) -> Iterator[File
     from .solve import prepare
 
     prepare()  # read and analyse the rule base once, before the workers fork
-    items = _pending(paths)
+    items = _pending(paths, limits)
     size = max(1, min(CHUNK, -(-len(items) // (jobs * 2))))
     chunks = _chunks(items, size)
 
     def results() -> Iterator[FileResult]:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context()) as pool:
+        pool = ProcessPoolExecutor(
+            max_workers=jobs,
+            mp_context=_pool_context(),
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
+        )
+        try:
             for done in pool.map(_answer_chunk, chunks, [limits] * len(chunks)):
                 yield from done
+        except BaseException:
+            # Interrupted (SIGINT, SIGTERM, a closed reader): stop the workers
+            # now rather than wait for their chunks.
+            _kill_workers(pool)
+            raise
+        else:
+            pool.shutdown(wait=True)
 
     yield from progress(results(), len(items))
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        try:
+            process.kill()
+        except (OSError, AttributeError):
+            pass
+    for process in processes:
+        try:
+            process.join(timeout=2)
+        except (OSError, AttributeError, AssertionError):
+            pass
 
 
 def answer_on_dask(paths: list[str], limits: Limits, address: str) -> Iterator[FileResult]:
@@ -193,7 +281,7 @@ def answer_on_dask(paths: list[str], limits: Limits, address: str) -> Iterator[F
         for path in paths:
             yield _unreadable(path, error)
         return
-    items = [read_input(path) for path in paths]
+    items = [read_input(path, limits.timeout) for path in paths]
     try:
         client = Client(address, timeout=30, set_as_default=False)
     except Exception as err:  # noqa: BLE001 - any failure to connect is one message
@@ -203,7 +291,7 @@ def answer_on_dask(paths: list[str], limits: Limits, address: str) -> Iterator[F
         return
     with client:
         chunks = _chunks(items, CHUNK)
-        futures = client.map(_answer_chunk, chunks, limits=limits, pure=False)
+        futures = client.map(_answer_chunk_named, chunks, limits=limits, pure=False)
 
         def results() -> Iterator[FileResult]:
             for future in futures:

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
 from . import __version__
 from .answers import Limits
+from .deadline import DEFAULT_MEMORY_CAP_MB, bound_memory, memory_limit
+from .errors import MAX_TIMEOUT, UsageError, check_count, check_timeout
 from .runner import EXIT_INPUT
 
 DESCRIPTION = """\
@@ -18,8 +23,128 @@ which rule says so, which orders and declarations are legal, what happens to
 life totals. Scenario files (.mtg) describe one moment of one game."""
 
 
+def _rule_base_options(command: argparse.ArgumentParser) -> None:
+    """`--rule-base DIR` and `--with FILE.lp` (see mtgkb.paths)."""
+    command.add_argument(
+        "--rule-base",
+        default=None,
+        metavar="DIR",
+        help="answer from the rule base in DIR (its rules/, kb/, queries/); "
+        "default: $MTGKB_RULE_BASE, else the installed copy",
+    )
+    command.add_argument(
+        "--with",
+        dest="with_files",
+        action="append",
+        default=None,
+        metavar="FILE.lp",
+        help="add your own ASP file after the rule base (repeatable)",
+    )
+
+
+def choose_rule_base(args: argparse.Namespace):
+    """Make the rule base the options name this process's (and its workers');
+    say on stderr when the current folder is a checkout that differs from it.
+    Returns the rule base, or an error message."""
+    from .paths import RuleBaseError, checkout_note, use_rule_base
+
+    try:
+        base = use_rule_base(getattr(args, "rule_base", None), getattr(args, "with_files", None))
+    except RuleBaseError as err:
+        return f"mtgkb: error: {err}"
+    problems = _unreadable(base.extra)
+    if problems:
+        return problems
+    note = checkout_note(base=base)
+    if note:
+        print(note, file=sys.stderr)
+    return base
+
+
+def _unreadable(files) -> str | None:
+    """clingo's `FILE:LINE:COL: error:` messages for added files it cannot parse."""
+    if not files:
+        return None
+    import clingo.ast
+
+    found: list[str] = []
+    for path in files:
+        messages: list[str] = []
+        try:
+            clingo.ast.parse_files(
+                [str(path)], lambda _: None, logger=lambda c, m, out=messages: out.append(m)
+            )
+        except RuntimeError:
+            found += [m.strip() for m in messages] or [f"{path}: error: cannot be parsed"]
+    return "\n".join(found) or None
+
+
+def _option(check, *bounds):
+    """An argparse type: the text as a number, checked by `check` (a usage
+    error with its message when out of range)."""
+
+    def convert(text: str):
+        try:
+            number = float(text) if check is check_timeout else int(text, 10)
+        except ValueError:
+            kind = "a number of seconds" if check is check_timeout else "a whole number"
+            raise argparse.ArgumentTypeError(f"expected {kind}, not {text!r}") from None
+        try:
+            return check(number, *bounds)
+        except UsageError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    convert.__name__ = "value"
+    return convert
+
+
+class _Stdout:
+    """Standard output, which its reader may leave early (`| head -1`): from
+    then on nothing more is written to it, and the run goes on, so that the
+    exit status and the later files' messages on standard error are the same
+    in every output mode as with a reader that reads everything."""
+
+    def __init__(self) -> None:
+        self.gone = False
+
+    def write(self, printing) -> None:
+        if self.gone:
+            return
+        try:
+            printing()
+            sys.stdout.flush()
+        except BrokenPipeError:
+            self.leave()
+
+    def leave(self) -> None:
+        self.gone = True
+        # Later writes, and the flush at exit, go nowhere instead of failing.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _console():
+    from rich.console import Console
+
+    class PipeConsole(Console):
+        def on_broken_pipe(self) -> None:  # rich would exit with status 1
+            self.quiet = True
+            raise BrokenPipeError
+
+    return PipeConsole(highlight=False)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
-    limits = Limits(max_models=args.max_models, timeout=args.timeout)
+    limits = Limits(max_models=args.max_models, timeout=args.timeout, memory=args.memory)
+    restore = bound_memory(memory_limit(args.memory))
+    try:
+        return _run(args, limits)
+    finally:
+        restore()  # main() may be called in a longer-lived process
+
+
+def _run(args: argparse.Namespace, limits: Limits) -> int:
     if args.scheduler:
         from .batch import answer_on_dask
 
@@ -31,29 +156,32 @@ def cmd_run(args: argparse.Namespace) -> int:
     status = 0
     collected = []
     console = None
+    out = _Stdout()
+    base = args.chosen_rule_base.describe()
+    if not (args.json or args.jsonl):
+        out.write(lambda: print(args.chosen_rule_base.title()))
     for result in results:
+        result.output.setdefault("rule_base", base)  # (a Dask worker names its own)
         status = max(status, result.status)
         if result.error:
-            print(result.error, file=sys.stderr)
+            print(result.error, file=sys.stderr, flush=True)
         if args.jsonl:
-            print(json.dumps(result.output, ensure_ascii=False), flush=True)
+            out.write(lambda r=result: print(json.dumps(r.output, ensure_ascii=False)))
         elif args.json:
             collected.append(result)
-        elif result.status != EXIT_INPUT:
+        elif result.status != EXIT_INPUT and not out.gone:
             if console is None:
-                from rich.console import Console
+                console = _console()
+            from .textout import print_result
 
-                from .textout import print_result
-
-                console = Console(highlight=False)
-            print_result(console, result.output)
+            out.write(lambda r=result, c=console: print_result(c, r.output))
     if args.json:
         outputs = [r.output for r in collected]
         if len(args.files) == 1:
             if collected[0].status != EXIT_INPUT:
-                print(json.dumps(outputs[0], ensure_ascii=False, indent=1))
+                out.write(lambda: print(json.dumps(outputs[0], ensure_ascii=False, indent=1)))
         else:
-            print(json.dumps(outputs, ensure_ascii=False, indent=1))
+            out.write(lambda: print(json.dumps(outputs, ensure_ascii=False, indent=1)))
     return status
 
 
@@ -72,6 +200,7 @@ def cmd_facts(args: argparse.Namespace) -> int:
     except ScenarioError as err:
         print(err.format(), file=sys.stderr)
         return EXIT_INPUT
+    sys.stdout.write(f"% {args.chosen_rule_base.title()}\n")
     sys.stdout.write(facts_text(scenario_facts(scenario)))
     return 0
 
@@ -107,20 +236,35 @@ def build_parser() -> argparse.ArgumentParser:
     form.add_argument("--jsonl", action="store_true", help="print one JSON object per file")
     run.add_argument(
         "--timeout",
-        type=float,
+        type=_option(check_timeout, "the time-out"),
         default=None,
         metavar="S",
-        help="stop a file's work after S seconds (exit 3)",
+        help="stop a file's work, its reading included, after S seconds (exit 3); "
+        f"S > 0, at most {MAX_TIMEOUT:g}",
     )
     run.add_argument(
         "--max-models",
-        type=int,
+        type=_option(check_count, "the number of models", 0),
         default=100000,
         metavar="N",
-        help="stop enumerating after N models (answers say complete: false)",
+        help="stop enumerating after N models (answers say complete: false); 0 means no cap "
+        "(default 100000)",
     )
     run.add_argument(
-        "--jobs", type=int, default=1, metavar="N", help="answer files in N local processes"
+        "--jobs",
+        type=_option(check_count, "the number of jobs", 1, 1024),
+        default=1,
+        metavar="N",
+        help="answer files in N local processes (N >= 1, default 1)",
+    )
+    run.add_argument(
+        "--memory",
+        type=_option(check_count, "the memory bound", 0, 1 << 30),
+        default=None,
+        metavar="MB",
+        help="stop a run that needs more than MB MiB of memory (exit 3); 0 means no bound "
+        "(default: MTGKB_MEMORY_MB, else 80%% of the memory available, at most "
+        f"{DEFAULT_MEMORY_CAP_MB} MiB)",
     )
     run.add_argument(
         "--scheduler",
@@ -128,6 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         help="answer files on a Dask cluster (needs mtgkb[dask])",
     )
+    _rule_base_options(run)
     run.set_defaults(handler=cmd_run)
 
     facts = sub.add_parser(
@@ -137,6 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
         "clingo rules/*.lp kb/*.lp queries/legal.lp facts.lp",
     )
     facts.add_argument("file", metavar="FILE")
+    _rule_base_options(facts)
     facts.set_defaults(handler=cmd_facts)
 
     rules = sub.add_parser(
@@ -147,6 +293,14 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("number", nargs="?", help="a CR rule number such as 802.4a or 118.4a")
     rules.add_argument("--lang", choices=["en", "it"], default="en", help="paraphrase language")
     rules.add_argument("--json", action="store_true", help="print JSON")
+    rules.add_argument(
+        "--cr",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="an official CR text file: show that edition's text beside our paraphrase",
+    )
+    _rule_base_options(rules)
     rules.set_defaults(handler=cmd_rules)
 
     audit = sub.add_parser(
@@ -163,24 +317,110 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument(
         "--cr",
         type=Path,
+        action="append",
         default=None,
         metavar="FILE",
-        help="an official CR text file to check citations against",
+        help="an official CR text file to check citations against; with two or more "
+        "(editions), where each rule's text changed and where it was renumbered",
     )
+    audit.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the progress of the long steps on stderr (the default at a terminal)",
+    )
+    _rule_base_options(audit)
     audit.set_defaults(handler=cmd_audit)
     return parser
 
 
+class Stopped(BaseException):
+    """SIGTERM (or another stopping signal) reached the process."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+STOP_GRACE = 2.0  # seconds the run has to unwind after SIGINT/SIGTERM
+
+
+class _StopOnSignals:
+    """SIGINT and SIGTERM end the run: Python raises KeyboardInterrupt or
+    Stopped in the main thread, whose clean-up kills the children; and since
+    the main thread may be inside clingo, where Python cannot raise, a watcher
+    thread woken by the signal (signal.set_wakeup_fd) ends the process with
+    128 + the signal's number if it is still running STOP_GRACE seconds later.
+    The children die with it (deadline.die_with_parent)."""
+
+    def __enter__(self):
+        self.active = threading.current_thread() is threading.main_thread()
+        if not self.active:
+            return self
+        self.finished = threading.Event()
+        read_end, self.write_end = os.pipe()
+        os.set_blocking(self.write_end, False)
+        self.old_term = signal.signal(signal.SIGTERM, self._raise)
+        self.old_wakeup = signal.set_wakeup_fd(self.write_end, warn_on_full_buffer=False)
+        self.watcher = threading.Thread(
+            target=self._watch, args=(read_end,), name="mtgkb-stop", daemon=True
+        )
+        self.watcher.start()
+        return self
+
+    @staticmethod
+    def _raise(signum, frame):
+        raise Stopped(signum)
+
+    def _watch(self, read_end: int) -> None:
+        stopping = {int(signal.SIGINT), int(signal.SIGTERM)}
+        with os.fdopen(read_end, "rb", buffering=0) as wake:
+            while True:
+                data = wake.read(1)
+                if not data or self.finished.is_set():
+                    return
+                if data[0] in stopping:
+                    if not self.finished.wait(STOP_GRACE):
+                        os._exit(128 + data[0])
+                    return
+
+    def __exit__(self, *exc) -> None:
+        if not self.active:
+            return
+        self.finished.set()
+        signal.set_wakeup_fd(self.old_wakeup)
+        signal.signal(signal.SIGTERM, self.old_term)
+        os.close(self.write_end)  # the watcher reads the end of file and leaves
+
+
 def main(argv: list[str] | None = None) -> int:
+    from .paths import ENV_RULE_BASE, ENV_WITH
+
     args = build_parser().parse_args(argv)
+    # the rule base chosen holds for this command (and its workers) only
+    saved = {name: os.environ.get(name) for name in (ENV_RULE_BASE, ENV_WITH)}
     try:
-        return args.handler(args)
+        if hasattr(args, "rule_base"):
+            chosen = choose_rule_base(args)
+            if isinstance(chosen, str):
+                print(chosen, file=sys.stderr)
+                return EXIT_INPUT
+            args.chosen_rule_base = chosen
+        with _StopOnSignals():
+            return args.handler(args)
     except KeyboardInterrupt:
-        return 130
+        return 128 + signal.SIGINT
+    except Stopped as stopped:
+        return 128 + stopped.signum
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
         sys.stderr.close()
         return 0
+    finally:
+        for name, old in saved.items():
+            if old is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = old
 
 
 if __name__ == "__main__":

@@ -74,6 +74,39 @@ def switch_rules(scans: Iterable[FileScan]) -> Switches:
     return Switches(statements, "\n".join(extra), numbers, sites)
 
 
+def switch_statements(scans: Iterable[FileScan]) -> Switches:
+    """Give each rule statement of the scanned files (tagged or not) a switch
+    of its own, named by its place: `_active(rule("rules/FILE.lp:LINE"))`.
+    `numbers` are then those places and `sites` maps each to itself."""
+    statements: list[cast.AST] = []
+    extra: list[str] = []
+    sites: dict[str, list[str]] = {}
+    k = 0
+    for scan in scans:
+        for st in scan.statements:
+            node = st.ast
+            if node is None:
+                continue
+            if st.kind == "Rule":
+                k += 1
+                loc = node.location
+                on = cast.Literal(
+                    loc,
+                    cast.Sign.NoSign,
+                    cast.SymbolicAtom(
+                        cast.Function(loc, "_on", [cast.SymbolicTerm(loc, clingo.Number(k))], 0)
+                    ),
+                )
+                node = node.update(body=[*node.body, on])
+                place = label(st.file, st.line)
+                extra.append(f"_on({k}) :- _active(rule({clingo.String(place)})).")
+                sites[place] = [place]
+            statements.append(node)
+    numbers = list(sites)
+    extra += [f"#external _active(rule({clingo.String(n)}))." for n in numbers]
+    return Switches(statements, "\n".join(extra), numbers, sites)
+
+
 def add_statements(ctl: clingo.Control, statements: Iterable[cast.AST]) -> None:
     with cast.ProgramBuilder(ctl) as builder:
         for stmt in statements:
@@ -150,4 +183,5 @@ __all__ = [
     "minimal_rules",
     "solve_assuming",
     "switch_rules",
+    "switch_statements",
 ]

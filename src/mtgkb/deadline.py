@@ -1,14 +1,17 @@
 """Bounded work: run one file's answers in a forked child that is killed when
 its time is up, so that neither grounding nor solving can hang the caller.
 
-The child also gets a memory bound (MTGKB_MEMORY_MB, default: 80 % of the
-memory available when it starts; 0 for none), so that a grounding blow-up
-fails in the child instead of taking the machine's memory.
+The child also gets a memory bound (--memory, else MTGKB_MEMORY_MB, else 80 %
+of the memory available when it starts, at most 4 GiB; 0 for none), so that a
+grounding blow-up fails in the child instead of taking the machine's memory;
+the command line bounds its own process the same way (`bound_memory`). Every
+child dies with its parent (`die_with_parent`).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -26,6 +29,13 @@ class WorkerLost(DeadlineExceeded):
     """The child ended without an answer: it ran out of its memory bound or
     was killed. A kind of bounded work stopping, so callers treat it like a
     time-out; the message says which."""
+
+    def __init__(self, message: str = "", out_of_memory: bool = False) -> None:
+        super().__init__(message)
+        self.out_of_memory = out_of_memory
+
+    def __reduce__(self):
+        return (WorkerLost, (str(self), self.out_of_memory))
 
 
 def before_fork(function: Callable[[], object]) -> None:
@@ -47,27 +57,47 @@ def _proc_kb(path: str, field: str) -> int | None:
     return None
 
 
-def _memory_limit() -> int | None:
-    """Bytes of new memory a child may take, or None for no bound."""
-    setting = os.environ.get("MTGKB_MEMORY_MB")
-    if setting is not None:
-        try:
-            megabytes = int(setting)
-        except ValueError:
-            megabytes = 0
+DEFAULT_MEMORY_CAP_MB = 4096  # the default bound never exceeds this
+
+
+def memory_limit(megabytes: int | None = None) -> int | None:
+    """Bytes of new memory a run may take, or None for no bound.
+
+    `megabytes` (the --memory option) wins; 0 means no bound. Without it,
+    MTGKB_MEMORY_MB is read, and without that the bound is 80 % of the
+    memory available, at most DEFAULT_MEMORY_CAP_MB."""
+    if megabytes is None:
+        setting = os.environ.get("MTGKB_MEMORY_MB")
+        if setting is not None:
+            try:
+                megabytes = int(setting)
+            except ValueError:
+                megabytes = 0
+    if megabytes is not None:
         return megabytes << 20 if megabytes > 0 else None
     available = _proc_kb("/proc/meminfo", "MemAvailable")
+    if available is None:
+        return DEFAULT_MEMORY_CAP_MB << 20
     # at least 512 MiB: clingo's first grounding steps map some
-    return None if available is None else max(512 << 20, int(available * 0.8))
+    return min(DEFAULT_MEMORY_CAP_MB << 20, max(512 << 20, int(available * 0.8)))
 
 
-def _bound_memory(limit: int | None) -> None:
-    """Bound this process's address space to what it maps now plus `limit`."""
+def describe_memory(megabytes: int | None = None) -> str:
+    """The memory bound in words, for messages."""
+    limit = memory_limit(megabytes)
+    return "no bound" if limit is None else f"{limit >> 20} MiB"
+
+
+def bound_memory(limit: int | None) -> Callable[[], None]:
+    """Bound this process's address space to what it maps now plus `limit`
+    bytes (never raising a lower bound already set). Past it, allocations
+    fail with MemoryError, in Python and in clingo alike. Returns the
+    function that puts the bound back as it was."""
     if limit is None:
-        return
+        return _nothing
     mapped = _proc_kb("/proc/self/status", "VmSize")
     if mapped is None:
-        return
+        return _nothing
     limit += mapped
     try:
         import resource
@@ -77,12 +107,58 @@ def _bound_memory(limit: int | None) -> None:
             limit = min(limit, hard)
         if soft == resource.RLIM_INFINITY or soft > limit:
             resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+            def restore() -> None:
+                try:
+                    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+                except (OSError, ValueError):
+                    pass
+
+            return restore
     except (ImportError, OSError, ValueError):
         pass
+    return _nothing
 
 
-def call_with_deadline(function: Callable[[], T], seconds: float) -> T:
-    """`function()` computed in a forked child, killed after `seconds`.
+def _nothing() -> None:
+    return None
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def die_with_parent(parent: int) -> None:
+    """End this process when its parent `parent` ends, however it ends
+    (SIGKILL included): Linux's PR_SET_PDEATHSIG, elsewhere a thread that
+    watches the parent. Called first thing in every child mtgkb forks."""
+    import signal
+
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+    if os.getppid() != parent:  # the parent ended before the signal was armed
+        os._exit(1)
+    if not armed:
+        import threading
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="mtgkb-parent-watch", daemon=True).start()
+
+
+def call_with_deadline(function: Callable[[], T], seconds: float, memory: int | None = None) -> T:
+    """`function()` computed in a forked child, killed after `seconds`, with
+    the memory bound of `memory` MiB (see `memory_limit`). The child dies
+    with this process.
 
     The result comes back pickled through a pipe. Exceptions raised by the
     function are re-raised here; a child that runs out of memory or dies
@@ -96,17 +172,21 @@ def call_with_deadline(function: Callable[[], T], seconds: float) -> T:
             prepare()
         except Exception:  # noqa: BLE001 - the child will try again and report
             pass
-    limit = _memory_limit()
+    limit = memory_limit(memory)
+    parent = os.getpid()
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: compute, send, leave without cleanup handlers
         os.close(read_end)
         try:
-            _bound_memory(limit)
+            die_with_parent(parent)
+            bound_memory(limit)
             try:
                 payload = pickle.dumps((True, function()))
             except MemoryError:
-                payload = pickle.dumps((False, WorkerLost("the work ran out of its memory bound")))
+                payload = pickle.dumps(
+                    (False, WorkerLost("the work ran out of its memory bound", True))
+                )
             except BaseException as err:  # noqa: BLE001 - sent back to the parent
                 try:
                     payload = pickle.dumps((False, err))

@@ -90,3 +90,38 @@ def _rebuild(
     return ScenarioError(
         message, filename=filename, line=line, column=column, source_line=source_line
     )
+
+
+class UsageError(ValueError):
+    """A bound or an option out of its range (a time-out, a number of jobs or
+    models, a memory bound): the caller's mistake, not the scenario's."""
+
+
+MAX_TIMEOUT = 1_000_000.0  # seconds (about 11.6 days): any longer is no bound at all
+
+
+def check_timeout(value: object, what: str = "timeout") -> float | None:
+    """A time-out in seconds: None (no time-out) or a finite number above 0."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise UsageError(f"{what} must be a number of seconds, not {value!r}")
+    seconds = float(value)
+    if seconds != seconds or seconds in (float("inf"), float("-inf")):
+        raise UsageError(f"{what} must be a finite number of seconds, not {value!r}")
+    if seconds <= 0:
+        raise UsageError(f"{what} must be more than 0 seconds, not {value!r}")
+    if seconds > MAX_TIMEOUT:
+        raise UsageError(f"{what} may be at most {MAX_TIMEOUT:g} seconds, not {value!r}")
+    return seconds
+
+
+def check_count(value: object, what: str, minimum: int, maximum: int = 2**31 - 1) -> int:
+    """A whole number between `minimum` and `maximum`."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UsageError(f"{what} must be a whole number, not {value!r}")
+    if value < minimum:
+        raise UsageError(f"{what} must be at least {minimum}, not {value}")
+    if value > maximum:
+        raise UsageError(f"{what} may be at most {maximum}, not {value}")
+    return value

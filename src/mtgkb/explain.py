@@ -37,6 +37,7 @@ import clingo
 import clingo.ast as cast
 
 from .answers import QUERY_OF as ANSWER_QUERIES
+from .answers import fill_template
 from .cores import Budget, active, add_statements, minimal_rules, switch_rules
 from .facts import question_symbol
 from .paths import data_dir, query_file, rule_files
@@ -628,10 +629,7 @@ def _word(sym: clingo.Symbol) -> str:
 
 def _fill(template: str, args: Sequence[clingo.Symbol]) -> str:
     """`{1}`, `{2}`... of kb/messages.lp: the arguments of the kind."""
-    text = template
-    for i, arg in enumerate(args, start=1):
-        text = text.replace("{" + str(i) + "}", _word(arg))
-    return text.replace("{all}", ", ".join(_word(a) for a in args))
+    return fill_template(template, [_word(a) for a in args])
 
 
 def _kind_text(kind: clingo.Symbol, messages: dict[str, str]) -> str:

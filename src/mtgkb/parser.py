@@ -7,8 +7,12 @@ the source line); no other exception escapes for any input.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import select
+import sys
+import time
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -55,46 +59,155 @@ MAX_BYTES = 1 << 20  # 1 MiB
 MAX_PLAYERS = 64
 MAX_OBJECTS = 10_000
 MAX_NAME = 200
-MAX_NUMBER = 1_000_000  # keeps every sum the rules make inside clingo's integers
 
-# Words that start a statement: a player may not be called that.
-STATEMENT_WORDS = frozenset(
-    "game option players team active starting phase emperor archenemy vanguard range "
-    "life rule band each combat trigger ask poison commander priority stack lands".split()
+# Numbers. clingo's integers are 32-bit and wrap silently, so every total the
+# rules compute (life, team life, damage and counter sums) must stay inside
+# them. A total is made of the file's numbers, each used at most once per
+# event, or once per damage step for the numbers of objects: so the file's
+# numbers, added up with those weights, must not pass a quarter of the 32-bit
+# range (the rest leaves room for the differences and sums formed in between).
+INT_LIMIT = 2**31 - 1
+MAX_TOTAL = INT_LIMIT // 4  # 536,870,911
+MAX_NUMBER = MAX_TOTAL  # one number alone
+_MAX_DIGITS = len(str(MAX_NUMBER))
+MAX_DIGITS = 20  # leading zeros included
+START_ALLOWANCE = 40  # per player: the largest starting life a variant gives
+STEPS_PER_COMBAT_DAMAGE = 2  # a `combat damage` may have two damage steps
+# Statements whose numbers count once: setup read once, one-time events,
+# questions. The numbers of any other statement (objects, declarations, and
+# kinds added later) count once per damage step.
+_COUNT_ONCE = frozenset(
+    "life vanguard range option global_rule damage lose_life gain_life pay_life set_life "
+    "ask".split()
 )
+
+# Terminals of the grammar that stand for user text, not for a keyword.
+_TEXT_TERMINALS = frozenset({"NAME", "WORD", "STRING", "SIGNED_INT"})
 
 
 @cache
 def grammar() -> Lark:
-    """The LALR parser, built once per process on first use.
+    """The LALR parser, loaded once per process on first use.
 
-    Lark keeps the built tables in a cache file in the temporary folder
-    (keyed by the grammar), which saves ~40 ms on every later start; where
-    that cannot be used, the parser is simply built.
+    Its tables are built ahead of time and ship in the package as JSON data
+    (`grammar_tables.json`, made by `python -m mtgkb.grammar_build`), which
+    loads in a few milliseconds. No cache file is read or written: Lark's own
+    cache is a pickle in the shared temporary folder, which anyone on the
+    machine could plant. When the shipped tables are not those of
+    grammar.lark (edited since) or of the installed Lark, the parser is
+    built from the grammar in memory instead (about 40 ms).
     """
-    options = dict(
-        parser="lalr", lexer="contextual", propagate_positions=False, maybe_placeholders=True
-    )
+    from .grammar_build import build_from_grammar, load_tables
+
     text = GRAMMAR.read_text(encoding="utf-8")
+    return load_tables(text) or build_from_grammar(text)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, Token) and value.type == "SIGNED_INT"
+
+
+def _int_value(text: str) -> int | None:
+    """The value of a SIGNED_INT, or None when it is written with more digits
+    than any number mtgkb accepts needs (never a conversion of thousands of
+    digits, which Python refuses)."""
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-")
+    if len(digits) > MAX_DIGITS or len(digits.lstrip("0")) > _MAX_DIGITS:
+        return None
+    return sign * int(digits)
+
+
+def _parse_states() -> list[set[str]] | None:
+    """The terminals each state of the LALR table accepts (None if this Lark
+    keeps its table elsewhere)."""
     try:
-        return Lark(text, cache=True, **options)
-    except OSError:
-        return Lark(text, **options)
+        states = grammar().parser.parser.parser.parse_table.states
+    except AttributeError:  # pragma: no cover - another Lark layout
+        return None
+    return [set(actions) for actions in states.values()]
+
+
+@cache
+def keyword_patterns() -> tuple[tuple[str, str, re.Pattern], ...]:
+    """The keywords a bare name could be read as: (terminal, how to show it,
+    its pattern) for each keyword terminal of the grammar that the parser
+    accepts in a state where it also accepts a NAME. There Lark's contextual
+    lexer reads the word as the keyword, so a player of that name would be
+    silently misread (a player called Alone in "can't attack Alone")."""
+    parser = grammar()
+    skip = _TEXT_TERMINALS | set(parser.lexer_conf.ignore)
+    states = _parse_states()
+    beside_name = set().union(*(s for s in states if "NAME" in s)) if states else None
+    found = []
+    for terminal in parser.terminals:
+        if terminal.name in skip or terminal.name.startswith("_"):
+            continue
+        if beside_name is not None and terminal.name not in beside_name:
+            continue
+        pattern = terminal.pattern
+        shown = repr(pattern.value) if pattern.type == "str" else _describe(terminal.name)
+        found.append((terminal.name, shown, re.compile(pattern.to_regexp())))
+    return tuple(found)
+
+
+def keyword_of(name: str) -> str | None:
+    """The keyword of the grammar that the bare name `name` could be read as."""
+    for _, shown, pattern in keyword_patterns():
+        if pattern.fullmatch(name):
+            return shown
+    return None
 
 
 # -------------------- entry points
+
+
+class ReadTimeout(Exception):
+    """The input did not arrive within the time allowed for reading it."""
+
+
+def read_source(path: str | os.PathLike, timeout: float | None = None) -> bytes:
+    """The bytes of a scenario file ('-': standard input), at most MAX_BYTES
+    + 1 of them (enough to tell that a file is too large, never more: reading
+    /dev/zero ends), within `timeout` seconds when one is given (ReadTimeout):
+    a FIFO that no one writes to does not wait forever."""
+    end = None if timeout is None else time.monotonic() + timeout
+    if str(path) == "-":
+        if sys.stdin is None:
+            raise OSError(errno.EBADF, "standard input is closed")
+        fd, own = sys.stdin.fileno(), False
+    else:
+        flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+        if end is not None:
+            flags |= os.O_NONBLOCK  # opening a FIFO would wait for a writer
+        fd, own = os.open(path, flags), True
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        while size <= MAX_BYTES:
+            if end is not None:
+                left = end - time.monotonic()
+                if left <= 0 or not select.select([fd], [], [], left)[0]:
+                    raise ReadTimeout(f"no input within the time-out of {timeout:g} s")
+            try:
+                chunk = os.read(fd, min(1 << 16, MAX_BYTES + 1 - size))
+            except BlockingIOError:
+                continue
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        if own:
+            os.close(fd)
+    return b"".join(chunks)
 
 
 def parse_file(path: str | os.PathLike) -> Scenario:
     """Read and parse one scenario file."""
     name = str(path)
     try:
-        size = os.path.getsize(path)
-        if size > MAX_BYTES:
-            with open(path, "rb") as handle:
-                data = handle.read(MAX_BYTES + 1)
-        else:
-            data = Path(path).read_bytes()
+        data = read_source(path)
     except (OSError, ValueError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise ScenarioError(
@@ -111,7 +224,9 @@ def parse_text(text: str | bytes, filename: str = "<stdin>") -> Scenario:
     try:
         tree = grammar().parse(text + "\n")
     except UnexpectedInput as exc:
-        raise _syntax_error(exc, lines, filename) from None
+        error = _syntax_error(exc, lines, filename)
+        # A keyword used as a name misleads the parser on a later line: say so.
+        raise _keyword_name_error(lines, filename, error.line) or error from None
     scenario = _Builder(filename, lines).build(tree)
     validate(scenario)
     return scenario
@@ -297,6 +412,39 @@ def _syntax_error(exc: UnexpectedInput, lines: list[str], filename: str) -> Scen
     )
 
 
+_NAMING_LINE = re.compile(r"\s*(?:players|team)\b", re.IGNORECASE)
+
+
+def _keyword_name_error(lines: list[str], filename: str, before: int) -> ScenarioError | None:
+    """The error of a `players:` or `team` line up to line `before` that gives
+    a keyword as a bare name, if there is one."""
+    for number, line in enumerate(lines[:before], start=1):
+        if not _NAMING_LINE.match(line):
+            continue
+        try:
+            tree = grammar().parse(line + "\n")
+        except UnexpectedInput:
+            continue
+        builder = _Builder(filename, lines)
+        for stmt in tree.children:
+            if not isinstance(stmt, Tree) or stmt.data not in ("players", "team"):
+                continue
+            names = _tokens(stmt)[1:] if stmt.data == "players" else [stmt.children[1]]
+            for tok in names:
+                tok = builder.name_token(tok)
+                if tok.type == "NAME" and keyword_of(str(tok.value)) is not None:
+                    try:
+                        builder.check_keyword(
+                            Token.new_borrow_pos("NAME", str(tok.value), tok),
+                            "a player's name" if stmt.data == "players" else "a team's name",
+                        )
+                    except ScenarioError as err:
+                        err.line = number
+                        err.source_line = line
+                        return err
+    return None
+
+
 # -------------------- the tree into a Scenario
 
 _UNESCAPE = re.compile(r"\\([\"\\])")
@@ -408,14 +556,49 @@ class _Builder:
         return _tokens(node)[0] if isinstance(node, Tree) else node
 
     def number(self, tok: Token, minimum: int | None = None, what: str = "the number") -> int:
-        value = int(tok.value)
-        if abs(value) > MAX_NUMBER:
-            self.fail(tok, f"{what} is too large (at most {MAX_NUMBER})")
+        value = _int_value(tok.value)
+        digits = len(tok.value.lstrip("+-"))
+        if digits > MAX_DIGITS:
+            self.fail(tok, f"{what} is written with {digits} digits (at most {MAX_DIGITS})")
+        if value is None or abs(value) > MAX_NUMBER:
+            self.fail(tok, f"{what} is too large (at most {MAX_NUMBER:,})")
         if minimum is not None and value < minimum:
             if minimum == 0:
                 self.fail(tok, f"{what} may not be negative")
             self.fail(tok, f"{what} must be at least {minimum}")
         return value
+
+    def check_totals(self, statements: list[Tree]) -> None:
+        """Refuse a file whose numbers could add up past clingo's integers."""
+        steps = sum(1 for stmt in statements if stmt.data == "combat_damage")
+        repeat = STEPS_PER_COMBAT_DAMAGE * max(1, steps)
+        total = START_ALLOWANCE * len(self.sc.players)
+        for stmt in statements:
+            weight = 1 if stmt.data in _COUNT_ONCE else repeat
+            for tok in stmt.scan_values(_is_number):
+                value = _int_value(tok.value)
+                total += weight * abs(value) if value is not None else MAX_TOTAL + 1
+                if total > MAX_TOTAL:
+                    self.fail(
+                        tok,
+                        f"the numbers of this file add up to more than {MAX_TOTAL:,} here, "
+                        "so a life total or a sum of damage or counters could pass the "
+                        "32-bit integers the rules compute with (a number of an object or a "
+                        f"declaration counts {repeat} times, once per damage step each "
+                        "`combat damage` may have; 40 life per player stand for the starting "
+                        "totals)",
+                    )
+
+    def check_keyword(self, tok: Token, what: str) -> None:
+        """A bare name may not be a word the grammar reads as a keyword: where
+        the keyword may stand, the name would silently be read as it."""
+        word = keyword_of(str(tok.value))
+        if word is not None:
+            self.fail(
+                tok,
+                f"'{tok.value}' cannot be {what}: the scenario language reads it as the "
+                f"word {word} where a name may stand too",
+            )
 
     def word(self, node: Tree | list[Token], vocab: dict[str, str], what: str) -> str:
         toks = _tokens(node) if isinstance(node, Tree) else node
@@ -438,12 +621,13 @@ class _Builder:
     # ---- the walk
 
     def build(self, tree: Tree) -> Scenario:
-        for stmt in tree.children:
-            if isinstance(stmt, Tree):
-                handler = getattr(self, "s_" + stmt.data, None)
-                if handler is None:  # pragma: no cover - every rule has a handler
-                    self.fail(self.first_token(stmt), f"unsupported statement {stmt.data}")
-                handler(stmt, self.first_token(stmt))
+        statements = [stmt for stmt in tree.children if isinstance(stmt, Tree)]
+        for stmt in statements:
+            handler = getattr(self, "s_" + stmt.data, None)
+            if handler is None:  # pragma: no cover - every rule has a handler
+                self.fail(self.first_token(stmt), f"unsupported statement {stmt.data}")
+            handler(stmt, self.first_token(stmt))
+        self.check_totals(statements)
         self.fill_defaults()
         return self.sc
 
@@ -507,13 +691,14 @@ class _Builder:
             if len(self.sc.players) >= MAX_PLAYERS:
                 self.fail(tok, f"too many players (at most {MAX_PLAYERS})")
             name = self.name(tok)
-            if name.lower() in STATEMENT_WORDS:
-                self.fail(tok, f"'{name}' starts statements and cannot be a player's name")
+            self.check_keyword(tok, "a player's name")
             seat = len(self.sc.players) + 1
             self.sc.players.append(Player(line=tok.line, column=tok.column, name=name, seat=seat))
 
     def s_team(self, t: Tree, first: Token) -> None:
         name_node = t.children[1]
+        if self.name_token(name_node).type == "NAME":
+            self.check_keyword(self.name_token(name_node), "a team's name unless quoted")
         team = Team(line=first.line, column=first.column, name=self.name(name_node))
         team.positions["name"] = self.pos(self.name_token(name_node))
         for i, tok in enumerate(t.children[2:]):

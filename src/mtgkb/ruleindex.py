@@ -24,6 +24,7 @@ from typing import NamedTuple
 import clingo
 import clingo.ast as cast
 
+from .paths import current as current_rule_base
 from .paths import data_dir
 
 #: The edition of the Comprehensive Rules the rule base follows.
@@ -75,7 +76,8 @@ class RuleEntry:
     section: str
     paraphrase: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     edition: str = EDITION
-    older: tuple[tuple[str, str], ...] = ()  # (older number, edition it had that number in)
+    # (older number, last edition it had that number in, first edition with today's)
+    older: tuple[tuple[str, str, str], ...] = ()
     same_as: tuple[str, ...] = ()  # rules that state the same thing
     relied_on: bool = False  # cited but intentionally not encoded
     digest: str | None = None  # fingerprint of the rule's text in its edition
@@ -88,7 +90,8 @@ class RuleEntry:
 class RuleIndex:
     entries: dict[str, RuleEntry]
     titles: dict[str, str]  # section or heading number -> title
-    aliases: dict[str, list[tuple[str, str]]]  # older number -> [(edition, today's number)]
+    # older number -> [(last edition with that meaning, first edition without, today's number)]
+    aliases: dict[str, list[tuple[str, str, str]]]
 
     def __contains__(self, number: str) -> bool:
         return normalize(number) in self.entries
@@ -153,11 +156,11 @@ def _load(path: str, stamp: tuple[int, int]) -> RuleIndex:
     para: dict[str, dict[str, str]] = {}
     for num, lang, text in by.get("paraphrase", []):
         para.setdefault(num, {})[lang] = text
-    older: dict[str, list[tuple[str, str]]] = {}
-    aliases: dict[str, list[tuple[str, str]]] = {}
-    for old, ed, new in by.get("older_number", []):
-        older.setdefault(new, []).append((old, ed))
-        aliases.setdefault(old, []).append((ed, new))
+    older: dict[str, list[tuple[str, str, str]]] = {}
+    aliases: dict[str, list[tuple[str, str, str]]] = {}
+    for old, upto, since, new in by.get("older_number", []):
+        older.setdefault(new, []).append((old, upto, since))
+        aliases.setdefault(old, []).append((upto, since, new))
     same: dict[str, set[str]] = {}
     for a, b in by.get("cr_same_as", []):
         same.setdefault(a, set()).add(b)
@@ -203,26 +206,35 @@ def sort_key(number: str) -> tuple:
 
 
 class Lookup(NamedTuple):
-    """A rule of the index and, where an older number was resolved, a note."""
+    """A rule of the index and, where an older number was resolved, a note;
+    `meanings`: when a number names different rules in different editions,
+    each rule and the editions it holds for (newest first)."""
 
     entry: RuleEntry
     note: str | None
+    meanings: tuple[tuple[RuleEntry, str], ...] = ()
 
 
 _NOTES = {
     "en": {
-        "alias": "{old} ({ed}) is today's {new}",
-        "also_old": "in the {ed} edition, {old} was a different rule: today's {new}",
+        "alias": "{old} (up to {upto}) is {new} (from {since} on)",
+        "both": "{old} means {new} ({title_new}) in editions up to {upto}, "
+        "and {old} ({title_old}) from {since} on",
+        "upto": "editions up to {upto}",
+        "since": "editions from {since} on",
     },
     "it": {
-        "alias": "{old} ({ed}) è l'attuale {new}",
-        "also_old": "nell'edizione {ed}, {old} era un'altra regola: l'attuale {new}",
+        "alias": "{old} (fino al {upto}) è {new} (dal {since} in poi)",
+        "both": "{old} indica {new} ({title_new}) nelle edizioni fino al {upto}, "
+        "e {old} ({title_old}) dal {since} in poi",
+        "upto": "edizioni fino al {upto}",
+        "since": "edizioni dal {since} in poi",
     },
 }
 
 
 def _split_edition(number: str) -> tuple[str, str | None]:
-    """`118.4a@2023-06-16` or `118.4a (2023-06-16)` -> number and edition."""
+    """`118.4a@2019-06-12` or `118.4a (2019-06-12)` -> number and edition."""
     match = re.fullmatch(
         r"\s*([0-9.a-zA-Z]+?)\s*(?:@\s*|\(\s*)(\d{4}-\d{2}-\d{2})\s*\)?\s*", number
     )
@@ -231,13 +243,20 @@ def _split_edition(number: str) -> tuple[str, str | None]:
     return normalize(number), None
 
 
+def _title(index: RuleIndex, number: str) -> str:
+    titles = index.titles_for(number)
+    return titles[0][1].lower() if titles else section_of(number)
+
+
 def lookup(
     number: str, lang: str = "en", *, edition: str | None = None, index: RuleIndex | None = None
 ) -> Lookup:
     """The index entry for a CR number, today's or an older one.
 
-    `number` may name an edition (`118.4a@2023-06-16`); otherwise today's
-    number wins and an older number resolves when it is not one of today's.
+    `number` may name an edition (`118.4a@2019-06-12`): the rule the number
+    meant in that edition. Otherwise a number that is both one of today's and
+    an older one of another rule (118.3) gives today's rule, with a note and
+    both `meanings`; an older number only gives the rule it became.
     Raises KeyError for a number the index does not know.
     """
     index = index if index is not None else load_index()
@@ -245,22 +264,33 @@ def lookup(
     num, named = _split_edition(number)
     edition = edition or named
     aliases = index.aliases.get(num, [])
-    if edition is not None and edition != EDITION:
-        for ed, new in aliases:
-            if ed == edition:
-                return Lookup(index.entries[new], notes["alias"].format(old=num, ed=ed, new=new))
-        if num in index.entries and index.entries[num].edition == edition:
+    if edition is not None:
+        for upto, since, new in aliases:
+            if edition <= upto:
+                note = notes["alias"].format(old=num, upto=upto, since=since, new=new)
+                return Lookup(index.entries[new], note)
+        if num in index.entries and all(edition >= since for _, since, _ in aliases):
             return Lookup(index.entries[num], None)
         raise KeyError(f"{num} is not a known number of the {edition} edition")
     if num in index.entries:
-        note = None
-        if aliases:
-            ed, new = aliases[0]
-            note = notes["also_old"].format(ed=ed, old=num, new=new)
-        return Lookup(index.entries[num], note)
+        if not aliases:
+            return Lookup(index.entries[num], None)
+        upto, since, new = aliases[0]
+        note = notes["both"].format(
+            old=num,
+            new=new,
+            upto=upto,
+            since=since,
+            title_new=_title(index, new),
+            title_old=_title(index, num),
+        )
+        meanings = [(index.entries[num], notes["since"].format(since=since))]
+        meanings += [(index.entries[n], notes["upto"].format(upto=u)) for u, _, n in aliases]
+        return Lookup(index.entries[num], note, tuple(meanings))
     if aliases:
-        ed, new = aliases[0]
-        return Lookup(index.entries[new], notes["alias"].format(old=num, ed=ed, new=new))
+        upto, since, new = aliases[0]
+        note = notes["alias"].format(old=num, upto=upto, since=since, new=new)
+        return Lookup(index.entries[new], note)
     raise KeyError(f"{num} is not in the rule index")
 
 
@@ -410,16 +440,22 @@ def default_root() -> Path:
 
 
 def label(path: Path, line: int | None = None) -> str:
-    """`rules/102_players.lp:12`: the folder and file name, and the line."""
-    text = f"{path.parent.name}/{path.name}"
+    """`rules/102_players.lp:12`: the folder and file name, and the line (the
+    whole path for a file of no rule base folder, such as a `--with` file)."""
+    path = Path(path)
+    inside = path.parent.name in ("rules", "kb", "queries") or not path.is_absolute()
+    text = f"{path.parent.name}/{path.name}" if inside else str(path)
     return f"{text}:{line}" if line is not None else text
 
 
 def encoded_map(root: Path | None = None) -> dict[str, list[str]]:
     """Each CR number tagged in `rules/*.lp` -> the `rules/FILE.lp:LINE` of its rules."""
     folder = (Path(root) / "rules") if root is not None else data_dir("rules")
+    scans = scan_folder(folder)
+    if root is None:  # the user's added files are encodings too
+        scans += [scan_file(p) for p in current_rule_base().extra]
     found: dict[str, list[str]] = {}
-    for scan in scan_folder(folder):
+    for scan in scans:
         for st in scan.statements:
             if st.is_rule and st.tags:
                 for num in st.tags:
@@ -560,6 +596,8 @@ class CRText:
 
     edition: str | None
     digests: dict[str, str]
+    # each rule's text, whitespace made single: read from the user's file, never stored
+    texts: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def numbers(self) -> set[str]:
@@ -598,9 +636,12 @@ def read_cr(path: Path) -> CRText:
         if match:
             current = match.group(1)
             blocks[current] = [match.group(2)]  # the body's text wins over a contents line
+        elif line.strip() in ("Glossary", "Credits") and current is not None:
+            current = None  # the rules are over: the glossary belongs to no rule
         elif current is not None and line.strip() and not line.strip().startswith("Example:"):
             blocks[current].append(line)
-    return CRText(edition, {n: text_digest(" ".join(lines)) for n, lines in blocks.items()})
+    texts = {n: " ".join(" ".join(lines).split()) for n, lines in blocks.items()}
+    return CRText(edition, {n: text_digest(t) for n, t in texts.items()}, texts)
 
 
 # --------------------------------------------------------------------------
@@ -626,7 +667,10 @@ def entry_dict(
         "paraphrase": entry.text(lang),
         "lang": lang if lang in entry.paraphrase else "en",
         "edition": entry.edition,
-        "older_numbers": [{"id": old, "edition": ed} for old, ed in entry.older],
+        "older_numbers": [
+            {"id": old, "edition": upto, "editions": f"up to {upto}", "renumbered_in": since}
+            for old, upto, since in entry.older
+        ],
         "same_as": list(entry.same_as),
         "relied_on": entry.relied_on,
         "encoded_at": encoded if encoded is not None else encoded_at(entry.id),
@@ -647,6 +691,9 @@ _LABELS = {
         "relied": "relied on, not encoded",
         "none": "(none)",
         "note": "note",
+        "upto": "up to",
+        "meanings": "this number means",
+        "no_tests": "(this rule base has no tests/ folder: see --rule-base)",
     },
     "it": {
         "edition": "edizione del CR",
@@ -657,6 +704,9 @@ _LABELS = {
         "relied": "citata ma non codificata",
         "none": "(nessuno)",
         "note": "nota",
+        "upto": "fino al",
+        "meanings": "questo numero indica",
+        "no_tests": "(questa base di regole non ha la cartella tests/: vedi --rule-base)",
     },
 }
 
@@ -677,14 +727,20 @@ def format_entry(
     lines = [f"{entry.id}" + (f"  ({titles})" if titles else ""), f"  {data['paraphrase']}"]
     lines.append(f"  {words['edition']}: {entry.edition}")
     if entry.older:
-        lines.append(f"  {words['older']}: " + ", ".join(f"{o} ({e})" for o, e in entry.older))
+        lines.append(
+            f"  {words['older']}: "
+            + ", ".join(f"{o} ({words['upto']} {u})" for o, u, _ in entry.older)
+        )
     if entry.same_as:
         lines.append(f"  {words['same']}: " + ", ".join(entry.same_as))
     if entry.relied_on:
         lines.append(f"  {words['relied']}")
     for key in ("encoded", "tested"):
         values = data["encoded_at" if key == "encoded" else "tested_by"]
-        lines.append(f"  {words[key]}:" + ("" if values else f" {words['none']}"))
+        empty = words["none"]
+        if key == "tested" and not (default_root() / "tests").is_dir():
+            empty = words["no_tests"]
+        lines.append(f"  {words[key]}:" + ("" if values else f" {empty}"))
         lines += [f"    {v}" for v in values]
     if note:
         lines.append(f"  {words['note']}: {note}")
@@ -708,13 +764,61 @@ def _table(entries: list[RuleEntry], index: RuleIndex, lang: str, encoded, teste
     Console(highlight=False).print(table)
 
 
+def edition_number(entry: RuleEntry, edition: str | None) -> str:
+    """The number `entry` has in the CR edition dated `edition` (its older
+    number where an alias holds for that edition)."""
+    if edition is not None:
+        for old, upto, _ in entry.older:
+            if edition <= upto:
+                return old
+    return entry.id
+
+
+def edition_text(entry: RuleEntry, cr: CRText, lang: str = "en") -> dict:
+    """That edition's text of the rule, beside our paraphrase (the text comes
+    from the user's file and is only shown, never kept)."""
+    number = edition_number(entry, cr.edition)
+    return {
+        "edition": cr.edition,
+        "number": number,
+        "text": cr.texts.get(number),
+        "paraphrase": entry.text(lang),
+    }
+
+
+def _edition_lines(data: dict, source: str) -> list[str]:
+    where = f"{source} ({data['edition'] or 'edition unknown'})"
+    if data["text"] is None:
+        return [f"  {data['number']} is not a rule of {where}"]
+    return [
+        f"  {data['number']} in {where}:",
+        f"    {data['text']}",
+        "  our paraphrase:",
+        f"    {data['paraphrase']}",
+    ]
+
+
+def _base_line() -> str:
+    return current_rule_base().title()
+
+
 def rules_command(args: argparse.Namespace) -> int:
-    """`mtgkb rules [NUMBER] [--lang it] [--json]`: one entry, a section, or the whole index."""
+    """`mtgkb rules [NUMBER] [--lang it] [--json] [--cr FILE]`: one entry, a
+    section, or the whole index; with `--cr`, that edition's text beside ours."""
     lang = getattr(args, "lang", "en") or "en"
     as_json = bool(getattr(args, "json", False))
     number = getattr(args, "number", None)
+    cr_file = getattr(args, "cr", None)
+    cr = None
+    if cr_file is not None:
+        try:
+            cr = read_cr(Path(cr_file))
+        except OSError as err:
+            print(f"mtgkb rules: {cr_file}: {err.strerror or err}", file=sys.stderr)
+            return 2
     index = load_index()
     encoded = encoded_map()
+    base = current_rule_base().describe()
     if number and re.fullmatch(r"\s*\d{3}\s*", number) and number.strip() not in index.aliases:
         entries = [e for e in index if e.section == number.strip()]
         if not entries:
@@ -731,9 +835,25 @@ def rules_command(args: argparse.Namespace) -> int:
         tst = tested_by(entry.id)
         if as_json:
             data = entry_dict(entry, lang, found.note, index=index, encoded=enc, tested=tst)
+            if found.meanings:
+                data["meanings"] = [
+                    {"id": e.id, "title": _title(index, e.id), "editions": when}
+                    for e, when in found.meanings
+                ]
+            if cr is not None:
+                data["cr_text"] = edition_text(entry, cr, lang)
+            data["rule_base"] = base
             print(json.dumps(data, ensure_ascii=False, indent=1))
         else:
+            words = _LABELS.get(lang, _LABELS["en"])
+            print(_base_line())
             print(format_entry(entry, lang, found.note, index=index, encoded=enc, tested=tst))
+            if found.meanings:
+                print(f"  {words['meanings']}:")
+                for e, when in found.meanings:
+                    print(f"    {e.id} ({_title(index, e.id)}): {when}: {e.text(lang)}")
+            if cr is not None:
+                print("\n".join(_edition_lines(edition_text(entry, cr, lang), Path(cr_file).name)))
         return 0
     else:
         entries = list(index)
@@ -743,7 +863,16 @@ def rules_command(args: argparse.Namespace) -> int:
             entry_dict(e, lang, index=index, encoded=encoded.get(e.id, []), tested=tested[e.id])
             for e in entries
         ]
+        for item, e in zip(data, entries, strict=True):
+            if cr is not None:
+                item["cr_text"] = edition_text(e, cr, lang)
+            item["rule_base"] = base
         print(json.dumps(data, ensure_ascii=False, indent=1))
     else:
+        print(_base_line())
         _table(entries, index, lang, encoded, tested)
+        if cr is not None:
+            for e in entries:
+                print(e.id)
+                print("\n".join(_edition_lines(edition_text(e, cr, lang), Path(cr_file).name)))
     return 0

@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .answers import Limits, answer
-from .deadline import DeadlineExceeded, WorkerLost, call_with_deadline
+from .deadline import DeadlineExceeded, WorkerLost, call_with_deadline, describe_memory
 from .errors import ScenarioError
 from .facts import scenario_facts
 from .parser import parse_text
 from .solve import SolveTimeout
 
-EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
+EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT, EXIT_TIMEOUT, EXIT_INCONSISTENT = 0, 1, 2, 3, 4
 
 
 @dataclass
@@ -35,22 +35,54 @@ def _answers(scenario, limits: Limits, facts=None) -> list[dict]:
 NO_LIMITS = Limits()
 
 
-def answer_text(text: str | bytes, name: str = "<stdin>", limits: Limits = NO_LIMITS) -> FileResult:
+def answer_text(
+    text: str | bytes, name: str = "<stdin>", limits: Limits = NO_LIMITS, spent: float = 0.0
+) -> FileResult:
     """Every answer of one scenario text, with the exit status it earns.
 
     With a time-out, parsing and solving run in a child process that is
     killed when the time is up (or when it outgrows its memory bound), so no
-    input can hang the caller.
+    input can hang the caller. `spent` is the part of the time-out already
+    used (reading the input).
     """
     if limits.timeout is None:
-        return answer_now(text, name, limits)
+        try:
+            return answer_now(text, name, limits)
+        except MemoryError:
+            pass  # (leave the handler first: its traceback holds the grounding)
+        release_session()
+        return out_of_memory(name, limits)
     try:
-        return call_with_deadline(lambda: answer_now(text, name, limits), limits.timeout)
+        left = max(limits.timeout - spent, 0.0)
+        return call_with_deadline(lambda: answer_now(text, name, limits), left, limits.memory)
     except WorkerLost as lost:
+        if lost.out_of_memory:
+            return out_of_memory(name, limits)
         message = f"{name}: error: the work was stopped: {lost}"
     except (SolveTimeout, DeadlineExceeded):
         message = f"{name}: error: the time-out of {limits.timeout:g} s stopped the work"
     output = {"file": name, "error": "timeout"}
+    return FileResult(name, EXIT_TIMEOUT, output, message, SolveTimeout(message))
+
+
+def release_session() -> None:
+    """Drop the groundings of a file stopped half-way, so the next file has
+    the memory bound to itself."""
+    import gc
+
+    from . import answers
+
+    answers._end_session()
+    gc.collect()
+
+
+def out_of_memory(name: str, limits: Limits) -> FileResult:
+    """The result (exit 3) of a file whose work reached the memory bound."""
+    message = (
+        f"{name}: error: the work reached the memory bound ({describe_memory(limits.memory)}) "
+        "and was stopped; give more with --memory MB (0: no bound)"
+    )
+    output = {"file": name, "error": "memory"}
     return FileResult(name, EXIT_TIMEOUT, output, message, SolveTimeout(message))
 
 
@@ -89,6 +121,8 @@ def answer_scenario(scenario, name: str, limits: Limits, facts=None) -> FileResu
         return FileResult(name, EXIT_TIMEOUT, output, f"{name}: error: {stopped}", _bare(stopped))
     illegal = any(a.get("ask") == "legal" and a.get("legal") is False for a in answers)
     status = EXIT_ILLEGAL if illegal else EXIT_OK
+    if any(a.get("inconsistent") for a in answers):
+        status = EXIT_INCONSISTENT  # the rule base contradicts itself (spec, section 11)
     return FileResult(name, status, {"file": name, "answers": answers})
 
 
@@ -97,8 +131,10 @@ def run(text: str | bytes, name: str = "<string>", **limits) -> dict:
 
     Bad input raises `ScenarioError`; a time-out raises `SolveTimeout`.
     """
+    from .paths import current
+
     bounds = Limits(**limits)
     result = answer_text(text, name, bounds)
     if result.exception is not None:
         raise result.exception
-    return result.output
+    return {**result.output, "rule_base": current().describe()}

@@ -110,12 +110,26 @@ def _answer_tree(answer: dict) -> Tree:
         if len(answer["assignments"]) < count:
             node.add(Text(f"… {count - len(answer['assignments'])} more not listed", style="dim"))
     elif ask == "pay":
-        verdict = "can" if answer["can"] else "can't"
-        node.label = Text.assemble(
-            title, f": {answer['player']} {verdict} pay {answer['amount']} life"
-        )
+        if answer["can"] is None:
+            text = f": whether {answer['player']} can pay {answer['amount']} life: no answer"
+        else:
+            verdict = "can" if answer["can"] else "can't"
+            text = f": {answer['player']} {verdict} pay {answer['amount']} life"
+        node.label = Text.assemble(title, text)
     elif ask == "explain":
         _explain_tree(node, answer.get("tree", []))
+    for item in answer.get("inconsistent", []):
+        values = ", ".join(str(v) for v in item["values"])
+        warn = node.add(
+            Text(
+                f"the rule base contradicts itself: {item['atom']} of {item['of']} "
+                f"is {values} (exit 4)",
+                style="bold red",
+            )
+        )
+        for d in item.get("derived_by", []):
+            where = ", ".join(d.get("at", [])) or "(place not found)"
+            warn.add(Text(f"{d['value']}: {', '.join(d['rules']) or '-'} at {where}", style="red"))
     rules = _rules_line(answer)
     if rules is not None:
         node.add(rules)

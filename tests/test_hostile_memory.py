@@ -1,0 +1,101 @@
+"""Every run has a memory bound (issue 15, item 11): by default 80 % of the
+memory available, at most 4 GiB, with or without `--timeout`; `--memory MB`
+changes it (0: none). A run that reaches it stops with exit 3 and a message
+that says so and how to give more."""
+
+import resource
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import ROOT
+
+from mtgkb.deadline import DEFAULT_MEMORY_CAP_MB, memory_limit
+
+
+def hungry_file(folder) -> str:
+    """A combat whose grounding takes a few hundred MiB."""
+    n = 800
+    lines = ["players: Ann, Ben"]
+    lines += [f'Ann controls creature "A{i}" 2/2 with lifelink' for i in range(n)]
+    lines += [f'Ben controls creature "B{i}" 1/1' for i in range(n - 1)]
+    lines += [f'"A{i}" attacks Ben' for i in range(n)]
+    lines += [f'"B{i}" blocks "A{i}"' for i in range(n - 1)]
+    lines += ["combat damage", "ask outcome", "ask legal"]
+    path = folder / "hungry.mtg"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def mtgkb_run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "mtgkb", "run", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize("timeout", [[], ["--timeout", "100"]])
+def test_reaching_the_memory_bound_is_exit_3_with_a_clear_message(tmp_path, timeout):
+    start = time.monotonic()
+    done = mtgkb_run(*timeout, "--memory", "100", hungry_file(tmp_path))
+    assert time.monotonic() - start < 60
+    assert done.returncode == 3, done.stderr
+    assert "the work reached the memory bound (100 MiB)" in done.stderr
+    assert "--memory" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_other_files_of_the_run_are_still_answered(tmp_path):
+    example = str(ROOT / "examples" / "03_illegal_block.mtg")
+    done = mtgkb_run("--memory", "100", "--json", hungry_file(tmp_path), example)
+    assert done.returncode == 3
+    assert '"error": "memory"' in done.stdout
+    assert '"ask": "explain"' in done.stdout
+
+
+def check_rlimit(*options: str) -> tuple[str, str, str]:
+    """The address-space bound `mtgkb run` gives itself during the run, and
+    the one after it (as before: main() may run in a longer-lived process)."""
+    code = (
+        "import resource, sys\n"
+        "import mtgkb.cli as cli\n"
+        "seen = [resource.getrlimit(resource.RLIMIT_AS)[0]]\n"
+        "work = cli._run\n"
+        "def spy(*args):\n"
+        "    seen.append(resource.getrlimit(resource.RLIMIT_AS)[0])\n"
+        "    return work(*args)\n"
+        "cli._run = spy\n"
+        f"cli.main(['run', *{list(options)!r}, 'examples/01_apnap_sacrifice.mtg'])\n"
+        "seen.append(resource.getrlimit(resource.RLIMIT_AS)[0])\n"
+        "shown = ['none' if s == resource.RLIM_INFINITY else str(s >> 20) for s in seen]\n"
+        "print(*shown, file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    before, during, after = done.stderr.strip().splitlines()[-1].split()
+    return before, during, after
+
+
+@pytest.mark.skipif(
+    resource.getrlimit(resource.RLIMIT_AS)[0] != resource.RLIM_INFINITY,
+    reason="the tests run under an address-space bound already",
+)
+def test_a_run_without_options_is_bounded_by_default():
+    before, during, after = check_rlimit()
+    assert before == after == "none"
+    assert int(during) < DEFAULT_MEMORY_CAP_MB + 2048  # what was mapped, plus the default
+    assert check_rlimit("--memory", "0") == ("none", "none", "none")
+    before, during, after = check_rlimit("--memory", "700")
+    assert int(during) < 700 + 2048 and after == "none"
+
+
+def test_the_default_bound_is_capped():
+    limit = memory_limit()
+    assert limit is not None and limit <= DEFAULT_MEMORY_CAP_MB << 20
+    assert memory_limit(0) is None
+    assert memory_limit(300) == 300 << 20

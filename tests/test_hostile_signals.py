@@ -1,0 +1,141 @@
+"""Children die with the parent, and SIGINT/SIGTERM end a run within a few
+seconds with exit 130/143 (issue 15, item 9): the `--timeout` child and the
+`--jobs` workers are killed by the kernel when the parent ends however it
+ends (PR_SET_PDEATHSIG), SIGKILL included, and a signal that arrives while the
+parent is inside clingo still ends it (a watcher thread)."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from mtgkb.deadline import call_with_deadline, die_with_parent
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+
+
+def slow_file(folder: Path) -> Path:
+    """A combat that takes many seconds to answer."""
+    n = 1000
+    lines = ["players: Ann, Ben"]
+    lines += [f'Ann controls creature "A{i}" 2/2 with lifelink' for i in range(n)]
+    lines += [f'Ben controls creature "B{i}" 1/1' for i in range(n - 1)]
+    lines += [f'"A{i}" attacks Ben' for i in range(n)]
+    lines += [f'"B{i}" blocks "A{i}"' for i in range(n - 1)]
+    lines += ["combat damage", "ask outcome", "ask legal"]
+    path = folder / "slow.mtg"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def children(pid: int) -> set[int]:
+    """Every living descendant of `pid`."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z":
+            parents[int(entry.name)] = int(fields[1])
+    found, todo = set(), [pid]
+    while todo:
+        parent = todo.pop()
+        for child, ppid in parents.items():
+            if ppid == parent and child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def stop(args: list[str], signum: int, expect_children: int) -> tuple[int, float, set[int]]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mtgkb", "run", *args],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        kids: set[int] = set()
+        while time.monotonic() < deadline:
+            kids = children(proc.pid)
+            if len(kids) >= expect_children:
+                break
+            time.sleep(0.1)
+        time.sleep(1.0)  # well into the work
+        assert proc.poll() is None, "the work ended before the signal"
+        kids = children(proc.pid)
+        assert len(kids) >= expect_children
+        start = time.monotonic()
+        os.kill(proc.pid, signum)
+        status = proc.wait(timeout=20)
+        took = time.monotonic() - start
+        end = time.monotonic() + 5
+        while any(alive(k) for k in kids) and time.monotonic() < end:
+            time.sleep(0.1)
+        return status, took, {k for k in kids if alive(k)}
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.parametrize(
+    ("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130), (signal.SIGKILL, -9)]
+)
+def test_the_time_out_child_dies_with_the_parent(tmp_path, signum, status):
+    path = str(slow_file(tmp_path))
+    got, took, left = stop(["--timeout", "120", path], signum, 1)
+    assert got == status
+    assert took < 5
+    assert not left
+
+
+@pytest.mark.parametrize(
+    ("signum", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)]
+)
+def test_the_workers_die_with_the_parent(tmp_path, signum, status):
+    path = str(slow_file(tmp_path))
+    got, took, left = stop(["--jobs", "3", path, path, path], signum, 3)
+    assert got == status
+    assert took < 5
+    assert not left
+
+
+def test_a_signal_during_solving_in_the_parent_ends_it(tmp_path):
+    # no --timeout, one job: the parent itself is inside clingo
+    path = str(slow_file(tmp_path))
+    for signum, status in ((signal.SIGTERM, 143), (signal.SIGINT, 130)):
+        got, took, _ = stop([path], signum, 0)
+        assert got == status
+        assert took < 5
+
+
+def test_die_with_parent_ends_a_child_whose_parent_is_gone():
+    # the parent named is not this process's parent: it is gone already
+    pid = os.fork()
+    if pid == 0:
+        die_with_parent(os.getppid() + 1_000_000)
+        os._exit(0)  # not reached
+    _, code = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(code) == 1
+
+
+def test_the_deadline_child_still_answers():
+    assert call_with_deadline(lambda: 6 * 7, 10) == 42
