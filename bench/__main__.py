@@ -8,7 +8,7 @@ import sys
 
 from .suite import compile_package, print_report, run_suite
 
-PARTS = ("cold", "batch", "scale", "enumeration")
+PARTS = ("cold", "batch", "scale", "enumeration", "pool", "server")
 
 
 def main(argv: list[str] | None = None) -> int:

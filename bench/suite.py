@@ -441,6 +441,192 @@ def bench_enumeration(report: Report, repeat: int) -> None:
 # ---------------------------------------------------------------------------
 
 
+def _fresh_names(i: int, creatures: int = 50) -> str:
+    """A 2-player combat of `creatures` attackers whose names no other call used."""
+    lines = ["players: Ann, Ben", "active: Ann", "phase: declare-attackers"]
+    lines += [f'Ann controls creature "Fresh {i} n{j}" 2/2' for j in range(creatures)]
+    lines += [f'"Fresh {i} n{j}" attacks Ben' for j in range(creatures)]
+    lines.append("ask legal")
+    return "\n".join(lines) + "\n"
+
+
+def bench_pool(report: Report, repeat: int, floor_runs: list[Run], calls: int = 100) -> None:
+    """What answering `mtgkb.run` in a recycled worker (mtgkb.pool) costs per
+    call, against answering in the calling process, and what it saves: the
+    caller's growth over calls with fresh names."""
+    import mtgkb
+    from mtgkb import pool
+
+    text = COLD_FILE.read_text(encoding="utf-8")
+    floor = best(floor_runs)
+    saved = os.environ.get("MTGKB_POOL")
+
+    def per_call(setting: str) -> float:
+        os.environ["MTGKB_POOL"] = setting
+        start = time.perf_counter()
+        for _ in range(calls):
+            mtgkb.run(text, "pool.mtg")
+        return (time.perf_counter() - start) / calls
+
+    def growth(setting: str, count: int) -> float:
+        os.environ["MTGKB_POOL"] = setting
+        mtgkb.run(_fresh_names(-1), "warm")
+        before = pool.resident()
+        for i in range(count):
+            mtgkb.run(_fresh_names(i + (0 if setting == "1" else 10**6)), "fresh")
+        return (pool.resident() - before) / 2**20
+
+    try:
+        per_call("1"), per_call("0")  # warm both ways
+        pooled, local = [], []
+        for _ in range(repeat):
+            pooled.append(per_call("1"))
+            local.append(per_call("0"))
+        workers = pool.default_pool()
+        recycle = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            fresh = workers._start()
+            recycle.append(time.perf_counter() - start)
+            fresh.close()
+        grown_pooled = growth("1", 200)
+        grown_local = growth("0", 200)
+    finally:
+        if saved is None:
+            os.environ.pop("MTGKB_POOL", None)
+        else:
+            os.environ["MTGKB_POOL"] = saved
+    ratio = min(pooled) / min(local)
+    overhead = (min(pooled) - min(local)) / floor
+    report.add("pool", "mtgkb.run in a worker / in the caller, per call (3-player combat)", ratio)
+    report.add("pool", "  the worker's cost per call / floor", overhead)
+    report.add("pool", "  forking a fresh worker (recycling) / floor", min(recycle) / floor)
+    report.add(
+        "pool", "caller's growth over 200 calls, 50 fresh names each, MB: in workers", grown_pooled
+    )
+    report.add("pool", "  same, answered in the caller (MTGKB_POOL=0), MB", grown_local)
+    report.data["pool"] = {
+        "ratio": ratio,
+        "overhead_per_floor": overhead,
+        "recycle_per_floor": min(recycle) / floor,
+        "growth_mb_pooled": grown_pooled,
+        "growth_mb_in_caller": grown_local,
+    }
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _post_all(port: int, bodies: list[bytes]) -> list[float]:
+    """POST each body to /v1/run over one kept-alive connection; the latencies."""
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    latencies = []
+    try:
+        for body in bodies:
+            start = time.perf_counter()
+            connection.request("POST", "/v1/run", body, {"content-type": "text/plain"})
+            response = connection.getresponse()
+            response.read()
+            latencies.append(time.perf_counter() - start)
+            if response.status != 200:
+                raise RuntimeError(f"the server answered {response.status}")
+    finally:
+        connection.close()
+    return latencies
+
+
+def bench_server(report: Report, floor_runs: list[Run], n: int = 200) -> None:
+    """`mtgkb serve`, warm: the median and 99th-percentile latency of a batch
+    scenario (4 players x 8 creatures; legal, blocks for one defender limit 5,
+    outcome) over HTTP, against the floor and against mtgkb.run in-process,
+    and the throughput with 1 and 2 workers (2 clients), each / the floor."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        report.add("server", "needs mtgkb[serve]: skipped", "-")
+        return
+    import mtgkb
+
+    floor = best(floor_runs)
+    defender = generate.player_names(4)[1]
+    questions = ("legal", f"blocks for {defender} limit 5", "outcome")
+    bodies = [generate.combat(seed, questions=questions).encode() for seed in range(n)]
+    # the same scenarios answered by mtgkb.run in this process, warm: what the server adds
+    saved = os.environ.get("MTGKB_POOL")
+    os.environ["MTGKB_POOL"] = "0"
+    try:
+        mtgkb.run(bodies[0])
+        local = []
+        for body in bodies[: min(n, 40)]:
+            start = time.perf_counter()
+            mtgkb.run(body)
+            local.append(time.perf_counter() - start)
+    finally:
+        if saved is None:
+            os.environ.pop("MTGKB_POOL", None)
+        else:
+            os.environ["MTGKB_POOL"] = saved
+    for workers in (1, 2):
+        port = _free_port()
+        cmd = mtgkb_command() + ["serve", "--port", str(port), "--workers", str(workers)]
+        process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            end = time.monotonic() + 60
+            while True:
+                try:
+                    _post_all(port, bodies[:1])
+                    break
+                except OSError:
+                    if time.monotonic() > end:
+                        raise
+                    time.sleep(0.2)
+            _post_all(port, bodies[: min(n, 40)])  # warm every worker's groundings
+            if workers == 1:
+                latencies = sorted(_post_all(port, bodies))
+                median = statistics.median(latencies)
+                p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+                report.add("server", "median latency, batch scenario, warm / floor", median / floor)
+                report.add("server", "  99th percentile / floor", p99 / floor)
+                report.add(
+                    "server",
+                    "  median over HTTP / mtgkb.run in-process (first 40 scenarios)",
+                    statistics.median(sorted(_post_all(port, bodies[: len(local)])))
+                    / statistics.median(local),
+                )
+                report.data["server"] = {
+                    "median_per_floor": median / floor,
+                    "p99_per_floor": p99 / floor,
+                }
+            halves = [bodies[0::2], bodies[1::2]]
+            start = time.perf_counter()
+            with ThreadPoolExecutor(2) as clients:
+                list(clients.map(_post_all, [port, port], halves))
+            per_second = n / (time.perf_counter() - start)
+            report.add(
+                "server",
+                f"throughput, {workers} worker(s), 2 clients: scenarios per floor",
+                per_second * floor,
+            )
+            report.data.setdefault("server", {})[f"throughput_{workers}"] = per_second * floor
+        finally:
+            process.terminate()
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
 def compile_package() -> None:
     """Write the package's byte code, as an installation does (this run may
     have PYTHONDONTWRITEBYTECODE set, which would make every start compile)."""
@@ -473,6 +659,10 @@ def run_suite(
         bench_scale(report, max(3, repeat // 2), env, floor_runs, sizes)
     if "enumeration" in only:
         bench_enumeration(report, max(3, repeat // 2))
+    if "pool" in only:
+        bench_pool(report, max(3, repeat // 2), floor_runs)
+    if "server" in only:
+        bench_server(report, floor_runs, batch)
     return report
 
 

@@ -89,3 +89,21 @@ def test_single_valued_atoms_are_declared_in_the_rule_base_not_in_python():
         "inconsistent(counters,b,1)",
         "inconsistent(counters,b,2)",
     }
+
+
+def test_903_10a_a_holder_of_two_names_is_a_list():
+    from mtgkb.consistency import report
+
+    pair = clingo.Function("", [clingo.String("Alex"), clingo.String("Atraxa")])
+    model = [
+        clingo.Function(
+            "inconsistent", [clingo.Function("commander_damage"), pair, clingo.Number(n)]
+        )
+        for n in (3, 5)
+    ]
+    (item,) = report(model, "outcome", "")
+    assert (item["atom"], item["of"], item["values"]) == (
+        "commander_damage",
+        ["Alex", "Atraxa"],
+        [3, 5],
+    )

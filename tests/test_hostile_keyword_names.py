@@ -43,6 +43,7 @@ life: {p} 20, Ann 20
 {p} controls battle "Siege" defense 3 protected by {p}
 {p} chooses {p} as defending player
 "Bear" attacks {p}
+"Bear" assigns 1 damage to {p}, 1 damage to {p}
 "Siege" deals 3 damage to {p}
 {p} loses 1 life
 {p} gains 1 life

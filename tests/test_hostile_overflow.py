@@ -159,3 +159,13 @@ def test_the_command_line_exits_2_with_the_place():
     assert done.returncode == 2
     assert done.stderr.startswith("<stdin>:3:11: error: the numbers of this file add up")
     assert "Traceback" not in done.stderr
+
+
+def test_a_declared_damage_assignment_counts_once_per_damage_step():
+    # 510.1c-d: an assignment is dealt in each damage step of each `combat damage`
+    text = (
+        TWO + 'Ann controls creature "Bear" 2/2 with double strike\n"Bear" attacks Ben\n'
+        '"Bear" assigns 100000000 damage to Ben\n' + "combat damage\n" * 3 + "ask outcome\n"
+    )
+    err = refused(text)
+    assert err.line == 4

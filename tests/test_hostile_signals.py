@@ -139,3 +139,31 @@ def test_die_with_parent_ends_a_child_whose_parent_is_gone():
 
 def test_the_deadline_child_still_answers():
     assert call_with_deadline(lambda: 6 * 7, 10) == 42
+
+
+def test_a_worker_killed_from_outside_is_reported_not_a_traceback(tmp_path):
+    # SIGTERM to one worker: the files it had say so (exit 3), and the signal
+    # does not reach the parent's own stop (it is not the parent's)
+    path = str(slow_file(tmp_path))
+    example = str(ROOT / "examples" / "01_apnap_sacrifice.mtg")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mtgkb", "run", "--jobs", "2", path, example, path],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while len(children(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1.0)
+        os.kill(min(children(proc.pid)), signal.SIGTERM)
+        _, errors = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 3
+    assert "the worker process answering it was killed" in errors
+    assert "Traceback" not in errors

@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from .answers import Limits
 from .deadline import die_with_parent
@@ -212,8 +213,22 @@ def answer_files(paths: list[str], limits: Limits, jobs: int = 1) -> Iterator[Fi
     items = _pending(paths, limits)
 
     def results() -> Iterator[FileResult]:
-        for chunk in _chunks(items, CHUNK):
-            yield from _answer_chunk(chunk, limits)
+        # past one chunk, the chunks are answered in a recycled worker
+        # (mtgkb.pool), so that a run over many files stays bounded in memory
+        workers = None
+        if len(items) > CHUNK:
+            from . import pool
+
+            workers = pool.Pool(1) if pool.enabled() else None
+        try:
+            for chunk in _chunks(items, CHUNK):
+                if workers is None:
+                    yield from _answer_chunk(chunk, limits)
+                else:
+                    yield from workers.call(_answer_chunk, chunk, limits)
+        finally:
+            if workers is not None:
+                workers.close()
 
     yield from progress(results(), len(items))
 
@@ -242,9 +257,18 @@ def answer_in_pool(paths: list[str], limits: Limits, jobs: int) -> Iterator[File
             initializer=die_with_parent,
             initargs=(os.getpid(),),
         )
+        given = 0
         try:
             for done in pool.map(_answer_chunk, chunks, [limits] * len(chunks)):
+                given += 1
                 yield from done
+        except BrokenProcessPool:
+            # A worker was killed from outside (the kernel's OOM killer, a
+            # signal): the files not answered yet say so; the run goes on.
+            _kill_workers(pool)
+            for chunk in chunks[given:]:
+                for name, _, _ in chunk:
+                    yield _lost(name)
         except BaseException:
             # Interrupted (SIGINT, SIGTERM, a closed reader): stop the workers
             # now rather than wait for their chunks.
@@ -254,6 +278,11 @@ def answer_in_pool(paths: list[str], limits: Limits, jobs: int) -> Iterator[File
             pool.shutdown(wait=True)
 
     yield from progress(results(), len(items))
+
+
+def _lost(name: str) -> FileResult:
+    message = f"{name}: error: the worker process answering it was killed"
+    return FileResult(name, EXIT_TIMEOUT, {"file": name, "error": "timeout"}, message)
 
 
 def _kill_workers(pool: ProcessPoolExecutor) -> None:

@@ -217,6 +217,22 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return audit_command(args)
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .server import serve_command
+
+    return serve_command(args)
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"not a port number: {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mtgkb", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -330,6 +346,43 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _rule_base_options(audit)
     audit.set_defaults(handler=cmd_audit)
+
+    serve = sub.add_parser(
+        "serve",
+        help="answer over HTTP (and serve the judges' page at /), or over stdin/stdout",
+        description="A resident server (needs mtgkb[serve]): POST /v1/run answers a scenario, "
+        "/ is the judges' page, /openapi.json describes the rest. With --stdio: one JSON "
+        "request per line on stdin, one JSON answer per line on stdout.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=_port, default=8765, help="port to listen on (8765)")
+    serve.add_argument(
+        "--workers",
+        type=_option(check_count, "the number of workers", 1, 1024),
+        default=1,
+        metavar="N",
+        help="solving processes (1)",
+    )
+    serve.add_argument(
+        "--timeout",
+        type=_option(check_timeout, "the time-out"),
+        default=10.0,
+        metavar="S",
+        help="a request's time-out when it names none (10 s; requests may ask up to max(S, 60) s)",
+    )
+    serve.add_argument(
+        "--memory",
+        type=_option(check_count, "the memory bound", 0, 1 << 30),
+        default=None,
+        metavar="MB",
+        help=f"memory bound of each request (0: none; default: 80%% of the memory "
+        f"available, at most {DEFAULT_MEMORY_CAP_MB} MB)",
+    )
+    _rule_base_options(serve)
+    serve.add_argument(
+        "--stdio", action="store_true", help="one JSON request per line on stdin, answers on stdout"
+    )
+    serve.set_defaults(handler=cmd_serve)
     return parser
 
 

@@ -27,6 +27,13 @@ def found(model: Iterable[clingo.Symbol]) -> dict[tuple[str, clingo.Symbol], lis
     return out
 
 
+def _whose(of: clingo.Symbol):
+    """A holder as JSON: a name, or a list for a tuple (a player and a commander)."""
+    if of.type == clingo.SymbolType.Function and of.name == "" and of.arguments:
+        return [value(a) for a in of.arguments]
+    return value(of)
+
+
 def holders(model: Iterable[clingo.Symbol]) -> set[tuple[str, str | int]]:
     """(atom name, whose) of every atom the model gives several values: an
     answer leaves those out instead of picking one."""
@@ -82,7 +89,7 @@ def report(
         out.append(
             {
                 "atom": name,
-                "of": value(of),
+                "of": _whose(of),
                 "values": [value(v) for v in vals],
                 "rules": sorted(rules, key=sort_key),
                 "derived_by": derived,

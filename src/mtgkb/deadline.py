@@ -133,6 +133,13 @@ def die_with_parent(parent: int) -> None:
     watches the parent. Called first thing in every child mtgkb forks."""
     import signal
 
+    try:
+        # What the parent set up to stop itself is not the child's: a signal
+        # to the child must not wake the parent's watcher (mtgkb.cli).
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    except (ValueError, OSError):
+        pass
     armed = False
     if sys.platform.startswith("linux"):
         try:

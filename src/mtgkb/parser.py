@@ -103,8 +103,17 @@ def grammar() -> Lark:
     return load_tables(text) or build_from_grammar(text)
 
 
+_NUMBER_TOKEN = re.compile(r"[+-]?[0-9]+")
+
+
 def _is_number(value: object) -> bool:
-    return isinstance(value, Token) and value.type == "SIGNED_INT"
+    """A token that is a number, whatever terminal reads it (names and words
+    cannot start with a digit; quoted names are left out)."""
+    return (
+        isinstance(value, Token)
+        and value.type != "STRING"
+        and _NUMBER_TOKEN.fullmatch(value) is not None
+    )
 
 
 def _int_value(text: str) -> int | None:

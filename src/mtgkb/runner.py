@@ -130,11 +130,14 @@ def run(text: str | bytes, name: str = "<string>", **limits) -> dict:
     """The Python API: the spec's JSON object for one scenario text.
 
     Bad input raises `ScenarioError`; a time-out raises `SolveTimeout`.
+    The work is done in a worker process that is recycled when it has grown
+    (mtgkb.pool), so a long-lived caller stays small.
     """
     from .paths import current
+    from .pool import answer as answer_in_pool
 
     bounds = Limits(**limits)
-    result = answer_text(text, name, bounds)
+    result = answer_in_pool(text, name, bounds)
     if result.exception is not None:
         raise result.exception
     return {**result.output, "rule_base": current().describe()}

@@ -1,0 +1,176 @@
+"""What the server's OpenAPI document says about requests and answers
+(the routes read their bodies themselves: a scenario comes as text/plain or
+as JSON, so the schemas are written here)."""
+
+from __future__ import annotations
+
+RUN_JSON = {
+    "type": "object",
+    "required": ["scenario"],
+    "additionalProperties": False,
+    "properties": {
+        "scenario": {"type": "string", "description": "the scenario, in the .mtg language"},
+        "timeout": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "description": "seconds before the work is stopped (503); default: the server's",
+        },
+        "max_models": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "how many declarations or orders to list at most (0: no cap)",
+        },
+        "lang": {"type": "string", "enum": ["en", "it"], "default": "en"},
+        "name": {"type": "string", "description": "the file name used in messages"},
+    },
+}
+
+RUN_REQUEST = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "text/plain": {
+                "schema": {"type": "string"},
+                "example": 'players: Ann, Ben\nAnn controls creature "Bear" 2/2\n'
+                '"Bear" attacks Ben\nask legal\n',
+            },
+            "application/json": {"schema": RUN_JSON},
+        },
+    }
+}
+
+ANSWER = {
+    "type": "object",
+    "description": "one answer per `ask` line, as the spec's section 6 says; "
+    "every answer names the CR rules that decided it",
+    "required": ["ask", "rules"],
+    "properties": {
+        "ask": {"type": "string"},
+        "rules": {"type": "array", "items": {"type": "string"}},
+    },
+    "additionalProperties": True,
+}
+
+RUN_ANSWER = {
+    "type": "object",
+    "description": "exactly what `mtgkb run --json` prints for one file",
+    "required": ["file", "answers"],
+    "properties": {
+        "file": {"type": "string"},
+        "answers": {"type": "array", "items": ANSWER},
+    },
+}
+
+INPUT_ERROR = {
+    "type": "object",
+    "description": "unreadable input: the FILE:LINE:COL message with its caret line",
+    "required": ["file", "error"],
+    "properties": {
+        "file": {"type": "string"},
+        "error": {"type": "string", "description": "FILE:LINE:COL: error: ..., the line, a caret"},
+        "line": {"type": "integer"},
+        "column": {"type": "integer"},
+        "message": {"type": "string"},
+    },
+}
+
+PROBLEM = {
+    "type": "object",
+    "required": ["error", "message"],
+    "properties": {
+        "error": {"type": "string"},
+        "message": {"type": "string"},
+        "limit": {"type": "integer", "description": "the largest scenario accepted, in bytes"},
+        "file": {"type": "string"},
+    },
+}
+
+
+def _json(schema: dict, description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+_COMMON = {
+    "400": _json(PROBLEM, "not a request: a wrong field, not JSON"),
+    "413": _json(PROBLEM, "the scenario is too large"),
+    "415": _json(PROBLEM, "neither text/plain nor application/json"),
+    "422": _json(INPUT_ERROR, "unreadable input (mtgkb run's exit 2)"),
+    "503": _json(PROBLEM, "the time-out or the memory bound stopped the work (exit 3)"),
+    "500": _json(
+        PROBLEM,
+        "a fault of mtgkb; with `answers`: the rule base contradicts itself "
+        "(exit 4, its `inconsistent` entries say where)",
+    ),
+}
+
+RUN_RESPONSES = {
+    "200": {
+        **_json(RUN_ANSWER, "answered: every play legal (exit 0) or some play illegal (exit 1)"),
+        "headers": {
+            "X-Mtgkb-Exit": {
+                "description": "the exit status `mtgkb run` would give",
+                "schema": {"type": "integer"},
+            }
+        },
+    },
+    **_COMMON,
+}
+
+SCENARIO_VIEW = {
+    "type": "object",
+    "required": ["file", "scenario", "facts"],
+    "properties": {
+        "file": {"type": "string"},
+        "scenario": {
+            "type": "object",
+            "properties": {
+                "game": {"type": "string"},
+                "options": {"type": "array", "items": {"type": "string"}},
+                "active": {"type": "string"},
+                "phase": {"type": "string"},
+                "players": {
+                    "type": "array",
+                    "description": "in seating (turn) order",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "name": {"type": "string"},
+                            "seat": {"type": "integer"},
+                            "team": {"type": ["string", "null"]},
+                        },
+                    },
+                },
+                "teams": {"type": "array", "items": {"type": "object"}},
+                "objects": {"type": "array", "items": {"type": "object"}},
+                "attacks": {"type": "array", "items": {"type": "object"}},
+                "blocks": {"type": "array", "items": {"type": "object"}},
+                "questions": {"type": "array", "items": {"type": "object"}},
+            },
+        },
+        "facts": {"type": "string", "description": "the clingo facts, as `mtgkb facts` prints"},
+    },
+}
+
+FACTS_RESPONSES = {"200": _json(SCENARIO_VIEW, "the parsed scenario"), **_COMMON}
+
+RULE = {
+    "type": "object",
+    "description": "what `mtgkb rules N --json` prints",
+    "required": ["id", "paraphrase", "encoded_at", "tested_by"],
+    "properties": {
+        "id": {"type": "string"},
+        "section": {"type": "string"},
+        "titles": {"type": "array", "items": {"type": "object"}},
+        "paraphrase": {"type": "string"},
+        "lang": {"type": "string"},
+        "edition": {"type": "string"},
+        "encoded_at": {"type": "array", "items": {"type": "string"}},
+        "tested_by": {"type": "array", "items": {"type": "string"}},
+        "note": {"type": "string"},
+    },
+}
+
+RULE_RESPONSES = {
+    "200": _json(RULE, "the rule"),
+    "404": _json(PROBLEM, "no such rule in the index"),
+}
