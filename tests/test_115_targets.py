@@ -90,3 +90,21 @@ def test_115_1_several_targets_each_judged():
     text = TWO + "Ben has hexproof\n" + 'Ann controls creature "Bear" 2/2\n'
     out = ask(text + 'Ann casts sorcery "Arc" targeting Ben, "Bear"\n', "legal")
     assert broken(out) == {"702.11c"}
+
+
+def test_702_16b_an_object_with_protection_and_a_colored_ability_source():
+    # Object colors and protection come from the combat rules' abilities (702.16).
+    text = TWO + (
+        'Ben controls creature "Knight" 2/2 with protection from black\n'
+        'Ann controls creature "Vampire" 2/2 with color black\n'
+    )
+    out = ask(text + 'Ann activates "Vampire" targeting "Knight"\n', "legal")
+    assert broken(out) == {"702.16b"} and "115.1c" in rules(out)
+    out = ask(text + 'Ann casts instant "Shock" with color red targeting "Knight"\n', "legal")
+    assert out["legal"] is True
+
+
+def test_115_1_a_spell_on_the_stack_may_be_targeted():
+    text = TWO + 'priority: Ben\nstack: "Lightning Bolt" controlled by Ann\n'
+    out = ask(text + 'Ben casts instant "Counterspell" targeting "Lightning Bolt"\n', "legal")
+    assert out["legal"] is True

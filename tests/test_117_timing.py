@@ -52,7 +52,12 @@ def test_117_1a_304_1_an_instant_on_anothers_turn_is_legal_with_priority():
 
 def test_117_1a_an_instant_without_priority_is_not():
     out = ask(TWO + 'Ben casts instant "Shock" targeting Ann\n', "legal")
-    assert broken(out) == {"117.1a"}
+    assert broken(out) == {"117.1a"} and "304.1" in rules(out)
+
+
+def test_307_1_a_sorcery_on_anothers_turn_without_priority_breaks_both():
+    out = ask(TWO + 'Ben casts sorcery "Divination"\n', "legal")
+    assert broken(out) == {"117.1a", "307.1"}
 
 
 def test_307_1_a_sorcery_on_anothers_turn_is_illegal():
@@ -105,8 +110,9 @@ def test_116_2a_305_1_a_land_in_ones_own_main_phase():
     assert ask(TWO + 'Ann plays land "Forest"\n', "legal")["legal"] is True
     out = ask(TWO + "priority: Ben\n" + 'Ben plays land "Forest"\n', "legal")
     assert broken(out) == {"305.1"}
+    # Without priority, on another player's turn: both missing conditions are named.
     out = ask(TWO + 'Ben plays land "Forest"\n', "legal")
-    assert broken(out) == {"116.2a"}
+    assert broken(out) == {"116.2a", "305.1"}
 
 
 def test_305_2_a_second_land_is_illegal():
@@ -142,3 +148,7 @@ def test_805_4c_each_teammate_plays_a_land_in_the_teams_turn():
 def test_117_1_actions_read_the_setup_not_the_declarations():
     text = TWO + 'Ann plays land "Forest"\n'
     assert "land" in ask(text, "actions for Ann")["may"]
+
+
+def test_117_1a_stack_empty_is_the_default_written_out():
+    assert set(ask(TWO + "stack: empty\n", "actions for Ann")["may"]) == set(ALL)

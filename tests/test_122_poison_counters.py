@@ -152,3 +152,33 @@ def test_704_5c_outside_two_headed_giant_each_player_loses_at_ten(game):
         text += "team North: Ann, Ben\nteam South: Cat, Dan\n"
     out = ask(text + "poison: Ann 10\n", "outcome")
     assert out["lost"] == ["Ann"]
+
+
+def test_702_164c_double_strike_gives_toxic_counters_in_each_step():
+    text = TWO + (
+        'Ann controls creature "Skull" 1/1 with toxic 1, double strike\n"Skull" attacks Ben\n'
+        "combat damage\n"
+    )
+    out = ask(text, "outcome")
+    assert out["poison"]["Ben"] == 2 and out["life"]["Ben"] == 18
+    assert {"702.164c", "702.4b"} <= rules(out)
+
+
+def test_704_5c_510_4_ten_counters_after_the_first_step_lose_between_the_steps():
+    text = TWO + (
+        "poison: Ben 9\n"
+        'Ann controls creature "Elf" 1/1 with infect, first strike\n"Elf" attacks Ben\n'
+        "combat damage\n"
+    )
+    out = ask(text, "outcome")
+    assert out["lost"] == ["Ben"] and out["life"]["Ben"] == 20
+    assert {"704.5c", "510.4", "702.90b"} <= rules(out)
+
+
+def test_702_90b_infect_in_the_first_step_is_no_life_loss():
+    text = TWO + (
+        'Ann controls creature "Elf" 2/2 with infect, double strike\n"Elf" attacks Ben\n'
+        "combat damage\n"
+    )
+    out = ask(text, "outcome")
+    assert out["life"]["Ben"] == 20 and out["poison"]["Ben"] == 4

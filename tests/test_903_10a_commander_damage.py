@@ -58,3 +58,12 @@ def test_903_10a_a_creature_without_commander_counts_nothing():
     text = COMMANDER + 'Ann controls creature "Bear" 2/2\n'
     text += 'Ann chooses Ben as defending player\n"Bear" attacks Ben\ncombat damage\n'
     assert "commander_damage" not in ask(text, "outcome")
+
+
+def test_903_10a_double_strike_counts_both_steps():
+    text = COMMANDER + 'Ann controls creature "Atraxa" 4/4 with commander, double strike\n'
+    text += 'commander damage: Ben 13 from "Atraxa"\n'
+    text += 'Ann chooses Ben as defending player\n"Atraxa" attacks Ben\ncombat damage\n'
+    out = ask(text, "outcome")
+    assert out["commander_damage"]["Ben"]["Atraxa"] == 21
+    assert out["lost"] == ["Ben"] and {"704.6c", "702.4b"} <= rules(out)

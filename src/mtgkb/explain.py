@@ -43,7 +43,7 @@ from .cores import Budget, active, add_statements, minimal_rules, switch_rules
 from .facts import DEFAULTED, question_symbol
 from .model import Question
 from .paths import data_dir, query_file, rule_files
-from .programs import add_facts, quiet, stamp
+from .programs import add_facts, quiet, solve_within, stamp
 from .ruleindex import label, load_index, lookup, scan_file, scan_folder, sort_key
 from .solve import SolveTimeout
 from .symbols import names_in
@@ -206,11 +206,7 @@ def _solve_traced(query: str, facts: Sequence[clingo.Symbol], timeout: float | N
     def take(model: clingo.Model) -> None:
         found[:] = [model.symbols(atoms=True)]
 
-    with ctl.solve(on_model=take, async_=True) as handle:
-        if not handle.wait(timeout if timeout is not None else -1):
-            handle.cancel()
-            raise SolveTimeout()
-        handle.get()
+    solve_within(ctl, timeout, SolveTimeout, on_model=take)
     return program, (found[0] if found else None)
 
 
@@ -699,11 +695,7 @@ class Forbidder:
                 last[0] = {s for s in model.symbols(atoms=True) if s in watched}
 
             assumptions = [off] + [lit[n] if n in keep else -lit[n] for n in lit]
-            with ctl.solve(assumptions=assumptions, on_model=take, async_=True) as handle:
-                if not handle.wait(left):
-                    handle.cancel()
-                    raise Budget()
-                handle.get()
+            solve_within(ctl, left, Budget, assumptions=assumptions, on_model=take)
             return bool(last[0])
 
         current = set(lit)

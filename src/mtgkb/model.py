@@ -309,7 +309,6 @@ PHASES = (
     "draw",
     "end",
 )
-# (COLORS above: also the colors a spell, ability source or protection may have, 105.1.)
 
 
 @dataclass
