@@ -1,7 +1,7 @@
 """CR 101.4 and 101.4a-e: APNAP order of simultaneous choices, on hand-written facts."""
 
 import clingo
-from conftest import arguments, models, only_model, sequence_of, table_facts
+from helpers import arguments, models, only_model, sequence_of, table_facts
 
 
 def table(players, active=None, *, starting=None, phase="main", game=None):

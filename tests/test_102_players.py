@@ -1,6 +1,6 @@
 """102: players, teams, teammates and opponents; 800s: the options in force."""
 
-from conftest import only_model, table_facts
+from helpers import only_model, table_facts
 
 SHOW = """
 #show opponent/2. #show teammate/2. #show your_team/2. #show nonactive/1.

@@ -1,38 +1,8 @@
 """119, 118.3, 120.3, 702.15, 701.12, 104.3b, 704.5a: life totals event by event,
 payments, losses and life-gain triggers (hand-written facts in the schema)."""
 
-from conftest import models, only_model
-
-VIOLATIONS = "#show violation/2. #show because/2.\n"
-
-
-def players(*names, game="two_player"):
-    facts = f"game({game}).\n"
-    for seat, name in enumerate(names, start=1):
-        facts += f'player("{name}"). seat("{name}",{seat}).\n'
-    return facts + f'active("{names[0]}").\n'
-
-
-def events(*terms):
-    return "".join(f"event({i},{t}).\n" for i, t in enumerate(terms, start=1))
-
-
-def creature(owner, name, *abilities):
-    facts = f'object("{name}"). controls("{owner}","{name}"). card_type("{name}",creature).\n'
-    return facts + "".join(f'has("{name}",{a}).\n' for a in abilities)
-
-
-def outcome(facts):
-    return only_model("outcome", facts + "asked(outcome).\n")
-
-
-def life(model):
-    return {a for a in model if a.startswith("life(")}
-
-
-def cites(model):
-    return {a[len('cites(rule("') : -len('"))')] for a in model if a.startswith("cites(")}
-
+from helpers import VIOLATIONS, cites, events, life, models, only_model, outcome, players  # noqa: F401
+from helpers import life_creature as creature
 
 ANN_BEN = players("Ann", "Ben")
 

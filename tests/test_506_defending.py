@@ -6,64 +6,22 @@ the other combat test files import them.
 
 import json
 
-from conftest import models, only_model, quoted, table_facts
-
-s = quoted  # a clingo string literal for a user name (names are data)
-
-
-def table(players, *, active=None, game=None, options=(), teams=None, ranges=None, extra=()):
-    """The facts of a table: players in seat order, the variant, options and teams."""
-    return table_facts(
-        players, active, game=game, options=options, teams=teams, ranges=ranges, extra=extra
-    )
-
-
-def creature(controller, name, power=2, toughness=2, *abilities):
-    """A creature with its abilities (constants of the has/2 vocabulary)."""
-    out = [
-        f"object({s(name)}). controls({s(controller)},{s(name)}). card_type({s(name)},creature).",
-        f"power({s(name)},{power}). toughness({s(name)},{toughness}).",
-    ]
-    out += [f"has({s(name)},{a})." for a in abilities]
-    return "\n".join(out) + "\n"
-
-
-def permanent(controller, name, kind, **extra):
-    """A planeswalker, battle or land (land types as `types=[...]`)."""
-    out = [f"object({s(name)}). controls({s(controller)},{s(name)}). card_type({s(name)},{kind})."]
-    if "protector" in extra:
-        out.append(f"protects({s(extra['protector'])},{s(name)}).")
-    for t in extra.get("types", ()):
-        out.append(f"land_type({s(name)},{s(t)}).")
-    if kind == "planeswalker":
-        out.append(f"loyalty({s(name)},{extra.get('loyalty', 3)}).")
-    if kind == "battle":
-        out.append(f"defense({s(name)},{extra.get('defense', 5)}).")
-    return "\n".join(out) + "\n"
-
-
-def attack(c, x):
-    return f"declared_attack({s(c)},{s(x)}).\n"
-
-
-def block(b, c):
-    return f"declared_block({s(b)},{s(c)}).\n"
-
-
-def band(k, *members):
-    return "".join(f"band({k},{s(m)}).\n" for m in members)
-
-
-def ask(q):
-    return f"asked({q}).\n"
-
-
-def cites(model):
-    return {a[len('cites(rule("') : -3] for a in model if a.startswith("cites(")}
-
-
-def atoms(model, name):
-    return {a for a in model if a.startswith(name + "(")}
+from helpers import (  # noqa: F401
+    ask,
+    atoms,
+    attack,
+    band,
+    block,
+    cites,
+    creature,
+    models,
+    only_model,
+    permanent,
+    quoted,
+    s,
+    table_facts,
+)
+from helpers import combat_table as table  # noqa: F401 - other test modules import it here
 
 
 def defending(facts):

@@ -2,8 +2,8 @@
 
 import json
 
-from conftest import models, only_model
-from test_506_defending import ask, atoms, attack, band, cites, creature, permanent, s, table
+from helpers import ask, atoms, attack, band, cites, creature, models, only_model, permanent, s
+from helpers import combat_table as table
 
 
 def violations(facts):

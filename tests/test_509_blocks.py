@@ -3,8 +3,8 @@
 
 import json
 
-from conftest import models, only_model
-from test_506_defending import ask, atoms, attack, band, block, cites, creature, permanent, table
+from helpers import ask, atoms, attack, band, block, cites, creature, models, only_model, permanent
+from helpers import combat_table as table
 
 
 def violations(facts):

@@ -1,7 +1,7 @@
 """510.1a-d, 702.22h, 802.5: combat damage of the declared combat (dealt_damage/4)."""
 
-from conftest import only_model
-from test_506_defending import ask, atoms, attack, band, block, creature, permanent, table
+from helpers import ask, atoms, attack, band, block, creature, only_model, permanent
+from helpers import combat_table as table
 
 SHOW = "#show dealt_damage/4. #show because/2.\n"
 

@@ -1,6 +1,6 @@
 """CR 603.3b and 805.7: waiting triggered abilities go on the stack in APNAP order."""
 
-from conftest import models, only_model, sequence_of, table_facts
+from helpers import models, only_model, sequence_of, table_facts
 
 
 def table(players, active, *, phase="main", starting=None, **settings):

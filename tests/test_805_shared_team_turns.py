@@ -1,7 +1,7 @@
 """CR 805.4a, 805.6, 805.6a: APNAP order with the shared team turns option."""
 
 import clingo
-from conftest import arguments, models, only_model, sequence_of, table_facts
+from helpers import arguments, models, only_model, sequence_of, table_facts
 
 
 def table(teams, active, *, game="two_headed_giant", starting=None, phase="main", options=()):

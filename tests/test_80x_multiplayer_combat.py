@@ -3,8 +3,8 @@ left/right, 805.10 team combat, 809.3 Emperor: multiplayer combat."""
 
 import json
 
-from conftest import models, only_model
-from test_506_defending import ask, atoms, attack, band, cites, creature, permanent, s, table
+from helpers import ask, atoms, attack, band, cites, creature, models, only_model, permanent, s
+from helpers import combat_table as table
 
 
 def targets(facts, name):

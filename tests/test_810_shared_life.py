@@ -1,7 +1,7 @@
 """810.4, 810.8, 810.9, 810.11, 119.4a: the shared life total of Two-Headed Giant."""
 
-from conftest import only_model
-from test_119_life import VIOLATIONS, cites, creature, events, life
+from helpers import VIOLATIONS, cites, events, life, only_model
+from helpers import life_creature as creature
 
 PRIDEMATE = "Ajani's Pridemate"
 

@@ -9,7 +9,7 @@ exactly the legal ones, and `ask knowledge` must give what holds in every one.
 """
 
 import clingo
-from conftest import models, only_model, sequence_of
+from helpers import models, only_model, sequence_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

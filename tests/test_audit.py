@@ -9,7 +9,7 @@ import json
 import shutil
 
 import pytest
-from conftest import ROOT, SHARED, needs_shared
+from helpers import ROOT, SHARED, needs_shared
 
 from mtgkb import audit as audit_module
 from mtgkb.audit import (
@@ -55,7 +55,10 @@ def broken(tmp_path_factory):
         "ghost(P) :- player(P), nowhere(P).\n"
         "\n"
         "% 103.4: a second, wrong starting life total.\n"
-        "starting_life(P,19) :- player(P).\n",
+        "starting_life(P,19) :- player(P).\n"
+        "\n"
+        "% 102.1: a kind of violation with no message (never derived).\n"
+        'violation(rule("102.1"),kind_without_text(P)) :- nowhere(P).\n',
         encoding="utf-8",
     )
     cr = CR_EXCERPT if CR_EXCERPT.is_file() else None
@@ -99,6 +102,33 @@ def test_audit_lint_reports_a_tag_naming_a_rule_outside_the_index(broken):
     _, report = broken
     unknown = _kinds(report["lint"], "unknown-tag")
     assert ("119.11", "rules/999_broken.lp:1") in [(i["rule"], i["where"]) for i in unknown]
+
+
+def test_audit_lint_reports_a_violation_kind_without_a_message(broken):
+    _, report = broken
+    found = _kinds(report["lint"], "no-message")
+    assert [(i["where"], i["message"].split()[0]) for i in found] == [
+        ("rules/999_broken.lp:11", "kind_without_text")
+    ]
+
+
+def test_audit_warns_of_a_message_without_its_italian_twin(tmp_path):
+    from mtgkb.kinds import missing_texts
+    from mtgkb.ruleindex import scan_folder
+
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "rules" / "1.lp").write_text(
+        "bad(C,k_one(C)) :- c(C).\nviolation(rule(R),K) :- bad(R,K).\n"
+        'input_error(rule("1"),k_two,()) :- c(_).\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "kb" / "messages.lp").write_text('message(k_one, "one {1}").\n', encoding="utf-8")
+    (tmp_path / "kb" / "input_messages.lp").write_text(
+        'input_message(k_two, "two").\ninput_message_it(k_two, "due").\n', encoding="utf-8"
+    )
+    found = missing_texts(scan_folder(tmp_path / "rules"), tmp_path / "kb")
+    assert [(kind, name) for kind, name, _, _ in found] == [("no-italian", "k_one")]
 
 
 def test_audit_lint_reports_an_undefined_atom_and_an_unused_predicate(broken):

@@ -11,7 +11,7 @@ import re
 import shutil
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from mtgkb import audit as audit_module
 from mtgkb import corpus
@@ -63,7 +63,7 @@ def test_corpus_covers_every_variant_option_and_table_size():
     for name, text in generated_corpus():
         sc = parse_text(text, name)
         games.add(sc.game)
-        options |= {o.name for o in sc.options if o.given}
+        options |= {o.name for o in sc.options}
         sizes.add(len(sc.players))
         if sc.teams:
             team_shapes.add((sc.game, tuple(len(t.members) for t in sc.teams)))

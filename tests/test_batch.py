@@ -11,10 +11,9 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import CONFORMANCE, ROOT
+from helpers import CONFORMANCE, ROOT, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_fuzz import scenario
 
 from mtgkb import solve
 from mtgkb.answers import Limits

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from mtgkb import cli
 

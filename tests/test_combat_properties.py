@@ -8,10 +8,10 @@
 
 import json
 
-from conftest import models
+from helpers import ask, atoms, attack, block, creature, models
+from helpers import combat_table as table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_506_defending import ask, atoms, attack, block, creature, table
 
 ATTACKER_ABILITIES = ["flying", "shadow", "menace"]
 BLOCKER_ABILITIES = [

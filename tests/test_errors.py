@@ -2,7 +2,7 @@
 the source line and a caret), and nothing but ScenarioError ever escapes."""
 
 import pytest
-from conftest import CONFORMANCE, needs_shared
+from helpers import CONFORMANCE, needs_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

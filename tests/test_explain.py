@@ -8,7 +8,7 @@ import time
 
 import clingo
 import pytest
-from conftest import CONFORMANCE, needs_shared
+from helpers import CONFORMANCE, needs_shared
 from rich.console import Console
 
 import mtgkb

@@ -6,7 +6,7 @@ import re
 
 import clingo
 import pytest
-from conftest import CONFORMANCE, ROOT, needs_shared
+from helpers import CONFORMANCE, ROOT, needs_shared
 
 from mtgkb.facts import SCHEMA, facts_text, scenario_facts
 from mtgkb.parser import parse_file, parse_text
@@ -70,22 +70,25 @@ def test_conformance_facts_reload_in_clingo_to_the_same_atoms(path):
 # -------------------- the table
 
 
-def test_defaults_are_filled():
+def test_facts_are_what_is_written_and_kb_variants_derives_the_defaults():
+    # game, attack option, active and starting player: kb/variants.lp
+    # (tests/test_parser.py checks what it derives)
     assert facts(TWO) == {
-        "game(two_player)",
         'player("Ann")',
         'player("Ben")',
         'seat("Ann",1)',
         'seat("Ben",2)',
-        'active("Ann")',
-        'starting("Ann")',
         "phase(main)",
+        "unwritten(game)",
+        "unwritten(active)",
+        "unwritten(starting)",
     }
+    written = "game: two-player\nactive: Ben\nstarting: Ben\n" + TWO
+    assert not any(f.startswith("unwritten(") for f in facts(written))
 
 
-def test_806_2b_the_default_attack_option_is_written_only_without_a_game_line():
-    assert {"game(free_for_all)", "option(attack_multiple_players)"} <= facts(THREE)
-    assert "option(attack_multiple_players)" not in facts(THREE + "option: attack-left\n")
+def test_806_2b_only_written_options_are_facts():
+    assert not any(f.startswith(("option(", "game(")) for f in facts(THREE))
     assert "option(attack_left)" in facts(THREE + "option: attack-left\n")
     assert not any(f.startswith("option(") for f in facts("game: commander\n" + THREE))
 
@@ -325,7 +328,7 @@ def test_facts_text_is_grouped_in_schema_order_one_atom_per_line():
     order = [name for name, _ in SCHEMA]
     ranks = [order.index(re.match(r"\w+", line).group()) for line in lines]
     assert ranks == sorted(ranks)
-    assert lines[0] == "game(free_for_all)." and lines[-1] == "asked(legal)."
+    assert lines[0] == 'player("Rob").' and lines[-1] == "asked(legal)."
     assert [line for line in lines if line.startswith("player(")] == [
         'player("Rob").',
         'player("Alex").',
@@ -339,7 +342,7 @@ def test_every_fact_is_a_declared_input_predicate():
     assert set(SCHEMA) == declared
     text = (
         "game: two-headed-giant\noption: range-of-influence 2\nplayers: A, B, C, D\n"
-        "team X: A, B\nteam Y: C, D\nlife: X 20\nrange: A 1\n"
+        "team X: A, B\nteam Y: C, D\nactive: A\nstarting: A\nlife: X 20\nrange: A 1\n"
         'A controls creature "Q" 1/1 with flying, mountainwalk, can\'t attack C\n'
         'C controls land "L" with type mountain\nC controls planeswalker "P" loyalty 2\n'
         'C controls battle "W" defense 3 protected by A\nrule: no more than 1 creature can attack\n'
@@ -352,4 +355,5 @@ def test_every_fact_is_a_declared_input_predicate():
     )
     used = {(s.name, len(s.arguments)) for s in scenario_facts(parse_text(text))}
     assert used <= declared
-    assert len(used) >= len(declared) - 3  # emperor/archenemy/vanguard need other variants
+    # emperor/archenemy/vanguard need other variants; unwritten/1 a file leaving lines out
+    assert len(used) >= len(declared) - 4

@@ -22,12 +22,11 @@ import sys
 import time
 
 import pytest
-from conftest import CONFORMANCE, ROOT
+from helpers import CONFORMANCE, PLAYERS, ROOT, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtgkb.answers import Limits
-from mtgkb.corpus import ABILITIES as LANGUAGE_ABILITIES
 from mtgkb.parser import MAX_DIGITS, MAX_TOTAL, START_ALLOWANCE, grammar, keyword_of
 from mtgkb.runner import answer_text
 
@@ -54,165 +53,7 @@ def check(data: str | bytes, name: str = "fuzz.mtg", limits: Limits = LIMITS) ->
 
 
 # ---------------------------------------------------------------------------
-# Scenarios from the grammar
-
-PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve"]
-OBJECTS = ["Bear", "Wall", "Angel", "Giant", "Elf", "Jace", "Mountain", "Siege", "Hero", "Spider"]
-GAMES = [
-    "two-player",
-    "free-for-all",
-    "grand-melee",
-    "team-vs-team",
-    "two-headed-giant",
-    "emperor",
-    "commander",
-    "brawl",
-    "archenemy",
-    "vanguard",
-]
-OPTIONS = [
-    "attack-multiple-players",
-    "attack-left",
-    "attack-right",
-    "shared-team-turns",
-    "range-of-influence 1",
-    "range-of-influence 2",
-]
-PHASES = [
-    "start-of-game",
-    "beginning-of-combat",
-    "declare-attackers",
-    "declare-blockers",
-    "combat-damage",
-    "main",
-]
-ABILITIES = [*LANGUAGE_ABILITIES, "can't attack Ben"]
-QUESTIONS = [
-    "legal",
-    "defending players",
-    'attack targets for "Bear"',
-    "attacks limit 3",
-    "blocks",
-    "blocks for Ben limit 2",
-    "order",
-    "block order",
-    "damage order",
-    "knowledge",
-    "stack",
-    "outcome",
-    "can Ann pay 3 life",
-    "explain",
-]
-
-names = st.sampled_from(OBJECTS)
-players = st.sampled_from(PLAYERS)
-small = st.integers(min_value=-1, max_value=25)
-
-
-@st.composite
-def scenario(draw) -> str:
-    """Mostly well-formed scenarios (names refer to what exists, variants get
-    the lines they need), some not: both must be handled."""
-    n = draw(st.integers(min_value=2, max_value=5))
-    table = PLAYERS[:n]
-    lines = []
-    game = draw(
-        st.sampled_from(
-            [
-                None,
-                None,
-                "free-for-all",
-                "commander",
-                "vanguard",
-                "team-vs-team",
-                "two-headed-giant",
-                "archenemy",
-                "two-player",
-            ]
-        )
-    )
-    if game == "two-player" and n != 2 or game in ("team-vs-team", "two-headed-giant") and n != 4:
-        game = None
-    if game:
-        lines.append(f"game: {game}")
-    if game == "free-for-all" or (game is None and n > 2 and draw(st.booleans())):
-        lines.append(f"option: {draw(st.sampled_from(OPTIONS[:3]))}")
-    if draw(st.integers(0, 9)) == 0:
-        lines.append(f"option: {draw(st.sampled_from(OPTIONS))}")
-    lines.append(f"players: {', '.join(table)}")
-    if game in ("team-vs-team", "two-headed-giant"):
-        lines += [f"team Reds: {table[0]}, {table[1]}", f"team Blues: {table[2]}, {table[3]}"]
-    if game == "archenemy":
-        lines.append(f"archenemy: {table[0]}")
-    if draw(st.booleans()):
-        lines.append(f"active: {draw(st.sampled_from(table))}")
-    if draw(st.booleans()):
-        lines.append(f"phase: {draw(st.sampled_from(PHASES))}")
-    if draw(st.booleans()) and game != "two-headed-giant":
-        lines.append(f"life: {draw(st.sampled_from(table))} {draw(small)}")
-    if draw(st.integers(0, 5)) == 0:
-        lines.append(f"rule: no more than {draw(st.integers(1, 2))} creatures can attack")
-    kinds: dict[str, list[str]] = {"creature": [], "planeswalker": [], "land": [], "battle": []}
-    for obj in draw(st.lists(names, max_size=8, unique=True)):
-        owner = draw(st.sampled_from(table))
-        kind = draw(st.sampled_from(["creature"] * 5 + ["planeswalker", "land", "battle"]))
-        kinds[kind].append(obj)
-        if kind == "creature":
-            abilities = draw(st.lists(st.sampled_from(ABILITIES), max_size=3, unique=True))
-            tail = f" with {', '.join(abilities)}" if abilities else ""
-            lines.append(f'{owner} controls creature "{obj}" {draw(small)}/{draw(small)}{tail}')
-        elif kind == "planeswalker":
-            lines.append(f'{owner} controls planeswalker "{obj}" loyalty {draw(small)}')
-        elif kind == "land":
-            lines.append(f'{owner} controls land "{obj}" with type mountain')
-        else:
-            protector = draw(st.sampled_from(table))
-            lines.append(f'{owner} controls battle "{obj}" defense 3 protected by {protector}')
-    creatures = kinds["creature"] or ["Bear"]  # "Bear" may not exist: an error to report
-    creature = st.sampled_from(creatures)
-    target = st.sampled_from(table + [f'"{o}"' for o in kinds["planeswalker"] + kinds["battle"]])
-    for c in creatures:
-        if draw(st.booleans()):
-            lines.append(f'"{c}" attacks {draw(target)}')
-    for _ in range(draw(st.integers(0, 5))):
-        what = draw(st.sampled_from(["block", "block", "band", "choose", "event", "event"]))
-        p, q = draw(st.sampled_from(table)), draw(st.sampled_from(table))
-        if what == "block":
-            lines.append(f'"{draw(creature)}" blocks "{draw(creature)}"')
-        elif what == "band":
-            lines.append(f'band "{draw(creature)}", "{draw(creature)}"')
-        elif what == "choose":
-            lines.append(f"{p} chooses {q} as defending player")
-        else:
-            lines.append(
-                draw(
-                    st.sampled_from(
-                        [
-                            f'"{draw(creature)}" deals {draw(small)} damage to {p}',
-                            f"{p} loses {draw(small)} life",
-                            f"{p} gains {draw(small)} life",
-                            f"{p} pays {draw(small)} life",
-                            f"{p}'s life total becomes {draw(small)}",
-                            f"{p} exchanges life totals with {q}",
-                            f"{p} can't gain life",
-                            f"{p} can't lose the game",
-                            "combat damage",
-                            "each player sacrifices a creature",
-                            "each player draws a card",
-                            "each player chooses a creature, then a land",
-                            "each player chooses a card from their hand",
-                            f"{p}'s choice makes {q} choose",
-                            f'trigger "Trigger {len(lines)}" controlled by {p}',
-                        ]
-                    )
-                )
-            )
-    asks = draw(st.lists(st.sampled_from(QUESTIONS), min_size=1, max_size=3))
-    for question in asks:
-        lines.append("ask " + question.replace('"Bear"', f'"{creatures[0]}"'))
-    if draw(st.integers(0, 9)) == 0:
-        lines = draw(st.permutations(lines))
-    return "\n".join(lines) + "\n"
+# Scenarios from the grammar (the strategy is tests/helpers.py's)
 
 
 @settings(

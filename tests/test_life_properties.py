@@ -2,7 +2,7 @@
 or exchanges, a final life total is the starting total plus gains minus losses
 (per player, or per team where life is shared)."""
 
-from conftest import only_model
+from helpers import only_model
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -1,7 +1,6 @@
 """103.4a-e, 119.1a-e, 902.4, 903.7, 903.12f, 904.5: starting life per variant."""
 
-from conftest import only_model
-from test_119_life import cites, events, life, players
+from helpers import cites, events, life, only_model, players
 
 
 def outcome(facts):

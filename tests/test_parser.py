@@ -3,11 +3,14 @@ the spec, into the typed model (mtgkb.model)."""
 
 import json
 
+import clingo
 import pytest
-from conftest import CONFORMANCE, needs_shared
+from helpers import CONFORMANCE, needs_shared
 
 from mtgkb.errors import ScenarioError
+from mtgkb.facts import facts_text, scenario_facts
 from mtgkb.parser import grammar, parse_file, parse_text
+from mtgkb.paths import rule_files
 
 TWO = "players: Ann, Ben\n"
 THREE = "players: Rob, Alex, Carissa\n"
@@ -46,22 +49,53 @@ def test_game_line(line, game):
     assert parse(f"game: {line}\n{extra}{players}").game == game
 
 
+def table(text) -> set[str]:
+    """The game, options, active and starting players of a file: as written,
+    completed by the defaults of kb/variants.lp."""
+    ctl = clingo.Control()
+    for path in rule_files():
+        ctl.load(str(path))
+    ctl.add("base", [], facts_text(scenario_facts(parse(text))))
+    ctl.ground([("base", [])])
+    wanted = {("game", 1), ("option", 1), ("active", 1), ("starting", 1)}
+    found: list[set[str]] = []
+    ctl.solve(
+        on_model=lambda m: found.append(
+            {str(s) for s in m.symbols(atoms=True) if (s.name, len(s.arguments)) in wanted}
+        )
+    )
+    assert len(found) == 1
+    return found[0]
+
+
 def test_102_1_defaults_two_players_make_a_two_player_game():
     sc = parse(TWO)
-    assert sc.game == "two_player" and not sc.game_given
+    assert sc.game is None and not sc.game_given
     assert sc.options == []
-    assert (sc.active, sc.starting, sc.phase) == ("Ann", "Ann", "main")
+    assert (sc.active, sc.starting, sc.phase) == ("", "", "main")
+    assert table(TWO) == {"game(two_player)", 'active("Ann")', 'starting("Ann")'}
 
 
 def test_806_2b_default_more_players_make_free_for_all_attacking_multiple_players():
-    sc = parse(THREE)
-    assert sc.game == "free_for_all"
-    assert [(o.name, o.given) for o in sc.options] == [("attack_multiple_players", False)]
+    assert parse(THREE).options == []
+    assert table(THREE) == {
+        "game(free_for_all)",
+        "option(attack_multiple_players)",
+        'active("Rob")',
+        'starting("Rob")',
+    }
 
 
 def test_806_2b_explicit_attack_option_replaces_the_default():
     sc = parse(THREE + "option: attack-right\n")
-    assert [(o.name, o.given) for o in sc.options] == [("attack_right", True)]
+    assert [o.name for o in sc.options] == ["attack_right"]
+    assert "option(attack_right)" in table(THREE + "option: attack-right\n")
+    assert "option(attack_multiple_players)" not in table(THREE + "option: attack-right\n")
+
+
+def test_written_game_and_players_replace_the_defaults():
+    text = "game: grand-melee\n" + THREE + "active: Alex\nstarting: Carissa\n"
+    assert table(text) == {"game(grand_melee)", 'active("Alex")', 'starting("Carissa")'}
 
 
 def test_options_are_repeatable_and_range_takes_a_number():
@@ -202,7 +236,7 @@ def test_every_ability(written, name, args):
 def test_abilities_are_comma_separated():
     sc = parse(TWO + 'Ben controls creature "Giant Spider" 2/4 with reach, tapped and flying\n')
     assert [a.name for a in sc.objects[0].abilities] == ["reach", "tapped", "flying"]
-    assert sc.objects[0].has("tapped")
+    assert "tapped" in [a.name for a in sc.objects[0].abilities]
 
 
 def test_names_keep_escapes_and_case():

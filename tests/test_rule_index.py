@@ -5,7 +5,7 @@ import json
 import re
 
 import pytest
-from conftest import CONFORMANCE, ROOT, SHARED, needs_shared
+from helpers import CONFORMANCE, ROOT, SHARED, needs_shared
 
 from mtgkb import ruleindex
 from mtgkb.ruleindex import (
@@ -188,6 +188,26 @@ def test_tags_apply_to_their_block_and_a_blank_line_ends_it(tmp_path):
     tags = {st.line: st.tags for st in scan.statements}
     assert tags == {2: None, 6: ("102.2", "102.3"), 8: ("102.2", "102.3"), 10: None, 12: ()}
     assert [t.malformed for t in scan.tags if t.malformed] == [("101.4a-e",)]
+
+
+def test_only_real_encodings_count_as_encoded_and_no_rule_tags_cite_nothing(tmp_path):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "x.lp").write_text(
+        "% 102.1: the nonactive players.\n"
+        "nonactive(P) :- player(P), not active(P).\n"
+        "% 102.1: each is nonactive by 102.1.\n"
+        'because(nonactive(P), rule("102.1")) :- nonactive(P).\n'
+        "\n"
+        "% no rule: plumbing that encodes no CR rule.\n"
+        "helper(P) :- player(P).\n",
+        encoding="utf-8",
+    )
+    scan = scan_file(tmp_path / "rules" / "x.lp")
+    by_line = {st.line: st for st in scan.statements}
+    assert by_line[7].tags == () and not by_line[7].encodes  # tagged, so no lint
+    assert by_line[4].is_citation and not by_line[2].is_citation
+    assert ruleindex.encoded_map(tmp_path) == {"102.1": ["rules/x.lp:2"]}
+    assert ruleindex.encoded_map(tmp_path, cited=True) == {"102.1": ["rules/x.lp:4"]}
 
 
 def test_tested_by_matches_whole_number_words_in_test_names():

@@ -5,8 +5,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CONFORMANCE, ROOT
 from expectations import problems
+from helpers import CONFORMANCE, ROOT
 
 from mtgkb.runner import answer_text
 

@@ -12,6 +12,7 @@ import clingo
 from . import solve as _solve
 from .errors import check_count, check_timeout
 from .paths import query_file
+from .ruleindex import sort_key
 from .solve import Grounding, SolveResult, group_queries
 from .symbols import atoms, cited_rules, names_in, sequence, value, values
 
@@ -58,7 +59,7 @@ ASK_NAMES = {
 
 
 def _with_rules(answer: Answer, rules: set[str]) -> Answer:
-    answer["rules"] = sorted(rules, key=_rule_key)
+    answer["rules"] = sorted(rules, key=sort_key)
     return answer
 
 
@@ -71,13 +72,6 @@ def _consistent(answer: Answer, model, query: str, facts) -> Answer:
     if found:
         answer["inconsistent"] = found
     return answer
-
-
-def _rule_key(number: str) -> tuple:
-    head, _, tail = number.partition(".")
-    digits = "".join(ch for ch in tail if ch.isdigit())
-    letters = "".join(ch for ch in tail if ch.isalpha())
-    return (int(head) if head.isdigit() else 0, int(digits or 0), letters)
 
 
 # The groundings of the file being answered: its questions share them where
@@ -227,7 +221,7 @@ def answer_legal(question, scenario, facts, limits: Limits) -> Answer:
         template = messages.get(kind, kind.replace("_", " ") + ": {all}")
         filled = fill_template(template, [str(value(a)) for a in _arguments(args)])
         violations.append({"rule": number, "message": filled, "objects": objects})
-    violations.sort(key=lambda v: (_rule_key(v["rule"]), v["objects"]))
+    violations.sort(key=lambda v: (sort_key(v["rule"]), v["objects"]))
     rules = cited_rules(model) | {v["rule"] for v in violations}
     answer = {"ask": "legal", "legal": not violations, "violations": violations}
     return _consistent(_with_rules(answer, rules), model, "legal", facts)

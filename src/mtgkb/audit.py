@@ -1,6 +1,7 @@
 """`mtgkb audit`: the rule base checks itself.
 
-- coverage: each rule of the index, where it is encoded and what tests it;
+- coverage: each rule of the index, where it is encoded (rules that only
+  cite it, `because/2` and `rests_on/2`, are `cited_at`) and what tests it;
 - lint: untagged ASP rules, tags naming rules outside the index, indexed
   rules encoded nowhere, undefined atoms (clingo's logger), and, as warnings,
   derived predicates nobody reads and encoded rules no test names;
@@ -48,9 +49,11 @@ from .cores import (
     switch_rules,
     switch_statements,
 )
+from .kinds import missing_texts
 from .paths import NOT_SOLVED, data_dir
 from .paths import RuleBase as RuleBaseInfo
 from .paths import current as current_rule_base
+from .programs import add_facts, quiet
 from .ruleindex import (
     EDITION,
     CRText,
@@ -334,11 +337,12 @@ def tag_sites(scans: Scans) -> dict[str, list[str]]:
     return sites
 
 
-def encoded_sites(scans: Scans) -> dict[str, list[str]]:
+def encoded_sites(scans: Scans, cited: bool = False) -> dict[str, list[str]]:
+    """CR number -> the rules that encode it (with `cited`: that only cite it)."""
     found: dict[str, list[str]] = {}
     for scan in scans.rules:
         for st in scan.statements:
-            if st.is_rule and st.tags:
+            if st.is_rule and st.tags and st.is_citation == cited:
                 for num in st.tags:
                     found.setdefault(num, []).append(label(st.file, st.line))
     return found
@@ -425,10 +429,6 @@ EVENT_FACTS = {"event", "event_source", "choice_item", "choice_in_order", "choic
 NO_ANSWER = "the rules admit no answer"
 
 
-def _silent(code, message) -> None:
-    pass
-
-
 @dataclass
 class Prepared:
     """The rule base with one activation atom per CR number, parsed once."""
@@ -493,16 +493,6 @@ def _conflict_message(sym: clingo.Symbol) -> str:
     return template.format(*args) if template else str(sym)
 
 
-def _add_facts(ctl: clingo.Control, facts: str | Sequence[clingo.Symbol]) -> None:
-    """Facts as text (tests, `mtgkb facts`) or as symbols (a user's name stays data)."""
-    if isinstance(facts, str):
-        ctl.add("base", [], facts)
-        return
-    with ctl.backend() as backend:
-        for sym in facts:
-            backend.add_rule([backend.add_atom(sym)])
-
-
 def _switched(
     prepared: Prepared,
     queries: str | Sequence[str] | None,
@@ -515,7 +505,7 @@ def _switched(
     """The rule base (every rule behind its switch), kb/, the queries and the
     facts, grounded, with `externals` free atoms; the switches free too.
     Returns the control and the CR numbers present."""
-    ctl = clingo.Control(list(options), logger=_silent)
+    ctl = clingo.Control(list(options), logger=quiet)
     add_statements(ctl, prepared.statements)
     for path in prepared.kb if others is None else others:
         ctl.load(str(path))
@@ -527,7 +517,7 @@ def _switched(
             raise FileNotFoundError(f"queries/{query}.lp")
         ctl.load(str(path))
     ctl.add("base", [], prepared.extra + extra)
-    _add_facts(ctl, facts)
+    add_facts(ctl, facts)
     if externals:
         with ctl.backend() as backend:
             for sym in externals:
@@ -641,7 +631,7 @@ def _symbols(facts: str | Sequence[clingo.Symbol]) -> list[clingo.Symbol]:
     """Fact text as symbols (the text is read by clingo, never pasted into a program)."""
     if not isinstance(facts, str):
         return list(facts)
-    ctl = clingo.Control(logger=_silent)
+    ctl = clingo.Control(logger=quiet)
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
     return [a.symbol for a in ctl.symbolic_atoms if a.is_fact]
@@ -1765,6 +1755,7 @@ def audit(
         lint.append(_lint("no-index", "kb/rule_index.lp is missing", "kb/rule_index.lp"))
     scans = _scan(base)
     encoded = encoded_sites(scans)
+    cited = encoded_sites(scans, cited=True)
     entries = list(index) if index is not None else []
     has_tests = (base.root / "tests").is_dir()
     tested = tested_map(base.root, [e.id for e in entries])
@@ -1774,6 +1765,7 @@ def audit(
         row = {
             "id": entry.id,
             "encoded_at": encoded.get(entry.id, []),
+            "cited_at": cited.get(entry.id, []),
             "tested_by": tested[entry.id],
         }
         if entry.relied_on:
@@ -1781,7 +1773,7 @@ def audit(
         coverage.append(row)
         if entry.relied_on:
             continue
-        if not row["encoded_at"]:
+        if not row["encoded_at"] and not row["cited_at"]:
             lint.append(
                 _lint(
                     "not-encoded",
@@ -1801,6 +1793,8 @@ def audit(
             )
     lint += _tag_lint(scans, index)
     lint += _logger_lint(base)
+    for kind, _kind, where, text in missing_texts(scans.rules, base.kb):
+        (lint if kind == "no-message" else warnings).append(_lint(kind, text, where))
     warnings += _unused(base, scans)
 
     made: list[str] = []
@@ -1850,6 +1844,7 @@ def audit(
         "rules": len(coverage),
         "relied_on": sum(1 for r in coverage if r.get("relied_on")),
         "encoded": sum(1 for r in coverage if r["encoded_at"]),
+        "cited_only": sum(1 for r in coverage if r["cited_at"] and not r["encoded_at"]),
         "tested": sum(1 for r in coverage if r["tested_by"]),
         "lint": len(lint),
         "warnings": len(warnings),
@@ -1928,7 +1923,8 @@ def to_text(report: dict) -> str:
     out = [
         f"mtgkb audit of {_base_title(report)} (CR {s['edition']})",
         f"  rules in the index: {s['rules']} ({s['relied_on']} relied on, not encoded)",
-        f"  encoded: {s['encoded']}, tested: {s['tested']}",
+        f"  encoded: {s['encoded']} (and {s.get('cited_only', 0)} only cited), "
+        f"tested: {s['tested']}",
         f"  scenarios checked: {s['scenarios']}",
         f"  lint: {s['lint']}, warnings: {s['warnings']}, conflicts: {s['conflicts']}",
     ]
@@ -1992,6 +1988,7 @@ def to_markdown(report: dict) -> str:
         "|---|---|",
         f"| rules in the index | {s['rules']} ({s['relied_on']} relied on) |",
         f"| encoded | {s['encoded']} |",
+        f"| only cited (because/2, rests_on/2) | {s.get('cited_only', 0)} |",
         f"| tested | {s['tested']} |",
         f"| scenarios checked | {s['scenarios']} |",
         f"| lint | {s['lint']} |",

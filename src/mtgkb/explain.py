@@ -39,10 +39,12 @@ import clingo.ast as cast
 from .answers import QUERY_OF as ANSWER_QUERIES
 from .answers import fill_template
 from .cores import Budget, active, add_statements, minimal_rules, switch_rules
-from .facts import question_symbol
+from .facts import DEFAULTED, question_symbol
 from .paths import data_dir, query_file, rule_files
+from .programs import add_facts, quiet, stamp
 from .ruleindex import label, load_index, lookup, scan_file, scan_folder, sort_key
 from .solve import SolveTimeout
+from .symbols import names_in
 
 #: Bounds of one explanation.
 MAX_NODES = 200
@@ -60,10 +62,6 @@ PLAY_FACTS = {"declared_attack", "declared_block", "chooses_defending", "band"}
 
 #: An anonymous variable in the text of a literal.
 ANONYMOUS = re.compile(r"(?<![A-Za-z0-9_'])_(?![A-Za-z0-9_'])")
-
-
-def _quiet(code, message) -> None:
-    pass
 
 
 # --------------------------------------------------------------------------
@@ -143,14 +141,6 @@ def _twin(stmt: cast.AST, k: int) -> cast.AST | None:
     return cast.Rule(loc, cast.Literal(loc, cast.Sign.NoSign, cast.SymbolicAtom(why)), body)
 
 
-def _stamp(paths: Sequence[Path]) -> tuple:
-    out = []
-    for p in paths:
-        st = p.stat()
-        out.append((str(p), st.st_mtime_ns, st.st_size))
-    return tuple(out)
-
-
 _FILE_IDS: dict[str, int] = {}
 
 
@@ -192,18 +182,12 @@ def traced_program(query: str) -> Traced:
     if query != "explain":
         files.append(query_file("explain"))
     whole = Traced([], {}, {})
-    for path, *stamp in _stamp(files):
-        part = _traced_file(path, tuple(stamp))
+    for path, *state in stamp(files):
+        part = _traced_file(path, tuple(state))
         whole.statements += part.statements
         whole.tags.update(part.tags)
         whole.where.update(part.where)
     return whole
-
-
-def _add_facts(ctl: clingo.Control, facts: Iterable[clingo.Symbol]) -> None:
-    with ctl.backend() as backend:
-        for symbol in facts:
-            backend.add_rule([backend.add_atom(symbol)])
 
 
 def _solve_traced(query: str, facts: Sequence[clingo.Symbol], timeout: float | None):
@@ -211,9 +195,9 @@ def _solve_traced(query: str, facts: Sequence[clingo.Symbol], timeout: float | N
     program = traced_program(query)
     # one model; with a #minimize/#maximize, the first proven optimal one (the
     # models before it are the optimisation's steps; the last one kept wins)
-    ctl = clingo.Control(["--models=1", "--opt-mode=optN"], logger=_quiet)
+    ctl = clingo.Control(["--models=1", "--opt-mode=optN"], logger=quiet)
     add_statements(ctl, program.statements)
-    _add_facts(ctl, facts)
+    add_facts(ctl, facts)
     ctl.ground([("base", [])])
     found: list[list[clingo.Symbol]] = []
 
@@ -254,6 +238,8 @@ class Graph:
             if sym.type != clingo.SymbolType.Function:
                 continue
             name, args = sym.name, sym.arguments
+            if (name, len(args)) in DEFAULTED:
+                g.facts.add(sym)  # written, or the spec's default for what was not
             if name == "_why" and len(args) == 3:
                 g.why.setdefault(args[1], []).append((args[0].number, tuple(args[2].arguments)))
                 continue
@@ -386,14 +372,6 @@ def _own_rule(sym: clingo.Symbol) -> str | None:
     if sym.name == "explain_limit" and len(sym.arguments) == 3 and _is_rule(sym.arguments[1]):
         return sym.arguments[1].arguments[0].string
     return None
-
-
-def names_in(term: clingo.Symbol) -> list[str]:
-    if term.type == clingo.SymbolType.String:
-        return [term.string]
-    if term.type == clingo.SymbolType.Function:
-        return [n for a in term.arguments for n in names_in(a)]
-    return []
 
 
 # --------------------------------------------------------------------------
@@ -791,15 +769,15 @@ class Forbidder:
 
     def __init__(self, facts: Sequence[clingo.Symbol]):
         files = sorted(data_dir("rules").glob("*.lp"))
-        self.switches = _switches(_stamp(files))
-        ctl = clingo.Control(["--models=1"], logger=_quiet)
+        self.switches = _switches(stamp(files))
+        ctl = clingo.Control(["--models=1"], logger=quiet)
         add_statements(ctl, self.switches.statements)
         ctl.add("base", [], self.switches.extra)
         for path in rule_files():
             if path.parent.name != "rules":
                 ctl.load(str(path))
         ctl.load(str(query_file("legal")))
-        _add_facts(ctl, facts)
+        add_facts(ctl, facts)
         ctl.ground([("base", [])])
         self.ctl = ctl
         atoms = ctl.symbolic_atoms

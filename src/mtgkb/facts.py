@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from clingo import Function, Number, String, Symbol
 
-from .model import Event, Question, Scenario
+from .model import Event, Option, Question, Scenario
 
 # The input predicates in the order docs/predicates.md lists them; facts_text
 # prints facts grouped by predicate in this order.
@@ -30,6 +30,7 @@ SCHEMA: tuple[tuple[str, int], ...] = (
     ("vanguard", 2),
     ("range", 2),
     ("life_given", 2),
+    ("unwritten", 1),
     # objects
     ("object", 1),
     ("controls", 2),
@@ -65,6 +66,11 @@ SCHEMA: tuple[tuple[str, int], ...] = (
     ("asked", 1),
 )
 _RANK = {signature: i for i, signature in enumerate(SCHEMA)}
+# The input predicates kb/variants.lp completes with the spec's defaults where
+# a file is silent: a derived atom of these is an input fact all the same.
+DEFAULTED: frozenset[tuple[str, int]] = frozenset(
+    {("game", 1), ("option", 1), ("active", 1), ("starting", 1)}
+)
 
 
 def _const(word: str) -> Symbol:
@@ -106,19 +112,25 @@ def question_symbol(question: Question) -> Symbol:
     return _const(kind)
 
 
+def option_symbol(option: Option) -> Symbol:
+    """The argument of `option/1`: `attack_left`, `range_of_influence(2)`, ..."""
+    if option.name == "range_of_influence":
+        return _f("range_of_influence", Number(option.value or 0))
+    return _const(option.name)
+
+
 def scenario_facts(scenario: Scenario) -> list[Symbol]:
-    """Every input fact of the scenario, defaults filled, in schema order, no repeats."""
+    """Every input fact of the scenario as written (kb/variants.lp derives the
+    defaults), in schema order, no repeats."""
     sc = scenario
     out: list[Symbol] = []
     add = out.append
 
     # the table
-    add(_f("game", _const(sc.game)))
+    if sc.game is not None:
+        add(_f("game", _const(sc.game)))
     for option in sc.options:
-        if option.name == "range_of_influence":
-            add(_f("option", _f("range_of_influence", Number(option.value or 0))))
-        else:
-            add(_f("option", _const(option.name)))
+        add(_f("option", option_symbol(option)))
     for player in sc.players:
         add(_f("player", String(player.name)))
     for player in sc.players:
@@ -141,6 +153,13 @@ def scenario_facts(scenario: Scenario) -> list[Symbol]:
         add(_f("range", String(setting.name), Number(setting.value)))
     for setting in sc.life:
         add(_f("life_given", String(setting.name), Number(setting.value)))
+    # what the file leaves out: kb/variants.lp derives the spec's defaults
+    if sc.game is None:
+        add(_f("unwritten", _const("game")))
+    if not sc.active:
+        add(_f("unwritten", _const("active")))
+    if not sc.starting:
+        add(_f("unwritten", _const("starting")))
 
     # objects
     for obj in sc.objects:

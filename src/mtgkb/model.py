@@ -49,12 +49,11 @@ class Team(Located):
 @dataclass
 class Option(Located):
     """`attack_multiple_players`, `attack_left`, `attack_right`,
-    `shared_team_turns`, or `range_of_influence` with `value` N.
-    `given` is False for the default the spec fills in."""
+    `shared_team_turns`, or `range_of_influence` with `value` N, as written
+    (the defaults of the spec are derived by kb/variants.lp)."""
 
     name: str = ""
     value: int | None = None
-    given: bool = True
 
 
 @dataclass
@@ -90,9 +89,6 @@ class GameObject(Located):
     defense: int | None = None
     protector: str | None = None
     abilities: list[Ability] = field(default_factory=list)
-
-    def has(self, ability: str) -> bool:
-        return any(a.name == ability for a in self.abilities)
 
 
 @dataclass
@@ -246,17 +242,19 @@ PHASES = (
 
 @dataclass
 class Scenario:
-    """Everything a scenario file says, defaults filled in."""
+    """Everything a scenario file says, as written: what it leaves out (the
+    game, the attack option, the active and starting players) is derived
+    from the spec's defaults by kb/variants.lp."""
 
     filename: str = "<stdin>"
-    game: str = "two_player"
+    game: str | None = None  # None: no `game:` line
     game_given: bool = False  # a `game:` line was written
     game_at: Setting | None = None
     players: list[Player] = field(default_factory=list)
     teams: list[Team] = field(default_factory=list)
     options: list[Option] = field(default_factory=list)
-    active: str = ""
-    starting: str = ""
+    active: str = ""  # "": no `active:` line
+    starting: str = ""  # "": no `starting:` line
     phase: str = "main"
     emperors: list[Setting] = field(default_factory=list)  # value: the player
     archenemies: list[Setting] = field(default_factory=list)
@@ -302,9 +300,6 @@ class Scenario:
             if player in team.members:
                 return team
         return None
-
-    def option_names(self) -> list[str]:
-        return [o.name for o in self.options]
 
     def source_line(self, line: int) -> str:
         if 1 <= line <= len(self.source_lines):

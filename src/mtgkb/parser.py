@@ -22,7 +22,6 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .errors import ScenarioError
 from .model import (
-    ATTACK_OPTIONS,
     COLORS,
     GAMES,
     OPTIONS,
@@ -614,7 +613,6 @@ class _Builder:
                 self.fail(self.first_token(stmt), f"unsupported statement {stmt.data}")
             handler(stmt, self.first_token(stmt))
         self.check_totals(statements)
-        self.fill_defaults()
         return self.sc
 
     @staticmethod
@@ -622,21 +620,6 @@ class _Builder:
         for tok in tree.scan_values(lambda v: isinstance(v, Token)):
             return tok
         raise AssertionError("empty statement")  # pragma: no cover
-
-    def fill_defaults(self) -> None:
-        sc = self.sc
-        n = len(sc.players)
-        if not sc.game_given:
-            sc.game = "two_player" if n <= 2 else "free_for_all"
-            given_attack = any(o.name in ATTACK_OPTIONS for o in sc.options)
-            if n > 2 and not given_attack:
-                sc.options.append(Option(name="attack_multiple_players", given=False))
-        if sc.players:
-            first = sc.players[0].name
-            if "active" not in sc.settings:
-                sc.active = first
-            if "starting" not in sc.settings:
-                sc.starting = first
 
     # ---- 1. setup
 
@@ -729,11 +712,6 @@ class _Builder:
         made.value = made.name
 
     def s_archenemy(self, t: Tree, first: Token) -> None:
-        if self.sc.archenemies:
-            before = self.sc.archenemies[0]
-            self.fail(
-                first, f"there is one archenemy (904.2a); already given at line {before.line}"
-            )
         made = self._player_setting(t, first, "archenemy", self.sc.archenemies)
         made.value = made.name
 

@@ -28,6 +28,10 @@ FOLDERS = ("rules", "kb", "queries")
 NOT_SOLVED = {"rule_index.lp"}
 
 
+# The checks of the input, solved alone before any question (mtgkb.checks).
+INPUT_CHECKS = {"100_input_checks.lp", "input_messages.lp"}
+
+
 class RuleBaseError(FileNotFoundError):
     """The rule base named cannot be used (missing folder, missing file)."""
 
@@ -43,7 +47,8 @@ def installed_root() -> Path:
     )
 
 
-def _stamp(files: list[Path]) -> tuple:
+def file_stamp(files) -> tuple:
+    """(path, mtime_ns, size) of each file that exists: what caches are keyed by."""
     out = []
     for f in files:
         try:
@@ -61,7 +66,7 @@ def digest_of(root: Path, names: tuple[str, ...] = FOLDERS, extra: tuple[Path, .
     """A short digest of the `*.lp` files of these folders of `root` (names
     and contents) and of the extra files: equal digests, equal rule bases."""
     files = [f for name in names for f in sorted((root / name).glob("*.lp"))] + list(extra)
-    key = (str(root), names, _stamp(files))
+    key = (str(root), names, file_stamp(files))
     if key not in _DIGESTS:
         h = hashlib.sha256()
         for f in files:
@@ -89,9 +94,11 @@ class RuleBase:
 
     def solved_files(self) -> list[Path]:
         """Every program a question needs: the CR encodings, the facts they
-        read, then the user's added files."""
-        kb = [f for f in sorted(self.folder("kb").glob("*.lp")) if f.name not in NOT_SOLVED]
-        return sorted(self.folder("rules").glob("*.lp")) + kb + list(self.extra)
+        read, then the user's added files (not the input checks)."""
+        skip = NOT_SOLVED | INPUT_CHECKS
+        kb = [f for f in sorted(self.folder("kb").glob("*.lp")) if f.name not in skip]
+        rules = [f for f in sorted(self.folder("rules").glob("*.lp")) if f.name not in skip]
+        return rules + kb + list(self.extra)
 
     @property
     def digest(self) -> str:
@@ -201,6 +208,16 @@ def rule_files() -> list[Path]:
     """Every program a question needs: the CR encodings, the facts they read
     and the user's added files."""
     return current().solved_files()
+
+
+def input_check_files() -> list[Path]:
+    """The programs of the input checks: the table rules, the variants, the texts."""
+    return [
+        data_dir("rules") / "100_input_checks.lp",
+        data_dir("kb") / "input.lp",
+        data_dir("kb") / "variants.lp",
+        data_dir("kb") / "input_messages.lp",
+    ]
 
 
 def query_file(name: str) -> Path:

@@ -26,6 +26,7 @@ import clingo.ast as cast
 
 from .paths import current as current_rule_base
 from .paths import data_dir
+from .programs import stamp
 
 #: The edition of the Comprehensive Rules the rule base follows.
 EDITION = "2026-04-17"
@@ -35,6 +36,9 @@ LANGS = ("en", "it")
 NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
 #: A tag comment: `% 802.4a: intent` or `% 802.4a, 802.4b: intent` (not `%%%`).
 TAG_COMMENT = re.compile(r"%(?![%*])\s*(\d{3}(?:\.\d+[a-z]?)?)\b")
+#: The tag of plumbing that encodes no CR rule: `% no rule: intent`. Such
+#: statements are tagged (not lint) but encode nothing and cite nothing.
+NO_RULE_TAG = re.compile(r"%(?![%*])\s*no rule\b")
 
 #: Statements that are rules of the program and need a tag (directives such as
 #: `#defined`, `#const`, `#program`, `#external` and comments do not).
@@ -315,6 +319,27 @@ class Statement:
     def is_rule(self) -> bool:
         return self.kind in RULE_TYPE_NAMES
 
+    @property
+    def is_citation(self) -> bool:
+        """A rule that only says which CR rule or conclusion another conclusion
+        rests on (`because/2`, `rests_on/2`): it cites its rule, it does not
+        encode it."""
+        if self.kind != "Rule" or self.ast is None:
+            return False
+        head = self.ast.head
+        if head.ast_type != cast.ASTType.Literal or head.atom.ast_type != cast.ASTType.SymbolicAtom:
+            return False
+        term = head.atom.symbol
+        return term.ast_type == cast.ASTType.Function and (term.name, len(term.arguments)) in {
+            ("because", 2),
+            ("rests_on", 2),
+        }
+
+    @property
+    def encodes(self) -> bool:
+        """A rule that encodes the CR rules of its tag (not a citation, not `% no rule`)."""
+        return self.is_rule and bool(self.tags) and not self.is_citation
+
 
 @dataclass
 class TagLine:
@@ -333,7 +358,10 @@ class FileScan:
 
 
 def parse_tag(comment: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """The numbers of a tag comment and the items that are not numbers; None if no tag."""
+    """The numbers of a tag comment and the items that are not numbers; None if no
+    tag; no numbers for a `% no rule:` tag."""
+    if NO_RULE_TAG.match(comment):
+        return (), ()
     if not TAG_COMMENT.match(comment):
         return None
     body = comment.lstrip("%").strip()
@@ -415,14 +443,6 @@ def scan_file(path: Path) -> FileScan:
     return FileScan(path, statements, tags, errors)
 
 
-def _fingerprint(paths: Iterable[Path]) -> tuple:
-    out = []
-    for p in paths:
-        st = p.stat()
-        out.append((str(p), st.st_mtime_ns, st.st_size))
-    return tuple(out)
-
-
 @lru_cache(maxsize=64)
 def _scan_cached(path: str, stamp: tuple) -> FileScan:
     return scan_file(Path(path))
@@ -431,7 +451,7 @@ def _scan_cached(path: str, stamp: tuple) -> FileScan:
 def scan_folder(folder: Path) -> list[FileScan]:
     """Every `*.lp` file of a folder, scanned (cached while the files are unchanged)."""
     files = sorted(Path(folder).glob("*.lp"))
-    return [_scan_cached(str(f), _fingerprint([f])) for f in files]
+    return [_scan_cached(str(f), stamp([f])) for f in files]
 
 
 def default_root() -> Path:
@@ -448,8 +468,9 @@ def label(path: Path, line: int | None = None) -> str:
     return f"{text}:{line}" if line is not None else text
 
 
-def encoded_map(root: Path | None = None) -> dict[str, list[str]]:
-    """Each CR number tagged in `rules/*.lp` -> the `rules/FILE.lp:LINE` of its rules."""
+def encoded_map(root: Path | None = None, *, cited: bool = False) -> dict[str, list[str]]:
+    """Each CR number tagged in `rules/*.lp` -> the `rules/FILE.lp:LINE` of the
+    rules that encode it (with `cited`, of the rules that only cite it)."""
     folder = (Path(root) / "rules") if root is not None else data_dir("rules")
     scans = scan_folder(folder)
     if root is None:  # the user's added files are encodings too
@@ -457,10 +478,15 @@ def encoded_map(root: Path | None = None) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for scan in scans:
         for st in scan.statements:
-            if st.is_rule and st.tags:
+            if st.is_rule and st.tags and st.is_citation == cited:
                 for num in st.tags:
                     found.setdefault(num, []).append(label(st.file, st.line))
     return found
+
+
+def cited_at(number: str, root: Path | None = None) -> list[str]:
+    """Where rules only cite a CR number (`because/2`, `rests_on/2` under its tag)."""
+    return encoded_map(root, cited=True).get(normalize(number), [])
 
 
 def encoded_at(number: str, root: Path | None = None) -> list[str]:
@@ -555,7 +581,7 @@ def _test_sources(root: Path) -> tuple[list[str], dict[str, set[str]]]:
     files = sorted((root / "tests").glob("*.py"))
     for folder, _ in example_folders(root):
         files += sorted(folder.glob("*.expected.json"))
-    return _tests_cached(str(root), _fingerprint(files))
+    return _tests_cached(str(root), stamp(files))
 
 
 def tested_map(root: Path | None = None, numbers: Iterable[str] = ()) -> dict[str, list[str]]:
@@ -657,6 +683,7 @@ def entry_dict(
     index: RuleIndex | None = None,
     encoded: list[str] | None = None,
     tested: list[str] | None = None,
+    cited: list[str] | None = None,
 ) -> dict:
     """One entry as JSON: everything `mtgkb rules N --json` prints."""
     index = index if index is not None else load_index()
@@ -674,6 +701,7 @@ def entry_dict(
         "same_as": list(entry.same_as),
         "relied_on": entry.relied_on,
         "encoded_at": encoded if encoded is not None else encoded_at(entry.id),
+        "cited_at": cited if cited is not None else cited_at(entry.id),
         "tested_by": tested if tested is not None else tested_by(entry.id),
     }
     if note:
@@ -687,6 +715,7 @@ _LABELS = {
         "older": "older numbers",
         "same": "states the same as",
         "encoded": "encoded at",
+        "cited": "cited (because/2, rests_on/2) at",
         "tested": "tested by",
         "relied": "relied on, not encoded",
         "none": "(none)",
@@ -700,6 +729,7 @@ _LABELS = {
         "older": "numeri precedenti",
         "same": "dice lo stesso di",
         "encoded": "codificata in",
+        "cited": "citata (because/2, rests_on/2) in",
         "tested": "provata da",
         "relied": "citata ma non codificata",
         "none": "(nessuno)",
@@ -719,9 +749,10 @@ def format_entry(
     index: RuleIndex | None = None,
     encoded: list[str] | None = None,
     tested: list[str] | None = None,
+    cited: list[str] | None = None,
 ) -> str:
     """One entry as readable text: paraphrase, edition, older numbers, where encoded and tested."""
-    data = entry_dict(entry, lang, note, index=index, encoded=encoded, tested=tested)
+    data = entry_dict(entry, lang, note, index=index, encoded=encoded, tested=tested, cited=cited)
     words = _LABELS.get(lang, _LABELS["en"])
     titles = " / ".join(f"{t['id']} {t['title']}" for t in data["titles"])
     lines = [f"{entry.id}" + (f"  ({titles})" if titles else ""), f"  {data['paraphrase']}"]
@@ -735,8 +766,14 @@ def format_entry(
         lines.append(f"  {words['same']}: " + ", ".join(entry.same_as))
     if entry.relied_on:
         lines.append(f"  {words['relied']}")
-    for key in ("encoded", "tested"):
-        values = data["encoded_at" if key == "encoded" else "tested_by"]
+    for key, field_name in (
+        ("encoded", "encoded_at"),
+        ("cited", "cited_at"),
+        ("tested", "tested_by"),
+    ):
+        values = data[field_name]
+        if key == "cited" and not values:
+            continue
         empty = words["none"]
         if key == "tested" and not (default_root() / "tests").is_dir():
             empty = words["no_tests"]

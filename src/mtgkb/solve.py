@@ -48,6 +48,8 @@ import clingo
 
 from . import deadline as _deadline
 from .paths import data_dir, query_file, rule_files
+from .programs import quiet
+from .programs import stamp as file_stamp
 
 ModelCallback = Callable[[Sequence[clingo.Symbol]], None]
 
@@ -76,10 +78,6 @@ class SolveResult:
     complete: bool = True
     satisfiable: bool = False
     models: list[list[clingo.Symbol]] = field(default_factory=list)
-
-
-def _quiet(code, message) -> None:
-    """clingo's warnings (undefined atoms and the like) are not the user's business."""
 
 
 # --------------------------------------------------------------------------
@@ -505,17 +503,6 @@ def _prune(folder: Path, pattern: str, keep: int) -> None:
         pass
 
 
-def _stamp(paths: Iterable[Path]) -> tuple:
-    out = []
-    for path in paths:
-        try:
-            stat = path.stat()
-        except OSError:
-            continue
-        out.append((str(path), stat.st_mtime_ns, stat.st_size))
-    return tuple(out)
-
-
 _BASE: _RuleBase | None = None
 
 
@@ -540,7 +527,7 @@ def rule_base() -> _RuleBase:
         return _BASE
     files = rule_files()
     queries = sorted(data_dir("queries").glob("*.lp"))
-    stamp = _stamp(files + queries)
+    stamp = file_stamp(files + queries)
     if _BASE is None or _BASE.stamp != stamp:
         _BASE = _RuleBase(stamp, files, queries)
     _CHECKED = now
@@ -678,7 +665,7 @@ class Grounding:
         if merged:
             self._guards = {q: clingo.Function(GUARD, [clingo.Function(q)]) for q in self.queries}
         self._switchable = list(dict.fromkeys(switchable))
-        ctl = clingo.Control(["--project=show"] if project else [], logger=_quiet)
+        ctl = clingo.Control(["--project=show"] if project else [], logger=quiet)
         self.ctl = ctl
         base.controls += 1
         ctl.add("base", [], self._rule_base_text(base, facts, slicing and SLICING))
@@ -918,7 +905,7 @@ def solve_many(
     program = _scenario_statements(query)
     if program is None or not instances:
         return None
-    ctl = clingo.Control(["--project=show", "--models=1"], logger=_quiet)
+    ctl = clingo.Control(["--project=show", "--models=1"], logger=quiet)
     with clingo.ast.ProgramBuilder(ctl) as builder:
         for node in program:
             builder.add(node)

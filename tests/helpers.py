@@ -1,0 +1,342 @@
+"""Helpers of the tests, in one place: the rule base solved on hand-written
+facts, the facts of tables, combats and life events in the schema of
+docs/predicates.md, a hypothesis strategy for scenario files, and the shared
+conformance folder (tests that need it skip when it is absent).
+
+Test modules import from here, never from one another (conftest.py only
+re-exports these names for older imports).
+"""
+
+import json
+from pathlib import Path
+
+import clingo
+import pytest
+from hypothesis import strategies as st
+
+from mtgkb.corpus import ABILITIES as LANGUAGE_ABILITIES
+from mtgkb.solve import models_as_text
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+CONFORMANCE = SHARED / "conformance"
+
+needs_shared = pytest.mark.skipif(
+    not CONFORMANCE.is_dir(), reason="../shared is not beside this checkout"
+)
+
+
+def models(query: str, facts: str, **options) -> list[set[str]]:
+    """The shown atoms of every model of `queries/<query>.lp` on `facts`."""
+    return models_as_text(query, facts, **options)
+
+
+def only_model(query: str, facts: str) -> set[str]:
+    """The shown atoms of the single model; fails if there is not exactly one."""
+    found = models(query, facts)
+    assert len(found) == 1, f"expected one model, got {len(found)}: {found}"
+    return found[0]
+
+
+def quoted(name: str) -> str:
+    """A clingo string literal for a user name (names are data)."""
+    return json.dumps(name, ensure_ascii=False)
+
+
+def table_facts(
+    players,
+    active=None,
+    *,
+    game=None,
+    starting=None,
+    phase=None,
+    teams=None,
+    options=(),
+    ranges=None,
+    extra=(),
+) -> str:
+    """The facts of a table in the schema of docs/predicates.md: players in
+    seat order, the active player (first by default), the variant (two-player
+    or free-for-all by count by default), and only the other settings given."""
+    game = game or ("two_player" if len(players) == 2 else "free_for_all")
+    lines = [f"game({game}).", f"active({quoted(active or players[0])})."]
+    if starting is not None:
+        lines.append(f"starting({quoted(starting)}).")
+    if phase is not None:
+        lines.append(f"phase({phase}).")
+    lines += [f"option({o})." for o in options]
+    for seat, player in enumerate(players, start=1):
+        lines.append(f"player({quoted(player)}). seat({quoted(player)},{seat}).")
+    for team, members in (teams or {}).items():
+        lines += [f"team({quoted(team)},{quoted(m)})." for m in members]
+    for player, n in (ranges or {}).items():
+        lines.append(f"range({quoted(player)},{n}).")
+    lines += list(extra)
+    return "\n".join(lines) + "\n"
+
+
+def arguments(term: clingo.Symbol) -> list:
+    """A term's arguments as Python strings and numbers."""
+    return [a.string if a.type == clingo.SymbolType.String else a.number for a in term.arguments]
+
+
+def sequence_of(model, name: str) -> tuple:
+    """The X of every `name(Pos,X)` atom of a model (atoms as text), by position."""
+    pairs = []
+    for text in model:
+        term = clingo.parse_term(text)
+        if term.name == name and len(term.arguments) == 2:
+            pairs.append(arguments(term))
+    return tuple(x for _, x in sorted(pairs))
+
+
+# -------------------- combat facts
+
+s = quoted  # a clingo string literal for a user name (names are data)
+
+
+def combat_table(players, *, active=None, game=None, options=(), teams=None, ranges=None, extra=()):
+    """The facts of a table: players in seat order, the variant, options and teams."""
+    return table_facts(
+        players, active, game=game, options=options, teams=teams, ranges=ranges, extra=extra
+    )
+
+
+def creature(controller, name, power=2, toughness=2, *abilities):
+    """A creature with its abilities (constants of the has/2 vocabulary)."""
+    out = [
+        f"object({s(name)}). controls({s(controller)},{s(name)}). card_type({s(name)},creature).",
+        f"power({s(name)},{power}). toughness({s(name)},{toughness}).",
+    ]
+    out += [f"has({s(name)},{a})." for a in abilities]
+    return "\n".join(out) + "\n"
+
+
+def permanent(controller, name, kind, **extra):
+    """A planeswalker, battle or land (land types as `types=[...]`)."""
+    out = [f"object({s(name)}). controls({s(controller)},{s(name)}). card_type({s(name)},{kind})."]
+    if "protector" in extra:
+        out.append(f"protects({s(extra['protector'])},{s(name)}).")
+    for t in extra.get("types", ()):
+        out.append(f"land_type({s(name)},{s(t)}).")
+    if kind == "planeswalker":
+        out.append(f"loyalty({s(name)},{extra.get('loyalty', 3)}).")
+    if kind == "battle":
+        out.append(f"defense({s(name)},{extra.get('defense', 5)}).")
+    return "\n".join(out) + "\n"
+
+
+def attack(c, x):
+    return f"declared_attack({s(c)},{s(x)}).\n"
+
+
+def block(b, c):
+    return f"declared_block({s(b)},{s(c)}).\n"
+
+
+def band(k, *members):
+    return "".join(f"band({k},{s(m)}).\n" for m in members)
+
+
+def ask(q):
+    return f"asked({q}).\n"
+
+
+def cites(model):
+    return {a[len('cites(rule("') : -3] for a in model if a.startswith("cites(")}
+
+
+def atoms(model, name):
+    return {a for a in model if a.startswith(name + "(")}
+
+
+# -------------------- life facts
+
+VIOLATIONS = "#show violation/2. #show because/2.\n"
+
+
+def players(*names, game="two_player"):
+    facts = f"game({game}).\n"
+    for seat, name in enumerate(names, start=1):
+        facts += f'player("{name}"). seat("{name}",{seat}).\n'
+    return facts + f'active("{names[0]}").\n'
+
+
+def events(*terms):
+    return "".join(f"event({i},{t}).\n" for i, t in enumerate(terms, start=1))
+
+
+def life_creature(owner, name, *abilities):
+    facts = f'object("{name}"). controls("{owner}","{name}"). card_type("{name}",creature).\n'
+    return facts + "".join(f'has("{name}",{a}).\n' for a in abilities)
+
+
+def outcome(facts):
+    return only_model("outcome", facts + "asked(outcome).\n")
+
+
+def life(model):
+    return {a for a in model if a.startswith("life(")}
+
+
+# -------------------- scenario files from the grammar (hypothesis)
+
+PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+OBJECTS = ["Bear", "Wall", "Angel", "Giant", "Elf", "Jace", "Mountain", "Siege", "Hero", "Spider"]
+GAMES = [
+    "two-player",
+    "free-for-all",
+    "grand-melee",
+    "team-vs-team",
+    "two-headed-giant",
+    "emperor",
+    "commander",
+    "brawl",
+    "archenemy",
+    "vanguard",
+]
+OPTIONS = [
+    "attack-multiple-players",
+    "attack-left",
+    "attack-right",
+    "shared-team-turns",
+    "range-of-influence 1",
+    "range-of-influence 2",
+]
+PHASES = [
+    "start-of-game",
+    "beginning-of-combat",
+    "declare-attackers",
+    "declare-blockers",
+    "combat-damage",
+    "main",
+]
+ABILITIES = [*LANGUAGE_ABILITIES, "can't attack Ben"]
+QUESTIONS = [
+    "legal",
+    "defending players",
+    'attack targets for "Bear"',
+    "attacks limit 3",
+    "blocks",
+    "blocks for Ben limit 2",
+    "order",
+    "block order",
+    "damage order",
+    "knowledge",
+    "stack",
+    "outcome",
+    "can Ann pay 3 life",
+    "explain",
+]
+
+_names_st = st.sampled_from(OBJECTS)
+_players_st = st.sampled_from(PLAYERS)
+_small_st = st.integers(min_value=-1, max_value=25)
+
+
+@st.composite
+def scenario(draw) -> str:
+    """Mostly well-formed scenarios (names refer to what exists, variants get
+    the lines they need), some not: both must be handled."""
+    n = draw(st.integers(min_value=2, max_value=5))
+    table = PLAYERS[:n]
+    lines = []
+    game = draw(
+        st.sampled_from(
+            [
+                None,
+                None,
+                "free-for-all",
+                "commander",
+                "vanguard",
+                "team-vs-team",
+                "two-headed-giant",
+                "archenemy",
+                "two-player",
+            ]
+        )
+    )
+    if game == "two-player" and n != 2 or game in ("team-vs-team", "two-headed-giant") and n != 4:
+        game = None
+    if game:
+        lines.append(f"game: {game}")
+    if game == "free-for-all" or (game is None and n > 2 and draw(st.booleans())):
+        lines.append(f"option: {draw(st.sampled_from(OPTIONS[:3]))}")
+    if draw(st.integers(0, 9)) == 0:
+        lines.append(f"option: {draw(st.sampled_from(OPTIONS))}")
+    lines.append(f"players: {', '.join(table)}")
+    if game in ("team-vs-team", "two-headed-giant"):
+        lines += [f"team Reds: {table[0]}, {table[1]}", f"team Blues: {table[2]}, {table[3]}"]
+    if game == "archenemy":
+        lines.append(f"archenemy: {table[0]}")
+    if draw(st.booleans()):
+        lines.append(f"active: {draw(st.sampled_from(table))}")
+    if draw(st.booleans()):
+        lines.append(f"phase: {draw(st.sampled_from(PHASES))}")
+    if draw(st.booleans()) and game != "two-headed-giant":
+        lines.append(f"life: {draw(st.sampled_from(table))} {draw(_small_st)}")
+    if draw(st.integers(0, 5)) == 0:
+        lines.append(f"rule: no more than {draw(st.integers(1, 2))} creatures can attack")
+    kinds: dict[str, list[str]] = {"creature": [], "planeswalker": [], "land": [], "battle": []}
+    for obj in draw(st.lists(_names_st, max_size=8, unique=True)):
+        owner = draw(st.sampled_from(table))
+        kind = draw(st.sampled_from(["creature"] * 5 + ["planeswalker", "land", "battle"]))
+        kinds[kind].append(obj)
+        if kind == "creature":
+            abilities = draw(st.lists(st.sampled_from(ABILITIES), max_size=3, unique=True))
+            tail = f" with {', '.join(abilities)}" if abilities else ""
+            lines.append(
+                f'{owner} controls creature "{obj}" {draw(_small_st)}/{draw(_small_st)}{tail}'
+            )
+        elif kind == "planeswalker":
+            lines.append(f'{owner} controls planeswalker "{obj}" loyalty {draw(_small_st)}')
+        elif kind == "land":
+            lines.append(f'{owner} controls land "{obj}" with type mountain')
+        else:
+            protector = draw(st.sampled_from(table))
+            lines.append(f'{owner} controls battle "{obj}" defense 3 protected by {protector}')
+    creatures = kinds["creature"] or ["Bear"]  # "Bear" may not exist: an error to report
+    creature = st.sampled_from(creatures)
+    target = st.sampled_from(table + [f'"{o}"' for o in kinds["planeswalker"] + kinds["battle"]])
+    for c in creatures:
+        if draw(st.booleans()):
+            lines.append(f'"{c}" attacks {draw(target)}')
+    for _ in range(draw(st.integers(0, 5))):
+        what = draw(st.sampled_from(["block", "block", "band", "choose", "event", "event"]))
+        p, q = draw(st.sampled_from(table)), draw(st.sampled_from(table))
+        if what == "block":
+            lines.append(f'"{draw(creature)}" blocks "{draw(creature)}"')
+        elif what == "band":
+            lines.append(f'band "{draw(creature)}", "{draw(creature)}"')
+        elif what == "choose":
+            lines.append(f"{p} chooses {q} as defending player")
+        else:
+            lines.append(
+                draw(
+                    st.sampled_from(
+                        [
+                            f'"{draw(creature)}" deals {draw(_small_st)} damage to {p}',
+                            f"{p} loses {draw(_small_st)} life",
+                            f"{p} gains {draw(_small_st)} life",
+                            f"{p} pays {draw(_small_st)} life",
+                            f"{p}'s life total becomes {draw(_small_st)}",
+                            f"{p} exchanges life totals with {q}",
+                            f"{p} can't gain life",
+                            f"{p} can't lose the game",
+                            "combat damage",
+                            "each player sacrifices a creature",
+                            "each player draws a card",
+                            "each player chooses a creature, then a land",
+                            "each player chooses a card from their hand",
+                            f"{p}'s choice makes {q} choose",
+                            f'trigger "Trigger {len(lines)}" controlled by {p}',
+                        ]
+                    )
+                )
+            )
+    asks = draw(st.lists(st.sampled_from(QUESTIONS), min_size=1, max_size=3))
+    for question in asks:
+        lines.append("ask " + question.replace('"Bear"', f'"{creatures[0]}"'))
+    if draw(st.integers(0, 9)) == 0:
+        lines = draw(st.permutations(lines))
+    return "\n".join(lines) + "\n"
