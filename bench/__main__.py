@@ -6,9 +6,7 @@ import argparse
 import json
 import sys
 
-from .suite import compile_package, print_report, run_suite
-
-PARTS = ("cold", "batch", "scale", "enumeration", "pool", "server")
+from .suite import PARTS, compile_package, print_report, print_rows, run_suite
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,7 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help="fewer repetitions, a smaller batch, sizes 10 and 50 only",
+        help="fewer repetitions, a batch of 50, fewer sizes for the growth",
     )
     parser.add_argument("--repeat", type=int, default=None, help="runs per measurement")
     parser.add_argument("--batch", type=int, default=None, help="scenarios in the batch")
@@ -30,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--without-speedups",
         action="store_true",
-        help="switch off slicing, shared groundings and counting in clasp",
+        help="switch off slicing, shared groundings, batching and counting by parts",
     )
     parser.add_argument(
         "--json", default=None, metavar="FILE", help="also write the figures as JSON"
@@ -51,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         batch=args.batch or (50 if args.quick else 200),
         jobs=args.jobs,
         speedups=not args.without_speedups,
-        sizes=(10, 50) if args.quick else (10, 50, 200),
+        quick=args.quick,
+        progress=lambda report, first: print_rows(report, first, sys.stderr),
     )
     print_report(report)
     if args.json:

@@ -96,13 +96,29 @@ def test_exit_2_for_a_file_that_cannot_be_read(tmp_path, capsys):
     assert status == 2 and f"{missing}:1:1: error: cannot read" in err
 
 
-def test_exit_3_when_the_timeout_stops_an_astronomical_enumeration(files):
-    # 21^20 block declarations: only the time-out can stop the count.
+def test_exit_3_when_the_timeout_stops_an_astronomical_enumeration(tmp_path):
+    # 21^20 block declarations that menace ties into one part (702.111b: each
+    # attacker is blocked by two or more, or none), so they are enumerated,
+    # not multiplied: only the time-out can stop the count.
+    lines = ["players: Ann, Ben", "active: Ann"]
+    lines += [f'Ann controls creature "A{i}" 2/2 with menace' for i in range(1, 21)]
+    lines += [f'Ben controls creature "B{i}" 2/2' for i in range(1, 21)]
+    lines += [f'"A{i}" attacks Ben' for i in range(1, 21)] + ["ask blocks for Ben limit 3"]
+    path = tmp_path / "menace.mtg"
+    path.write_text("\n".join(lines) + "\n")
     status, out, err = mtgkb(
-        "run", files["astronomical"], "--timeout", "1", "--max-models", "1000000000", "--json"
+        "run", str(path), "--timeout", "1", "--max-models", "1000000000", "--json"
     )
     assert status == 3
     assert "time-out" in err
+
+
+def test_21_to_the_20_block_declarations_are_counted_within_a_second(files):
+    # 509.1a: each of 20 blockers blocks one of 20 attackers or none, each alone
+    status, out, err = mtgkb("run", files["astronomical"], "--timeout", "20", "--json")
+    assert status == 0, err
+    blocks = json.loads(out)["answers"][0]
+    assert (blocks["count"], blocks["complete"]) == (21**20, True)
 
 
 def test_several_files_give_a_json_array_and_the_highest_status(files, capsys):
@@ -129,11 +145,12 @@ def test_dash_reads_standard_input():
     assert output["file"] == "<stdin>" and output["answers"][0]["legal"] is False
 
 
-def test_max_models_makes_the_count_a_lower_bound(files, capsys):
-    status, out, _ = run_here(capsys, "run", files["enumeration"], "--max-models", "100", "--json")
+def test_max_models_bounds_the_listing_and_the_count_stays_exact(files, capsys):
+    status, out, _ = run_here(capsys, "run", files["enumeration"], "--max-models", "3", "--json")
     (answer,) = json.loads(out)["answers"]
     assert status == 0  # reaching the cap is no error
-    assert (answer["count"], answer["complete"]) == (100, False)
+    assert (answer["count"], answer["complete"]) == (6**6, True)
+    assert len(answer["assignments"]) == 3
     status, out, _ = run_here(capsys, "run", files["enumeration"], "--json")
     (answer,) = json.loads(out)["answers"]
     assert (answer["count"], answer["complete"]) == (6**6, True)

@@ -278,16 +278,34 @@ def test_hostile_inputs_end_in_time(name):
     check(HOSTILE[name], name)
 
 
-def test_the_astronomical_enumeration_stops_at_the_model_cap():
+def _menace_everywhere(n: int = 20) -> str:
+    """n^... block declarations that menace ties into one part (every blocker
+    may block every attacker, each attacker needs two blockers or none): they
+    are enumerated, not multiplied, so only the cap or the time-out ends them."""
+    lines = ["players: Ann, Ben", "active: Ann"]
+    lines += [f'Ann controls creature "A{i}" 2/2 with menace' for i in range(1, n + 1)]
+    lines += [f'Ben controls creature "B{i}" 2/2' for i in range(1, n + 1)]
+    lines += [f'"A{i}" attacks Ben' for i in range(1, n + 1)] + ["ask blocks for Ben limit 3"]
+    return "\n".join(lines) + "\n"
+
+
+def test_the_astronomical_enumeration_is_counted_exactly_at_any_cap():
+    # independent blockers: counted by parts (mtgkb.counting), the cap bounds the listing
     result = answer_text(astronomical(), "astronomical", Limits(max_models=2000, timeout=30))
     blocks, attacks = result.output["answers"]
-    assert (blocks["count"], blocks["complete"]) == (2000, False)
-    assert (attacks["count"], attacks["complete"]) == (2000, False)
+    assert (blocks["count"], blocks["complete"]) == (21**20, True)
+    assert (attacks["count"], attacks["complete"]) == (2**20, True)
 
 
-def test_the_time_out_stops_the_astronomical_enumeration():
+def test_an_enumeration_that_cannot_be_split_stops_at_the_model_cap():
+    result = answer_text(_menace_everywhere(), "menace", Limits(max_models=2000, timeout=60))
+    (blocks,) = result.output["answers"]
+    assert blocks["complete"] is False and blocks["count"] >= 2000
+
+
+def test_the_time_out_stops_an_enumeration_that_cannot_be_split():
     limits = Limits(max_models=10**9, timeout=0.5)
-    assert check(astronomical(), "astronomical", limits) == 3
+    assert check(_menace_everywhere(), "menace", limits) == 3
 
 
 # ---------------------------------------------------------------------------

@@ -70,8 +70,10 @@ def test_max_models_zero_enumerates_everything():
     from bench.generate import enumeration
 
     text = enumeration(blockers=3, attackers=2, limit=5)
-    capped = mtgkb.run(text, max_models=10)["answers"][0]
-    assert capped["complete"] is False and capped["count"] == 10
+    capped = mtgkb.run(text, max_models=2)["answers"][0]
+    # the cap bounds the listing; the count is exact (counted by independent parts)
+    assert capped["complete"] is True and capped["count"] == 27
+    assert len(capped["assignments"]) == 2
     full = mtgkb.run(text, max_models=0)["answers"][0]
     assert full["complete"] is True and full["count"] == 27
     assert "509.1a" in full["rules"]

@@ -24,7 +24,10 @@ def slow_file(folder: Path) -> Path:
     n = 1000
     lines = ["players: Ann, Ben"]
     lines += [f'Ann controls creature "A{i}" 2/2 with lifelink' for i in range(n)]
-    lines += [f'Ben controls creature "B{i}" 1/1' for i in range(n - 1)]
+    # a requirement (509.1c): every pair of blocker and attacker is judged, for the best block
+    lines += [
+        f'Ben controls creature "B{i}" 1/1 with blocks each combat if able' for i in range(n - 1)
+    ]
     lines += [f'"A{i}" attacks Ben' for i in range(n)]
     lines += [f'"B{i}" blocks "A{i}"' for i in range(n - 1)]
     lines += ["combat damage", "ask outcome", "ask legal"]

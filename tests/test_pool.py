@@ -44,9 +44,10 @@ def fresh_combat(i: int, creatures: int = 50) -> str:
 
 
 def slow_blocks() -> str:
-    """`ask blocks` over 13^12 declarations: far more work than any time-out here."""
+    """`ask blocks` over about 13^12 declarations that menace ties into one part,
+    so they are enumerated (not multiplied): far more work than any time-out here."""
     lines = ["players: Ann, Ben", "active: Ann", "phase: declare-blockers"]
-    lines += [f'Ann controls creature "A{j}" 2/2' for j in range(12)]
+    lines += [f'Ann controls creature "A{j}" 2/2 with menace' for j in range(12)]
     lines += [f'Ben controls creature "B{j}" 2/2' for j in range(12)]
     lines += [f'"A{j}" attacks Ben' for j in range(12)]
     lines.append("ask blocks for Ben")

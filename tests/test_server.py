@@ -34,8 +34,9 @@ ILLEGAL_BLOCK = (
 
 
 def slow_blocks() -> str:
+    # menace ties every blocker into one part: enumerated, not multiplied (mtgkb.counting)
     lines = ["players: Ann, Ben", "active: Ann", "phase: declare-blockers"]
-    lines += [f'Ann controls creature "A{j}" 2/2' for j in range(12)]
+    lines += [f'Ann controls creature "A{j}" 2/2 with menace' for j in range(12)]
     lines += [f'Ben controls creature "B{j}" 2/2' for j in range(12)]
     lines += [f'"A{j}" attacks Ben' for j in range(12)]
     lines.append("ask blocks for Ben")
@@ -125,7 +126,8 @@ def test_a_time_out_is_503(client):
 def big_combat(n: int) -> str:
     lines = ["players: Ann, Ben", "active: Ann", "phase: declare-blockers"]
     lines += [f'Ann controls creature "A{j}" 2/2 with lifelink' for j in range(n)]
-    lines += [f'Ben controls creature "B{j}" 2/2' for j in range(n)]
+    # a requirement (509.1c): every pair of blocker and attacker is judged, for the best block
+    lines += [f'Ben controls creature "B{j}" 2/2 with blocks each combat if able' for j in range(n)]
     lines += [f'"A{j}" attacks Ben' for j in range(n)]
     lines += [f'"B{j}" blocks "A{j}"' for j in range(n)]
     lines += ["combat damage", "ask legal", "ask outcome"]

@@ -14,7 +14,7 @@ from .errors import check_count, check_timeout
 from .paths import query_file
 from .ruleindex import sort_key
 from .solve import Grounding, SolveResult, group_queries
-from .symbols import atoms, cited_rules, names_in, sequence, value, values
+from .symbols import Decoder, atoms, cited_rules, names_in, value, values
 
 DEFAULT_LIMIT = 100
 
@@ -295,41 +295,46 @@ def answer_blocks(question, scenario, facts, limits: Limits) -> Answer:
     return _with_rules(answer, rules)
 
 
+def _distinct(sequences) -> list[list]:
+    """The sequences without repeats, in first-seen order (in linear time)."""
+    seen: set[tuple] = set()
+    out: list[list] = []
+    for seq in sequences:
+        key = tuple(seq)
+        if key not in seen:
+            seen.add(key)
+            out.append(seq)
+    return out
+
+
 def _orders(query: str, pred: str, ask: str, scenario, facts, limits: Limits) -> Answer:
     result = _all_models(query, scenario, facts, limits)
-    orders: list[list] = []
-    for model in result.models:
-        order = sequence(model, pred)
-        if order not in orders:
-            orders.append(order)
+    read = Decoder()
+    orders = _distinct(read.sequence(model, pred) for model in result.models)
     answer = {"ask": ask, "orders": orders}
     if not result.complete:
         answer["complete"] = False
-    return _with_rules(answer, _cites_of(result))
+    return _with_rules(answer, read.cited_rules(result.models))
 
 
 def answer_order(question, scenario, facts, limits: Limits) -> Answer:
     result = _all_models("order", scenario, facts, limits)
-    orders: list[list] = []
-    choice_orders: dict[str, list[list]] = {}
+    read = Decoder()
+    orders = _distinct(read.sequence(model, "order") for model in result.models)
+    sequences: dict[str, list[list]] = {}
     for model in result.models:
-        order = sequence(model, "order")
-        if order not in orders:
-            orders.append(order)
         per_player: dict[str, list] = {}
-        for player, pos, thing in values(model, "choice_order", 3):
+        for player, pos, thing in read.values(model, "choice_order", 3):
             per_player.setdefault(player, []).append((pos, thing))
         for player, steps in per_player.items():
-            seq = [thing for _, thing in sorted(steps)]
-            known = choice_orders.setdefault(player, [])
-            if seq not in known:
-                known.append(seq)
+            sequences.setdefault(player, []).append([thing for _, thing in sorted(steps)])
+    choice_orders = {player: _distinct(seqs) for player, seqs in sequences.items()}
     answer = {"ask": "order", "orders": orders}
     if choice_orders:
         answer["choice_orders"] = choice_orders
     if not result.complete:
         answer["complete"] = False
-    return _with_rules(answer, _cites_of(result))
+    return _with_rules(answer, read.cited_rules(result.models))
 
 
 def answer_knowledge(question, scenario, facts, limits: Limits) -> Answer:

@@ -13,13 +13,11 @@ is answered on its own, in a child process bounded by it.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
 
 from .answers import Limits
 from .deadline import DeadlineExceeded, die_with_parent
@@ -33,6 +31,9 @@ from .runner import (
     parse_or_fail,
     release_session,
 )
+
+if TYPE_CHECKING:  # imported where a pool is made: a run without --jobs does not need it
+    from concurrent.futures import ProcessPoolExecutor
 
 PROGRESS_FROM = 20  # files: fewer finish before a bar is worth drawing
 CHUNK = 32  # files answered together
@@ -240,6 +241,8 @@ def answer_files(paths: list[str], limits: Limits, jobs: int = 1) -> Iterator[Fi
 
 def _pool_context():
     """Fork where there is fork: the workers inherit the rule base already read."""
+    import multiprocessing  # here: a run without --jobs does not pay for importing it
+
     try:
         return multiprocessing.get_context("fork")
     except ValueError:
@@ -256,6 +259,9 @@ def answer_in_pool(paths: list[str], limits: Limits, jobs: int) -> Iterator[File
     chunks = _chunks(items, size)
 
     def results() -> Iterator[FileResult]:
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
         pool = ProcessPoolExecutor(
             max_workers=jobs,
             mp_context=_pool_context(),

@@ -1,0 +1,37 @@
+"""603.3b: a player puts their waiting triggers on the stack in any order they
+choose, so k triggers have k! orders. Listing them stays linear in the orders
+listed (issue 15, item 8: 9 triggers took 279 s), and an enumeration that stops
+at `--max-models` says `"complete": false`."""
+
+from __future__ import annotations
+
+import math
+import time
+
+from mtgkb.answers import Limits
+from mtgkb.runner import answer_text
+
+
+def _triggers(k: int) -> str:
+    lines = ["players: Ann, Ben", "active: Ann"]
+    lines += [f'trigger "T{i}" controlled by Ann' for i in range(1, k + 1)]
+    return "\n".join(lines + ["ask stack"]) + "\n"
+
+
+def test_603_3b_every_order_of_five_triggers_once():
+    (answer,) = answer_text(_triggers(5), "stack.mtg").output["answers"]
+    orders = answer["orders"]
+    assert len(orders) == math.factorial(5) == len({tuple(o) for o in orders})
+    assert all(sorted(o) == [f"T{i}" for i in range(1, 6)] for o in orders)
+    assert "complete" not in answer and "603.3b" in answer["rules"]
+
+
+def test_603_3b_nine_triggers_stop_at_the_cap_in_linear_time():
+    cap = 30000  # of 9! = 362,880: listing them with a list search took minutes
+    start = time.process_time()
+    (answer,) = answer_text(_triggers(9), "stack.mtg", Limits(max_models=cap)).output["answers"]
+    spent = time.process_time() - start
+    assert answer["complete"] is False
+    assert len(answer["orders"]) == cap == len({tuple(o) for o in answer["orders"]})
+    assert "603.3b" in answer["rules"]
+    assert spent < 10, f"{spent:.1f} s of CPU for {cap} orders"
