@@ -4,6 +4,7 @@ task's time-out and memory bound."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -326,3 +327,45 @@ def _alive(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except (OSError, IndexError):
         return False
+
+
+def test_a_run_over_many_files_says_which_file_its_worker_lost(tmp_path):
+    import subprocess
+    import sys
+
+    from mtgkb import batch
+
+    paths = []
+    for i in range(batch.CHUNK + 4):
+        path = tmp_path / f"f_{i}.mtg"
+        path.write_text(ILLEGAL_BLOCK if i != 5 else ILLEGAL_BLOCK.replace("ask legal", "ask x"))
+        paths.append(str(path))
+    # a file whose answer needs more memory than the bound: its chunk is
+    # answered again file by file, and only that file says so
+    big = tmp_path / "big.mtg"
+    lines = ["players: Ann, Ben", "active: Ann", "phase: declare-blockers"]
+    lines += [f'Ann controls creature "A{j}" 2/2 with lifelink' for j in range(1500)]
+    # a requirement (509.1c): every pair of blocker and attacker is judged
+    lines += [
+        f'Ben controls creature "B{j}" 2/2 with blocks each combat if able' for j in range(1500)
+    ]
+    lines += [f'"A{j}" attacks Ben' for j in range(1500)]
+    lines += [f'"B{j}" blocks "A{j}"' for j in range(1500)]
+    big.write_text("\n".join([*lines, "combat damage", "ask legal", "ask outcome"]) + "\n")
+    paths.insert(3, str(big))
+    out = subprocess.run(
+        [sys.executable, "-m", "mtgkb", "run", "--jsonl", "--memory", "256", *paths],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "Traceback" not in out.stderr
+    results = [json.loads(line) for line in out.stdout.splitlines()]
+    for result in results:
+        result.pop("rule_base", None)
+    assert len(results) == len(paths)
+    assert results[3] == {"file": str(big), "error": "memory"}
+    assert "memory bound" in out.stderr
+    assert results[0]["answers"][0]["rules"] == ["802.4a", "802.4b"], (results[0], out.stderr)
+    assert all("answers" in r for i, r in enumerate(results) if i not in (3, 6))
+    assert out.returncode == 3

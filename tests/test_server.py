@@ -215,6 +215,9 @@ def test_802_4a_facts_give_players_in_seating_order_and_the_declarations(client)
     assert {"attacker": "Serra Angel", "target": "Alex", "line": 16} in scenario["attacks"]
     assert {"blocker": "Giant Spider", "attacker": "Serra Angel", "line": 19} in scenario["blocks"]
     assert 'declared_block("Giant Spider","Serra Angel").' in body["facts"]
+    plain = client.post("/v1/facts", json={"scenario": ILLEGAL_BLOCK}).json()["scenario"]
+    assert plain["game"] is None and plain["active"] == "Rob"  # as written: no `game:` line
+    assert [p["name"] for p in plain["players"]] == ["Rob", "Alex", "Carissa"]
     bad = client.post("/v1/facts", json={"scenario": "players: Ann\nfoo\n"})
     assert bad.status_code == 422 and bad.json()["line"] == 2
 

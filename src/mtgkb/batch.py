@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from .answers import Limits
-from .deadline import die_with_parent
+from .deadline import DeadlineExceeded, die_with_parent
 from .parser import ReadTimeout, read_source
 from .runner import (
     EXIT_INPUT,
@@ -220,13 +220,18 @@ def answer_files(paths: list[str], limits: Limits, jobs: int = 1) -> Iterator[Fi
         if len(items) > CHUNK:
             from . import pool
 
-            workers = pool.Pool(1) if pool.enabled() else None
+            workers = pool.Pool(1, memory=pool.task_memory(limits)) if pool.enabled() else None
         try:
             for chunk in _chunks(items, CHUNK):
                 if workers is None:
                     yield from _answer_chunk(chunk, limits)
-                else:
-                    yield from workers.call(_answer_chunk, chunk, limits)
+                    continue
+                try:
+                    done = workers.call(_answer_chunk, chunk, limits)
+                except DeadlineExceeded:  # WorkerLost: killed from outside, or its memory
+                    # file by file again, so that only the file at fault says so
+                    done = [_alone(workers, item, limits) for item in chunk]
+                yield from done
         finally:
             if workers is not None:
                 workers.close()
@@ -284,6 +289,18 @@ def answer_in_pool(paths: list[str], limits: Limits, jobs: int) -> Iterator[File
             pool.shutdown(wait=True)
 
     yield from progress(results(), len(items))
+
+
+def _alone(workers, item: Item, limits: Limits) -> FileResult:
+    """One file answered in its own task of `workers` (a mtgkb.pool.Pool)."""
+    from .runner import out_of_memory
+
+    try:
+        return workers.call(_answer_chunk, [item], limits)[0]
+    except DeadlineExceeded as lost:
+        if getattr(lost, "out_of_memory", False):
+            return out_of_memory(item[0], limits)
+        return _lost(item[0])
 
 
 def _lost(name: str) -> FileResult:

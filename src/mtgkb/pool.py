@@ -484,6 +484,13 @@ def default_pool() -> Pool:
 # answering a scenario in a pool
 
 
+def task_memory(limits) -> int | None:
+    """The memory bound in bytes that `limits.memory` (MB, --memory) names
+    for Pool.call: None for the pool's own, 0 for none."""
+    megabytes = getattr(limits, "memory", None)
+    return None if megabytes is None else (memory_limit(megabytes) or 0)
+
+
 def _accepted(function: Callable, options: dict) -> dict:
     """The options `function` takes (`lang` only once the run API has it)."""
     import inspect
@@ -526,8 +533,7 @@ def answer(text: str | bytes, name: str, limits, pool: Pool | None = None, **opt
 
         return answer_text(text, name, limits, **_accepted(answer_text, options))
     pool = pool or default_pool()
-    megabytes = getattr(limits, "memory", None)  # --memory, where Limits has it
-    memory = None if megabytes is None else (memory_limit(megabytes) or 0)
+    memory = task_memory(limits)
     try:
         result = pool.call(
             answer_in_worker, text, name, limits, options, timeout=limits.timeout, memory=memory

@@ -207,10 +207,11 @@ def scenario_view(text: str, name: str) -> dict:
     return {
         "file": name,
         "scenario": {
-            "game": scenario.game.replace("_", "-"),
+            # as written (null when the file leaves it to the rule base's defaults)
+            "game": scenario.game.replace("_", "-") if scenario.game else None,
             "options": [o.name.replace("_", "-") for o in scenario.options],
-            "active": scenario.active,
-            "phase": scenario.phase.replace("_", "-"),
+            "active": scenario.active or None,
+            "phase": scenario.phase.replace("_", "-") if scenario.phase else None,
             "players": [
                 {"name": p.name, "seat": p.seat, "team": team_of.get(p.name)}
                 for p in sorted(scenario.players, key=lambda p: p.seat)
