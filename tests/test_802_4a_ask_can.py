@@ -130,7 +130,9 @@ def test_307_1_a_sorcery_cannot_be_cast_while_the_stack_is_not_empty():
     text = 'players: Ann, Ben\nstack: "Shock" controlled by Ben\n'
     out = can(text, 'Ann cast sorcery "Divination"')
     assert out["play"] == "Ann casts sorcery Divination"
-    assert out["can"] is False and out["forbidden_by"] == ["307.1"]
+    # 117.1a gives sorcery timing to every spell that is no instant and has no
+    # flash; 307.1 says a sorcery has it: together they forbid the cast
+    assert out["can"] is False and out["forbidden_by"] == ["117.1a", "307.1"]
     assert can("players: Ann, Ben\n", 'Ann cast sorcery "Divination"')["can"] is True
 
 
