@@ -192,7 +192,7 @@ def test_603_3b_a_trigger_without_a_place_on_the_stack_leaves_no_order(tmp_path)
     assert "603.3b" in conflict["rules"] and site in conflict["at"]
 
 
-LOSS_RULE = "lost(P) :- life_holder(P,P), final_life(P,N), N <= 0, not cant_lose_game(P)."
+LOSS_RULE = "lost_for_life(P) :- life_holder(P,P), final_life(P,N), N <= 0, not cant_lose_game(P)."
 
 
 def test_704_5a_a_loss_above_zero_life_is_a_conflict(tmp_path):

@@ -106,7 +106,7 @@ def test_syntax_errors_point_at_the_token(text, pos):
         ("option: attack-sideways", (2, 9), "unknown option"),
         ("option: range-of-influence", (2, 9), "needs a number"),
         ("option: attack-left 2", (2, 21), "takes no number"),
-        ("phase: upkeep", (2, 8), "unknown phase"),
+        ("phase: cleanup", (2, 8), "unknown phase"),
     ],
 )
 def test_unknown_vocabulary_is_named(line, pos, words):

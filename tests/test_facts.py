@@ -352,6 +352,12 @@ def test_every_fact_is_a_declared_input_predicate():
         '"S" assigns 1 damage to "Q"\n'
         'A gains 1 life from "Z"\neach player chooses a card, then a creature from their hand\n'
         'trigger "T" controlled by A\nask legal\n'
+        # spec section 8
+        'poison: X 2\ncommander damage: A 3 from "Q"\nA has hexproof\nB has protection from red\n'
+        "B controls player A\npriority: A\nlands played: A 1\n"
+        'stack: "Bolt" controlled by C\nA controls creature "U" 1/1 with toxic 1\n'
+        'A casts instant "Shock" with flash with color red targeting C\n'
+        'A activates "U" as a sorcery\nB makes A concede\n'
     )
     used = {(s.name, len(s.arguments)) for s in scenario_facts(parse_text(text))}
     assert used <= declared

@@ -54,7 +54,18 @@ ASK_NAMES = {
     "outcome": "outcome",
     "pay": "pay",
     "explain": "explain",
+    "actions": "actions",
     "assignments": "assignments",
+}
+
+# The kinds of play `ask actions` names, in the spec's order and spelling.
+ACTION_KINDS = {
+    "instant": "instant",
+    "flash": "flash",
+    "ability": "ability",
+    "sorcery_speed_ability": "sorcery-speed ability",
+    "sorcery": "sorcery",
+    "land": "land",
 }
 
 
@@ -163,7 +174,9 @@ def _end_session() -> None:
 # all show the same atoms: a batch may solve them for many scenarios at once
 # (mtgkb.solve.solve_many) and leave the models here, keyed by scenario
 # (identity), query and the question's asked/1 atoms.
-SINGLE_MODEL_QUERIES = frozenset({"legal", "defending", "attack_targets", "outcome", "pay"})
+SINGLE_MODEL_QUERIES = frozenset(
+    {"legal", "defending", "attack_targets", "outcome", "pay", "actions"}
+)
 AHEAD: dict[tuple, list[clingo.Symbol]] = {}
 
 
@@ -332,6 +345,9 @@ def answer_order(question, scenario, facts, limits: Limits) -> Answer:
     answer = {"ask": "order", "orders": orders}
     if choice_orders:
         answer["choice_orders"] = choice_orders
+    made_by = {a: r for model in result.models[:1] for a, r in values(model, "made_by", 2)}
+    if made_by:
+        answer["made_by"] = made_by
     if not result.complete:
         answer["complete"] = False
     return _with_rules(answer, read.cited_rules(result.models))
@@ -384,11 +400,51 @@ def answer_outcome(question, scenario, facts, limits: Limits) -> Answer:
     }
     if not answer["team_life"]:
         del answer["team_life"]
+    poison = dict(sorted(values(model, "poison", 2), key=lambda pn: seats.get(pn[0], 0)))
+    if poison:
+        answer["poison"] = poison
+    team_poison = dict(sorted(values(model, "team_poison", 2), key=_team_order(scenario)))
+    if team_poison:
+        answer["team_poison"] = team_poison
+    commander: dict[str, dict] = {}
+    for player, source, n in sorted(
+        values(model, "commander_damage", 3), key=lambda t: (seats.get(t[0], 0), t[1])
+    ):
+        commander.setdefault(player, {})[source] = n
+    if commander:
+        answer["commander_damage"] = commander
     destroyed = sorted(str(x) for (x,) in values(model, "destroyed", 1))
     fought = any(e.kind == "combat_damage" for e in getattr(scenario, "events", ()))
     if destroyed or fought:
         answer["destroyed"] = destroyed
-    return _consistent(_with_rules(answer, cited_rules(model)), model, "outcome", facts)
+    rules = cited_rules(model)
+    illegal = _illegal_play(scenario, facts, limits)
+    if illegal:
+        # spec section 11: the declared play is illegal; the answer says so
+        # (the damage still follows the declarations as written).
+        answer["illegal_play"] = True
+        answer["violations"] = illegal
+        rules |= {v["rule"] for v in illegal}
+    return _consistent(_with_rules(answer, rules), model, "outcome", facts)
+
+
+def _illegal_play(scenario, facts, limits: Limits) -> list[dict]:
+    """The violations of the file's declared play, if it has one (`ask legal`'s)."""
+    if scenario is None or not _declares_play(scenario):
+        return []
+    legal_facts = facts if isinstance(facts, str) else [s for s in facts if s.name != "asked"]
+    answer = answer_legal(None, None, legal_facts, limits)
+    return answer["violations"]
+
+
+def _declares_play(scenario) -> bool:
+    return bool(
+        getattr(scenario, "attacks", None)
+        or getattr(scenario, "blocks", None)
+        or getattr(scenario, "bands", None)
+        or getattr(scenario, "defending_choices", None)
+        or getattr(scenario, "plays", None)
+    )
 
 
 def answer_assignments(question, scenario, facts, limits: Limits) -> Answer:
@@ -419,6 +475,17 @@ def answer_pay(question, scenario, facts, limits: Limits) -> Answer:
     return answer
 
 
+def answer_actions(question, scenario, facts, limits: Limits) -> Answer:
+    model = _single("actions", scenario, facts, limits)
+    kinds = {str(k) for (k,) in values(model, "may", 1)}
+    may = [word for kind, word in ACTION_KINDS.items() if kind in kinds]
+    answer = {"ask": "actions", "player": question["player"], "may": may}
+    made_by = dict(values(model, "made_by", 2))
+    if made_by:
+        answer["made_by"] = made_by
+    return _with_rules(answer, cited_rules(model))
+
+
 ANSWERS: dict[str, Callable] = {
     "legal": answer_legal,
     "defending": answer_defending,
@@ -432,6 +499,7 @@ ANSWERS: dict[str, Callable] = {
     "damage_order": answer_damage_order,
     "outcome": answer_outcome,
     "pay": answer_pay,
+    "actions": answer_actions,
     "assignments": answer_assignments,
 }
 
@@ -450,6 +518,7 @@ QUERY_OF = {
     "outcome": "outcome",
     "pay": "pay",
     "explain": "explain",
+    "actions": "actions",
     "assignments": "assignments",
 }
 

@@ -109,7 +109,7 @@ def _answer_chunk(items: list[Item], limits: Limits) -> list[FileResult]:
         pass  # (leave the handler first: its traceback holds the grounding)
     # One file of the chunk outgrew the memory bound: answer each on its own,
     # so that only that file says so.
-    release_session()
+    release_session(limits)
     return [_answer_item(item, limits) for item in items]
 
 

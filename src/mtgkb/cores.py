@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import clingo
 import clingo.ast as cast
 
+from .programs import solve_within
 from .ruleindex import FileScan, label, sort_key
 
 
@@ -127,13 +128,9 @@ def solve_assuming(
             if sym.name == watch and len(sym.arguments) == 1:
                 watched.add(sym.arguments[0])
 
-    with ctl.solve(assumptions=assumptions, on_model=on_model, async_=True) as handle:
-        if not handle.wait(timeout):
-            handle.cancel()
-            raise Budget()
-        result = handle.get()
-        if result.unsatisfiable:
-            core = list(handle.core())  # on_core is not called in asynchronous solving
+    result = solve_within(
+        ctl, timeout, Budget, assumptions=assumptions, on_model=on_model, on_core=core.extend
+    )
     return bool(result.satisfiable), watched, core
 
 

@@ -40,6 +40,8 @@ from collections.abc import Sequence
 
 import clingo
 
+from .programs import solve_within
+
 RULE, WEIGHT = 0, 1
 PART_MODELS = 100000  # models enumerated in one part at least, whatever the listing's cap
 
@@ -439,12 +441,8 @@ def _count_part(part: dict, max_models: int, end: float | None) -> tuple[int, bo
             backend.add_project(projection)
     ctl.configuration.solve.models = str(max_models if project else 1)
     ctl.configuration.solve.opt_mode = "optN"
-    with ctl.solve(async_=True) as handle:
-        left = -1 if end is None else max(0.0, end - time.monotonic())
-        if not handle.wait(left):
-            handle.cancel()
-            raise TimeoutError("the time-out stopped the count")
-        result = handle.get()
+    left = None if end is None else max(0.0, end - time.monotonic())
+    result = solve_within(ctl, left, TimeoutError)  # solve.py turns it into SolveTimeout
     models = ctl.statistics["summary"]["models"]
     optimal = int(models["optimal"])
     count = optimal if part["optimize"] else int(models["enumerated"])

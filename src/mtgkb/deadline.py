@@ -120,6 +120,29 @@ def bound_memory(limit: int | None) -> Callable[[], None]:
     return _nothing
 
 
+def renew_memory_bound(limit: int | None) -> None:
+    """Bound this process again at what it maps now plus `limit` bytes, when
+    a bound is in force: after the work of a file that reached the bound was
+    dropped, its memory is free but often still mapped, and the next file
+    must have the whole bound to itself."""
+    if limit is None:
+        return
+    mapped = _proc_kb("/proc/self/status", "VmSize")
+    if mapped is None:
+        return
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY:
+            return  # nothing bounds this process
+        renewed = mapped + limit if hard == resource.RLIM_INFINITY else min(mapped + limit, hard)
+        if renewed > soft:
+            resource.setrlimit(resource.RLIMIT_AS, (renewed, hard))
+    except (ImportError, OSError, ValueError):
+        pass
+
+
 def _nothing() -> None:
     return None
 

@@ -41,7 +41,7 @@ from .answers import fill_template
 from .cores import Budget, active, add_statements, minimal_rules, switch_rules
 from .facts import DEFAULTED, question_symbol
 from .paths import data_dir, query_file, rule_files
-from .programs import add_facts, quiet, stamp
+from .programs import add_facts, quiet, solve_within, stamp
 from .ruleindex import label, load_index, lookup, scan_file, scan_folder, sort_key
 from .solve import SolveTimeout
 from .symbols import names_in
@@ -204,11 +204,7 @@ def _solve_traced(query: str, facts: Sequence[clingo.Symbol], timeout: float | N
     def take(model: clingo.Model) -> None:
         found[:] = [model.symbols(atoms=True)]
 
-    with ctl.solve(on_model=take, async_=True) as handle:
-        if not handle.wait(timeout if timeout is not None else -1):
-            handle.cancel()
-            raise SolveTimeout()
-        handle.get()
+    solve_within(ctl, timeout, SolveTimeout, on_model=take)
     return program, (found[0] if found else None)
 
 
@@ -496,6 +492,36 @@ TEXTS = {
     ("taps_to_attack", 1): "{0} taps to attack",
     ("zero_life_gain", 2): "event {0}: {1} gains 0 life, which is no life-gain event",
     ("triggered", 2): "{0} triggers {1} time(s)",
+    # players in full (spec section 8)
+    ("poison_given", 2): "{0} has {1} poison counter(s) (given)",
+    ("commander_damage_given", 3): "{0} has been dealt {2} combat damage by commander {1} (given)",
+    ("toxic", 2): "{0} has toxic {1}",
+    ("player_has", 2): "{0} has {1}",
+    ("controls_player", 2): "{0} controls the player {1}",
+    ("priority", 1): "{0} has priority",
+    ("stack_item", 3): "{1}, controlled by {2}, is on the stack (place {0})",
+    ("lands_played", 2): "{0} has played {1} land(s) this turn",
+    ("play", 3): "declared play {0} is {1}'s ({2})",
+    ("play_name", 2): "declared play {0} is {1}",
+    ("spell_type", 2): "declared play {0} is a spell of type {1}",
+    ("play_flash", 1): "declared play {0} is cast with flash",
+    ("play_speed", 2): "declared play {0} is activated as a {1} ability",
+    ("play_target", 2): "declared play {0} targets {1}",
+    ("play_other", 2): "declared play {0} makes {1} concede",
+    ("spell", 1): "{0} is a spell",
+    ("poison", 2): "{0} has {1} poison counter(s)",
+    ("team_poison", 2): "team {0} has {1} poison counter(s)",
+    ("poison_total", 2): "{0} ends with {1} poison counter(s)",
+    ("poison_gain", 4): "event {0}: {1} gets {2} poison counter(s)",
+    ("poison_stopped", 4): "event {0}: {1} can't get {2} poison counter(s)",
+    ("infect_damage", 4): "event {0}: the {3} damage {1} deals to {2} gives poison counters",
+    ("commander", 1): "{0} is a commander",
+    ("commander_damage", 3): "{0} has been dealt {2} combat damage by commander {1}",
+    ("made_by", 2): "{1} makes the choices and decisions of {0}",
+    ("own_choices_too", 1): "{0} still makes their own choices",
+    ("conceded", 1): "{0} concedes",
+    ("team_conceded", 1): "team {0} concedes and leaves the game",
+    ("emperor_team_lost", 1): "team {0} loses with its emperor",
     ("lost", 1): "{0} loses the game",
     ("team_lost", 1): "team {0} loses the game",
     ("saved_from_losing", 1): "{0} doesn't lose the game despite their life total",
@@ -525,6 +551,9 @@ EVENTS = {
     "combat_damage": "the declared combat deals its damage",
     "makes_choose": "{0}'s choice makes {1} choose",
     "simultaneous": "each player makes a {0} choice at once",
+    "poison": "{0} gets {1} poison counter(s)",
+    "cant_get_poison": "{0} can't get poison counters from now on",
+    "concede": "{0} concedes",
 }
 
 #: The kinds of explain_limit/3 that are no violation kind of kb/messages.lp.
@@ -825,11 +854,7 @@ class Forbidder:
                 last[0] = {s for s in model.symbols(atoms=True) if s in watched}
 
             assumptions = [off] + [lit[n] if n in keep else -lit[n] for n in lit]
-            with ctl.solve(assumptions=assumptions, on_model=take, async_=True) as handle:
-                if not handle.wait(left):
-                    handle.cancel()
-                    raise Budget()
-                handle.get()
+            solve_within(ctl, left, Budget, assumptions=assumptions, on_model=take)
             return bool(last[0])
 
         current = set(lit)

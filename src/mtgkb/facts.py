@@ -48,11 +48,28 @@ SCHEMA: tuple[tuple[str, int], ...] = (
     ("landwalk", 2),
     ("landwalk_requires", 3),
     ("max_attackers", 1),
+    ("toxic", 2),
+    # players in full (spec section 8)
+    ("poison_given", 2),
+    ("commander_damage_given", 3),
+    ("player_has", 2),
+    ("controls_player", 2),
+    ("priority", 1),
+    ("stack_item", 3),
+    ("lands_played", 2),
     # declarations
     ("chooses_defending", 2),
     ("declared_attack", 2),
     ("band", 2),
     ("declared_block", 2),
+    ("play", 3),
+    ("play_name", 2),
+    ("spell_type", 2),
+    ("play_flash", 1),
+    ("play_speed", 2),
+    ("play_target", 2),
+    ("play_other", 2),
+    ("spell", 1),
     ("declared_block_order", 3),
     ("declared_assignment", 3),
     # events
@@ -91,7 +108,9 @@ def _event_term(event: Event) -> Symbol:
         return _f(kind, String(args[0]), Number(args[1]))
     if kind in ("exchange_life", "makes_choose"):
         return _f(kind, String(args[0]), String(args[1]))
-    if kind in ("cant_gain_life", "cant_lose_life", "cant_lose_game"):
+    if kind == "poison":
+        return _f("poison", String(args[0]), Number(args[1]))
+    if kind in ("cant_gain_life", "cant_lose_life", "cant_lose_game", "cant_get_poison", "concede"):
         return _f(kind, String(args[0]))
     if kind == "combat_damage":
         return _const("combat_damage")
@@ -109,6 +128,8 @@ def question_symbol(question: Question) -> Symbol:
         return _f("blocks", String(params["defender"]))
     if kind == "pay":
         return _f("pay", String(params["player"]), Number(params["amount"]))
+    if kind == "actions":
+        return _f("actions", String(params["player"]))
     return _const(kind)
 
 
@@ -181,6 +202,8 @@ def scenario_facts(scenario: Scenario) -> list[Symbol]:
                 add(_f(ability.name, o, _const(ability.args[0])))
             elif ability.name == "cant_attack_player":
                 add(_f("cant_attack_player", o, String(ability.args[0])))
+            elif ability.name == "toxic":
+                add(_f("toxic", o, Number(int(ability.args[0]))))
             elif ability.name == "landwalk":
                 walk += 1
                 add(_f("landwalk", o, Number(walk)))
@@ -190,6 +213,32 @@ def scenario_facts(scenario: Scenario) -> list[Symbol]:
                 add(_f("has", o, _const(ability.name)))
     if sc.max_attackers is not None:
         add(_f("max_attackers", Number(sc.max_attackers.count)))
+
+    # players in full (spec section 8)
+    for setting in sc.poison:
+        add(_f("poison_given", String(setting.name), Number(setting.value)))
+    for given in sc.commander_damage:
+        add(
+            _f(
+                "commander_damage_given",
+                String(given.player),
+                String(given.commander),
+                Number(given.amount),
+            )
+        )
+    for ability in sc.player_abilities:
+        if ability.ability == "protection":
+            add(_f("protection", String(ability.player), _const(ability.color)))
+        else:
+            add(_f("player_has", String(ability.player), _const(ability.ability)))
+    for control in sc.player_controls:
+        add(_f("controls_player", String(control.controller), String(control.controlled)))
+    if sc.priority:
+        add(_f("priority", String(sc.priority)))
+    for pos, item in enumerate(sc.stack, start=1):
+        add(_f("stack_item", Number(pos), String(item.name), String(item.controller)))
+    for setting in sc.lands_played:
+        add(_f("lands_played", String(setting.name), Number(setting.value)))
 
     # declarations
     for choice in sc.defending_choices:
@@ -201,6 +250,25 @@ def scenario_facts(scenario: Scenario) -> list[Symbol]:
             add(_f("band", Number(band.index), String(member)))
     for block in sc.blocks:
         add(_f("declared_block", String(block.blocker), String(block.attacker)))
+    for play in sc.plays:
+        k = Number(play.index)
+        add(_f("play", k, String(play.player), _const(play.kind)))
+        if play.kind == "concede":
+            add(_f("play_other", k, String(play.other)))
+            continue
+        add(_f("play_name", k, String(play.name)))
+        if play.kind == "cast":
+            add(_f("spell_type", k, _const(play.spell_type)))
+            add(_f("spell", String(play.name)))
+            for color in play.colors:
+                add(_f("color", String(play.name), _const(color)))
+            if play.flash:
+                add(_f("play_flash", k))
+        if play.speed is not None:
+            add(_f("play_speed", k, _const(play.speed)))
+        for target in play.targets:
+            add(_f("play_target", k, String(target.name)))
+
     for k, block in enumerate(sc.blocks, start=1):
         add(_f("declared_block_order", String(block.blocker), String(block.attacker), Number(k)))
     for assignment in sc.assignments:

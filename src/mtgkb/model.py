@@ -139,6 +139,67 @@ class Band(Located):
     members: list[str] = field(default_factory=list)
 
 
+@dataclass
+class Target(Located):
+    """What a spell or ability targets: a player, or an object written in quotes."""
+
+    name: str = ""
+    quoted: bool = False
+
+
+@dataclass
+class Play(Located):
+    """A declared play of section 8, numbered 1..n in file order: `cast`
+    (player, name, spell_type, flash, colors), `activate` (player, name, speed:
+    None | `sorcery` | `loyalty`), `land` (player, name) and `concede` (player
+    makes `other` concede). Casts and activations may have targets."""
+
+    index: int = 0
+    kind: str = ""
+    player: str = ""
+    name: str = ""
+    spell_type: str = ""
+    flash: bool = False
+    colors: list[str] = field(default_factory=list)
+    speed: str | None = None
+    other: str = ""
+    targets: list[Target] = field(default_factory=list)
+
+
+@dataclass
+class PlayerAbility(Located):
+    """`P has hexproof | shroud | protection from COLOR` (color in `color`)."""
+
+    player: str = ""
+    ability: str = ""
+    color: str | None = None
+
+
+@dataclass
+class PlayerControl(Located):
+    """`R controls player A` (722)."""
+
+    controller: str = ""
+    controlled: str = ""
+
+
+@dataclass
+class CommanderDamage(Located):
+    """`commander damage: P N from "C"`."""
+
+    player: str = ""
+    amount: int = 0
+    commander: str = ""
+
+
+@dataclass
+class StackItem(Located):
+    """`stack: "Name" controlled by P`, bottom to top."""
+
+    name: str = ""
+    controller: str = ""
+
+
 # -------------------- events
 
 
@@ -150,7 +211,8 @@ class Event(Located):
     (source, recipient, amount), `lose_life`/`gain_life`/`pay_life`/`set_life`
     (player, amount), `exchange_life` (player, player), `cant_gain_life`/
     `cant_lose_life`/`cant_lose_game` (player), `combat_damage` (),
-    `simultaneous` (`sacrifice`|`draw`|`choose`), `makes_choose` (player, player).
+    `simultaneous` (`sacrifice`|`draw`|`choose`), `makes_choose` (player, player),
+    `poison` (player, amount), `cant_get_poison`/`concede` (player).
     """
 
     index: int = 0
@@ -185,6 +247,7 @@ QUESTION_KINDS = (
     "outcome",
     "pay",
     "explain",
+    "actions",
     "assignments",
 )
 
@@ -237,6 +300,9 @@ PHASES = (
     "declare_blockers",
     "combat_damage",
     "main",
+    "upkeep",
+    "draw",
+    "end",
 )
 
 
@@ -271,6 +337,15 @@ class Scenario:
     events: list[Event] = field(default_factory=list)
     triggers: list[Trigger] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)
+    # section 8: counters, players' abilities, control of players, timing
+    poison: list[Setting] = field(default_factory=list)  # name: player or team, value: N
+    commander_damage: list[CommanderDamage] = field(default_factory=list)
+    player_abilities: list[PlayerAbility] = field(default_factory=list)
+    player_controls: list[PlayerControl] = field(default_factory=list)
+    priority: str | None = None
+    stack: list[StackItem] = field(default_factory=list)
+    lands_played: list[Setting] = field(default_factory=list)  # name: player, value: N
+    plays: list[Play] = field(default_factory=list)
     # the statements that set a one-value setting (`active:`, `phase:`, ...)
     settings: dict[str, Setting] = field(default_factory=dict, repr=False)
     source_lines: list[str] = field(default_factory=list, repr=False, compare=False)

@@ -31,15 +31,21 @@ from .model import (
     Band,
     Block,
     ChooseDefending,
+    CommanderDamage,
     DamageAssignment,
     Event,
     GameObject,
     MaxAttackers,
     Option,
+    Play,
     Player,
+    PlayerAbility,
+    PlayerControl,
     Question,
     Scenario,
     Setting,
+    StackItem,
+    Target,
     Team,
     Trigger,
 )
@@ -459,6 +465,19 @@ def _vocab(words: tuple[str, ...]) -> dict[str, str]:
 _GAME_WORDS = _vocab(GAMES)
 _OPTION_WORDS = _vocab(OPTIONS)
 _PHASE_WORDS = _vocab(PHASES)
+_COLOR_WORDS = _vocab(COLORS)
+# The kinds of spell a `P casts KIND "Name"` line may name (card types, 300.1).
+SPELL_TYPES = (
+    "instant",
+    "sorcery",
+    "creature",
+    "artifact",
+    "enchantment",
+    "planeswalker",
+    "battle",
+    "kindred",
+)
+_SPELL_WORDS = _vocab(SPELL_TYPES)
 
 _SIMPLE_ABILITIES = {
     "flying",
@@ -478,6 +497,10 @@ _SIMPLE_ABILITIES = {
     "lifelink",
     "banding",
     "life_gain_trigger",
+    "infect",
+    "commander",
+    "hexproof",
+    "shroud",
     "first_strike",
     "double_strike",
     "trample",
@@ -743,6 +766,180 @@ class _Builder:
         count = self.number(num, 0, "the number of creatures")
         self.sc.max_attackers = MaxAttackers(line=first.line, column=first.column, count=count)
 
+    # ---- section 8 setup: counters, players' abilities, control, timing
+
+    def s_poison(self, t: Tree, first: Token) -> None:
+        for item in t.children[1:]:
+            name_node, num = item.children
+            tok = self.name_token(name_node)
+            who = self.name(tok)
+            for before in self.sc.poison:
+                if before.name == who:
+                    self.fail(
+                        tok, f"the poison counters of {who} are already given at line {before.line}"
+                    )
+            made = Setting(line=tok.line, column=tok.column, name=who)
+            made.value = self.number(num, 0, "a number of poison counters")
+            made.positions["player"] = self.pos(tok)
+            made.positions["value"] = self.pos(num)
+            self.sc.poison.append(made)
+
+    def s_commander_damage(self, t: Tree, first: Token) -> None:
+        toks = _tokens(t)
+        player, num, commander = toks[2], toks[3], toks[5]
+        made = CommanderDamage(
+            line=first.line,
+            column=first.column,
+            player=self.name(player),
+            amount=self.number(num, 0, "commander damage"),
+            commander=self.name(commander),
+        )
+        made.positions["player"] = self.pos(player)
+        made.positions["commander"] = self.pos(commander)
+        for before in self.sc.commander_damage:
+            if (before.player, before.commander) == (made.player, made.commander):
+                self.fail(
+                    first,
+                    f"the damage {made.player} was dealt by {made.commander} is already given "
+                    f"at line {before.line}",
+                )
+        self.sc.commander_damage.append(made)
+
+    def s_player_has(self, t: Tree, first: Token) -> None:
+        node = t.children[-1]
+        made = PlayerAbility(line=first.line, column=first.column, player=self.name(first))
+        made.positions["player"] = self.pos(first)
+        made.ability = node.data[2:]
+        if made.ability == "protection":
+            word = _tokens(node)[-1]
+            made.color = self.word([word], _COLOR_WORDS, "color")
+        self.sc.player_abilities.append(made)
+
+    def s_controls_player(self, t: Tree, first: Token) -> None:
+        toks = _tokens(t)
+        made = PlayerControl(
+            line=first.line,
+            column=first.column,
+            controller=self.name(toks[0]),
+            controlled=self.name(toks[3]),
+        )
+        made.positions["controller"] = self.pos(toks[0])
+        made.positions["controlled"] = self.pos(toks[3])
+        for before in self.sc.player_controls:
+            if before.controlled == made.controlled:
+                self.fail(
+                    toks[3],
+                    f"{made.controlled} is already controlled by {before.controller} "
+                    f"(line {before.line}); one player controls another at a time",
+                )
+        self.sc.player_controls.append(made)
+
+    def s_priority(self, t: Tree, first: Token) -> None:
+        tok = t.children[1]
+        self.sc.priority = self.name(tok)
+        self.setting("priority", first, self.sc.priority, tok)
+
+    def s_stack_setup(self, t: Tree, first: Token) -> None:
+        self.setting("stack", first, None, first)
+        for item in t.children[1:]:
+            if not isinstance(item, Tree):
+                continue
+            toks = _tokens(item)
+            made = StackItem(
+                line=toks[0].line,
+                column=toks[0].column,
+                name=self.name(toks[0]),
+                controller=self.name(toks[-1]),
+            )
+            made.positions["name"] = self.pos(toks[0])
+            made.positions["controller"] = self.pos(toks[-1])
+            self.sc.stack.append(made)
+
+    def s_lands_played(self, t: Tree, first: Token) -> None:
+        for item in t.children[1:]:
+            if not isinstance(item, Tree):
+                continue
+            tok, num = item.children
+            who = self.name(tok)
+            for before in self.sc.lands_played:
+                if before.name == who:
+                    self.fail(
+                        tok, f"the lands {who} played are already given at line {before.line}"
+                    )
+            made = Setting(line=tok.line, column=tok.column, name=who)
+            made.value = self.number(num, 0, "a number of lands played")
+            made.positions["player"] = self.pos(tok)
+            self.sc.lands_played.append(made)
+
+    # ---- section 8 declarations: casts, activations, land plays
+
+    def play(self, first: Token, kind: str, **values: Any) -> Play:
+        made = Play(
+            line=first.line,
+            column=first.column,
+            index=len(self.sc.plays) + 1,
+            kind=kind,
+            player=self.name(first),
+            **values,
+        )
+        made.positions["player"] = self.pos(first)
+        self.sc.plays.append(made)
+        return made
+
+    def targets(self, made: Play, node: Tree | None) -> None:
+        if node is None:
+            return
+        for i, child in enumerate(c for c in node.children if isinstance(c, Tree)):
+            tok = self.name_token(child)
+            target = Target(
+                line=tok.line, column=tok.column, name=self.name(tok), quoted=tok.type == "STRING"
+            )
+            made.targets.append(target)
+            made.positions[f"target.{i}"] = self.pos(tok)
+
+    def s_cast(self, t: Tree, first: Token) -> None:
+        kind_tok, name_tok = t.children[2], t.children[3]
+        made = self.play(
+            first,
+            "cast",
+            name=self.name(name_tok),
+            spell_type=self.word([kind_tok], _SPELL_WORDS, "kind of spell"),
+        )
+        made.positions["name"] = self.pos(name_tok)
+        for option in t.children[4:]:
+            if not isinstance(option, Tree) or option.data == "targeting":
+                continue
+            if option.data == "with_flash":
+                made.flash = True
+            else:
+                word = _tokens(option)[-1]
+                color = self.word([word], _COLOR_WORDS, "color")
+                if color in made.colors:
+                    self.fail(word, f"the color {color} is named twice")
+                made.colors.append(color)
+        self.targets(made, t.children[-1])
+
+    def s_activate(self, t: Tree, first: Token) -> None:
+        name_tok, speed, targeting = t.children[2], t.children[3], t.children[4]
+        made = self.play(
+            first,
+            "activate",
+            name=self.name(name_tok),
+            speed=None if speed is None else speed.data[3:],
+        )
+        made.positions["name"] = self.pos(name_tok)
+        self.targets(made, targeting)
+
+    def s_play_land(self, t: Tree, first: Token) -> None:
+        name_tok = t.children[-1]
+        made = self.play(first, "land", name=self.name(name_tok))
+        made.positions["name"] = self.pos(name_tok)
+
+    def s_makes_concede(self, t: Tree, first: Token) -> None:
+        other = t.children[2]
+        made = self.play(first, "concede", other=self.name(other))
+        made.positions["other"] = self.pos(other)
+
     # ---- 2. objects
 
     def s_controls(self, t: Tree, first: Token) -> None:
@@ -794,6 +991,8 @@ class _Builder:
                 ability.args = tuple(self.name(w).lower() for w in toks[1:])
             elif node.data == "land_type":
                 ability.args = (self.name(toks[1]).lower(),)
+            elif node.data == "toxic":
+                ability.args = (str(self.number(toks[1], 1, "a toxic value")),)
             elif node.data in ("color", "protection"):
                 word = toks[-1]
                 color = word.value.lower()
@@ -934,6 +1133,15 @@ class _Builder:
     def s_cant_lose_game(self, t: Tree, first: Token) -> None:
         self._player_event(first, "cant_lose_game")
 
+    def s_get_poison(self, t: Tree, first: Token) -> None:
+        self._player_amount(t, first, "poison", t.children[2], "a number of poison counters")
+
+    def s_cant_get_poison(self, t: Tree, first: Token) -> None:
+        self._player_event(first, "cant_get_poison")
+
+    def s_concede(self, t: Tree, first: Token) -> None:
+        self._player_event(first, "concede")
+
     def s_combat_damage(self, t: Tree, first: Token) -> None:
         self.event(first, "combat_damage", ())
 
@@ -958,12 +1166,19 @@ class _Builder:
         seps = [c for c in kids if c.data == "sep"]
         zones = [c for c in kids if c.data == "zone"]
         thens = [any(tok.type == "THEN" for tok in _tokens(s)) for s in seps]
-        if any(thens) and not all(thens):
+        ands = [any(tok.type == "AND" for tok in _tokens(s)) for s in seps]
+        # 101.4c: `a, b, then c` (commas and a final `then`) is an ordered list
+        # like `a then b then c`; `and` makes an unordered one. A list that
+        # mixes them, or puts `then` anywhere but last after commas, is refused.
+        ordered = (
+            bool(seps) and thens[-1] and all(t or not a for t, a in zip(thens, ands, strict=True))
+        )
+        if any(thens) and not ordered:
             then = next(tok for s in seps for tok in _tokens(s) if tok.type == "THEN")
             self.fail(
                 then,
-                "join several choices all with 'then' (in that order) "
-                "or all with 'and' (any order)",
+                "join several choices with commas and a final 'then' (in that order) "
+                "or with 'and' (any order)",
             )
         hidden = False
         if zones:
@@ -974,7 +1189,7 @@ class _Builder:
             "simultaneous",
             ("choose",),
             items=self._items(items),
-            in_order=bool(seps) and all(thens),
+            in_order=ordered,
             hidden=hidden,
         )
 
@@ -1016,6 +1231,9 @@ class _Builder:
             else:
                 question.params["defender"] = None
             question.params["limit"] = self.limit(q.children[2])
+        elif kind == "actions":
+            question.params["player"] = self.name(toks[-1])
+            question.positions["player"] = self.pos(toks[-1])
         elif kind == "pay":
             question.params["player"] = self.name(toks[1])
             question.positions["player"] = self.pos(toks[1])

@@ -6,7 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .answers import Limits, answer
-from .deadline import DeadlineExceeded, WorkerLost, call_with_deadline, describe_memory
+from .deadline import (
+    DeadlineExceeded,
+    WorkerLost,
+    call_with_deadline,
+    describe_memory,
+    memory_limit,
+    renew_memory_bound,
+)
 from .errors import ScenarioError
 from .facts import scenario_facts
 from .parser import parse_text
@@ -50,7 +57,7 @@ def answer_text(
             return answer_now(text, name, limits)
         except MemoryError:
             pass  # (leave the handler first: its traceback holds the grounding)
-        release_session()
+        release_session(limits)
         return out_of_memory(name, limits)
     try:
         left = max(limits.timeout - spent, 0.0)
@@ -65,7 +72,7 @@ def answer_text(
     return FileResult(name, EXIT_TIMEOUT, output, message, SolveTimeout(message))
 
 
-def release_session() -> None:
+def release_session(limits: Limits) -> None:
     """Drop the groundings of a file stopped half-way, so the next file has
     the memory bound to itself."""
     import gc
@@ -74,6 +81,7 @@ def release_session() -> None:
 
     answers._end_session()
     gc.collect()
+    renew_memory_bound(memory_limit(limits.memory))
 
 
 def out_of_memory(name: str, limits: Limits) -> FileResult:

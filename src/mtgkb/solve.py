@@ -47,7 +47,7 @@ import clingo
 
 from . import deadline as _deadline
 from .paths import data_dir, query_file, rule_files
-from .programs import quiet
+from .programs import quiet, solve_within
 from .programs import stamp as file_stamp
 
 ModelCallback = Callable[[Sequence[clingo.Symbol]], None]
@@ -1072,12 +1072,8 @@ class Grounding:
                     if on_model is not None:
                         on_model(symbols)
 
-        with self.ctl.solve(on_model=callback, async_=True) as handle:
-            left = -1 if end is None else max(0.0, end - time.monotonic())
-            if not handle.wait(left):
-                handle.cancel()
-                raise SolveTimeout()
-            return handle.get()
+        left = None if end is None else max(0.0, end - time.monotonic())
+        return solve_within(self.ctl, left, SolveTimeout, on_model=callback)
 
     def _count(self) -> int:
         """The models of the last solve: the optimal ones when it optimised."""
@@ -1230,11 +1226,7 @@ def solve_many(
             return
         found.append(model.symbols(shown=True))
 
-    with ctl.solve(on_model=take, async_=True) as handle:
-        if not handle.wait(timeout if timeout is not None else -1):
-            handle.cancel()
-            raise SolveTimeout()
-        handle.get()
+    solve_within(ctl, timeout, SolveTimeout, on_model=take)
     if not found:
         return None
     shown: list[list[clingo.Symbol]] = [[] for _ in instances]

@@ -65,6 +65,8 @@ def _answer_tree(answer: dict) -> Tree:
             node.add(Text(_sequence(order)))
         for player, seqs in answer.get("choice_orders", {}).items():
             node.add(Text(f"{player} chooses " + " or ".join(_sequence(s) for s in seqs)))
+        for player, by in answer.get("made_by", {}).items():
+            node.add(Text(f"{by} makes {player}'s choices"))
     elif ask == "knowledge":
         for player, known in answer["known"].items():
             node.add(Text(f"{player} knows the choices of: {', '.join(known) or 'nobody'}"))
@@ -76,8 +78,23 @@ def _answer_tree(answer: dict) -> Tree:
         node.add(Text("lost: " + (", ".join(answer["lost"]) or "nobody")))
         for source, n in answer.get("triggers", {}).items():
             node.add(Text(f"{source} triggered {n} time(s)"))
+        for player, n in answer.get("poison", {}).items():
+            node.add(Text(f"{player}: {n} poison counter(s)"))
+        for team, n in answer.get("team_poison", {}).items():
+            node.add(Text(f"team {team}: {n} poison counter(s)"))
+        for player, sources in answer.get("commander_damage", {}).items():
+            for source, n in sources.items():
+                node.add(Text(f"{player}: {n} combat damage from commander {source}"))
+        if answer.get("illegal_play"):
+            broken = ", ".join(sorted({v["rule"] for v in answer.get("violations", [])}))
+            node.add(Text(f"warning: the declared play is illegal ({broken})", style="bold yellow"))
         if "destroyed" in answer:
             node.add(Text("destroyed: " + (", ".join(answer["destroyed"]) or "nothing")))
+    elif ask == "actions":
+        may = ", ".join(answer["may"]) or "nothing"
+        node.label = Text.assemble(title, f" for {answer['player']}: {may}")
+        for player, by in answer.get("made_by", {}).items():
+            node.add(Text(f"{by} makes {player}'s plays"))
     elif ask == "assignments":
         count = answer["count"]
         exact = "" if answer["complete"] else " at least (stopped at the model cap)"

@@ -115,6 +115,7 @@ class _Checker:
         declared += [(t.at("name"), t.name, "team") for t in sc.teams]
         declared += [(o.at("name"), o.name, "object") for o in sc.objects]
         declared += [(t.at("name"), t.name, "trigger") for t in sc.triggers]
+        declared += [(s.at("name"), s.name, "spell or ability on the stack") for s in sc.stack]
         declared.sort(key=lambda d: d[0])
         seen: dict[str, tuple[str, int]] = {}
         for where, name, kind in declared:
@@ -156,6 +157,7 @@ class _Checker:
         self.events()
         for trigger in sc.triggers:
             self.player(trigger.controller, trigger.at("controller"))
+        self.players_in_full()
         for q in sc.questions:
             if q.kind == "attack_targets":
                 self.obj(q["creature"], q.at("creature"), ("creature",))
@@ -169,7 +171,7 @@ class _Checker:
                     )
             elif q.kind == "blocks" and q.get("defender") is not None:
                 self.player(q["defender"], q.at("defender"))
-            elif q.kind == "pay":
+            elif q.kind in ("pay", "actions"):
                 self.player(q["player"], q.at("player"))
 
     def life(self) -> None:
@@ -191,6 +193,131 @@ class _Checker:
                 )
             else:
                 self.player(name, where)
+
+    # ---- section 8: counters, players' abilities, control of players, timing
+
+    def shares_poison(self) -> bool:
+        """810.10: Two-Headed Giant teams share their poison counters."""
+        return self.sc.game == "two_headed_giant"
+
+    def players_in_full(self) -> None:
+        sc = self.sc
+        shared = self.shares_poison()
+        seen_poison: set[str] = set()
+        for setting in sc.poison:
+            name, where = setting.name, setting.at("player")
+            seen_poison.add(name)
+            if shared:
+                if name in self.teams:
+                    continue
+                if name in self.players:
+                    team = sc.team_of(name)
+                    hint = f" ({team.name})" if team else ""
+                    self.add(
+                        where,
+                        "in a two-headed-giant game poison counters are shared by the team "
+                        f"(810.10): give the counters of {name}'s team{hint}, not of {name}",
+                    )
+                else:
+                    self.add(where, f"unknown team {name}" + self._suggest(name, self.teams))
+            elif name in self.teams:
+                self.add(
+                    where,
+                    f"{name} is a team; only a two-headed-giant game has shared poison "
+                    "counters (810.10), here give each player's counters",
+                )
+            else:
+                self.player(name, where)
+        for given in sc.commander_damage:
+            self.player(given.player, given.at("player"))
+            if given.commander in self.players or given.commander in self.teams:
+                self.add(
+                    given.at("commander"),
+                    f"{given.commander} is {self.what_is(given.commander)}; commander damage "
+                    "comes from a commander (a creature, 903.3)",
+                )
+            elif given.commander in self.objects:
+                self.obj(given.commander, given.at("commander"), ("creature",))
+        for ability in sc.player_abilities:
+            self.player(ability.player, ability.at("player"))
+        for control in sc.player_controls:
+            self.player(control.controller, control.at("controller"))
+            if self.player(control.controlled, control.at("controlled")):
+                if control.controller == control.controlled:
+                    self.add(
+                        control.at("controlled"),
+                        f"{control.controller} can't control themself as another player (722)",
+                    )
+        setting = sc.settings.get("priority")
+        if setting is not None:
+            self.player(setting.value, setting.at("value"))
+        for item in sc.stack:
+            self.player(item.controller, item.at("controller"))
+            if item.name in self.players or item.name in self.teams:
+                self.add(item.at("name"), f"{item.name} is {self.what_is(item.name)}, not a spell")
+            elif item.name in self.objects:
+                self.add(
+                    item.at("name"),
+                    f"{_q(item.name)} is a {self.objects[item.name].card_type} on the "
+                    "battlefield, not a spell or ability on the stack",
+                )
+        for setting in sc.lands_played:
+            self.player(setting.name, setting.at("player"))
+        self.plays()
+
+    def plays(self) -> None:
+        sc = self.sc
+        stacked = {item.name for item in sc.stack}
+        cast_names: dict[str, int] = {}
+        for play in sc.plays:
+            self.player(play.player, play.at("player"))
+            if play.kind == "concede":
+                if self.player(play.other, play.at("other")) and play.other == play.player:
+                    self.add(
+                        play.at("other"),
+                        f"a player concedes with '{play.player} concedes' (104.3a)",
+                    )
+                continue
+            if play.kind in ("cast", "land"):
+                name, where = play.name, play.at("name")
+                kind = self.what_is(name)
+                if kind is not None:
+                    self.add(
+                        where,
+                        f"{_q(name)} is {kind} already; a spell or land played has a name "
+                        "of its own",
+                    )
+                elif name in cast_names:
+                    self.add(where, f"{_q(name)} is already played at line {cast_names[name]}")
+                cast_names[name] = play.line
+            if play.kind == "activate" and play.name in self.players:
+                self.add(play.at("name"), f"{play.name} is a player, not a source of abilities")
+            if play.kind == "activate" and play.speed == "loyalty" and play.name in self.objects:
+                self.obj(play.name, play.at("name"), ("planeswalker",))
+            for i, target in enumerate(play.targets):
+                where = play.at(f"target.{i}")
+                if target.name in self.players:
+                    continue
+                if not target.quoted:
+                    if target.name in self.objects or target.name in stacked:
+                        self.add(where, f"an object's name is written in quotes: {_q(target.name)}")
+                    elif target.name in self.teams:
+                        self.add(
+                            where, f"{target.name} is a team; a target is a player or an object"
+                        )
+                    else:
+                        self.player(target.name, where)
+                elif target.name in self.objects or target.name in stacked:
+                    continue
+                elif target.name in self.teams:
+                    self.add(where, f"{target.name} is a team; a target is a player or an object")
+                else:
+                    hint = self._suggest(target.name, list(self.objects) + list(self.players))
+                    self.add(
+                        where,
+                        f"unknown target {_q(target.name)}: it is neither a player nor an object "
+                        "(on the battlefield or on the stack)" + hint,
+                    )
 
     def team_members(self) -> None:
         on_team: dict[str, Team] = {}
