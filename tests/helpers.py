@@ -340,3 +340,33 @@ def scenario(draw) -> str:
     if draw(st.integers(0, 9)) == 0:
         lines = draw(st.permutations(lines))
     return "\n".join(lines) + "\n"
+
+
+# Example 03's play (conformance c05): Alex's Grizzly Bears blocks Hill Giant,
+# which attacks Carissa (illegal by 802.4a). Questions are added by each test.
+ILLEGAL_BLOCK_PLAY = """players: Rob, Alex, Carissa
+active: Rob
+Rob controls creature "Runeclaw Bear" 2/2
+Rob controls creature "Hill Giant" 3/3
+Alex controls creature "Grizzly Bears" 2/2
+"Runeclaw Bear" attacks Alex
+"Hill Giant" attacks Carissa
+"Grizzly Bears" blocks "Hill Giant"
+"""
+
+
+def requirement_combat(folder, n: int, filename: str):
+    """A file whose answer is costly to work out: n lifelink attackers and
+    n - 1 blockers that block each combat if able (509.1c), so every pair of
+    blocker and attacker is judged for the best block."""
+    lines = ["players: Ann, Ben"]
+    lines += [f'Ann controls creature "A{i}" 2/2 with lifelink' for i in range(n)]
+    lines += [
+        f'Ben controls creature "B{i}" 1/1 with blocks each combat if able' for i in range(n - 1)
+    ]
+    lines += [f'"A{i}" attacks Ben' for i in range(n)]
+    lines += [f'"B{i}" blocks "A{i}"' for i in range(n - 1)]
+    lines += ["combat damage", "ask outcome", "ask legal"]
+    path = folder / filename
+    path.write_text("\n".join(lines) + "\n")
+    return path

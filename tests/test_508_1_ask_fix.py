@@ -3,18 +3,12 @@ blockers (508.1, 509.1) closest to the declared one, one change being a
 removed, added or re-pointed attack or block; `count` is how many legal
 declarations are equally close; requirements (508.1d, 509.1c) are obeyed."""
 
+from helpers import ILLEGAL_BLOCK_PLAY
+
 from mtgkb import run
 from mtgkb.runner import answer_text
 
-EXAMPLE_03 = """players: Rob, Alex, Carissa
-active: Rob
-Rob controls creature "Runeclaw Bear" 2/2
-Rob controls creature "Hill Giant" 3/3
-Alex controls creature "Grizzly Bears" 2/2
-"Runeclaw Bear" attacks Alex
-"Hill Giant" attacks Carissa
-"Grizzly Bears" blocks "Hill Giant"
-"""
+EXAMPLE_03 = ILLEGAL_BLOCK_PLAY
 
 
 def fix(text: str) -> dict:

@@ -8,7 +8,7 @@ import time
 
 import clingo
 import pytest
-from helpers import CONFORMANCE, needs_shared
+from helpers import CONFORMANCE, ILLEGAL_BLOCK_PLAY, needs_shared
 from rich.console import Console
 
 import mtgkb
@@ -50,16 +50,7 @@ def question(answer: dict, kind: str) -> dict:
 
 
 # conformance c05, inline: Alex's creature blocks a creature attacking Carissa
-C05 = """players: Rob, Alex, Carissa
-active: Rob
-Rob controls creature "Runeclaw Bear" 2/2
-Rob controls creature "Hill Giant" 3/3
-Alex controls creature "Grizzly Bears" 2/2
-"Runeclaw Bear" attacks Alex
-"Hill Giant" attacks Carissa
-"Grizzly Bears" blocks "Hill Giant"
-ask legal
-"""
+C05 = ILLEGAL_BLOCK_PLAY + "ask legal\n"
 
 
 def _assert_c05(answer: dict) -> None:

@@ -2,17 +2,11 @@
 Q are explained, `rules` being every rule its tree cites; plain `ask explain`
 keeps its meaning; a conclusion met again points at the node that explains it."""
 
+from helpers import ILLEGAL_BLOCK_PLAY
+
 from mtgkb import run
 
-EXAMPLE_03 = """players: Rob, Alex, Carissa
-active: Rob
-Rob controls creature "Runeclaw Bear" 2/2
-Rob controls creature "Hill Giant" 3/3
-Alex controls creature "Grizzly Bears" 2/2
-"Runeclaw Bear" attacks Alex
-"Hill Giant" attacks Carissa
-"Grizzly Bears" blocks "Hill Giant"
-"""
+EXAMPLE_03 = ILLEGAL_BLOCK_PLAY
 
 
 def nodes(items):

@@ -10,25 +10,14 @@ import time
 
 import pytest
 from conftest import ROOT
+from helpers import requirement_combat
 
 from mtgkb.deadline import DEFAULT_MEMORY_CAP_MB, memory_limit
 
 
 def hungry_file(folder) -> str:
     """A combat whose grounding takes a few hundred MiB."""
-    n = 800
-    lines = ["players: Ann, Ben"]
-    lines += [f'Ann controls creature "A{i}" 2/2 with lifelink' for i in range(n)]
-    # a requirement (509.1c): every pair of blocker and attacker is judged, for the best block
-    lines += [
-        f'Ben controls creature "B{i}" 1/1 with blocks each combat if able' for i in range(n - 1)
-    ]
-    lines += [f'"A{i}" attacks Ben' for i in range(n)]
-    lines += [f'"B{i}" blocks "A{i}"' for i in range(n - 1)]
-    lines += ["combat damage", "ask outcome", "ask legal"]
-    path = folder / "hungry.mtg"
-    path.write_text("\n".join(lines) + "\n")
-    return str(path)
+    return str(requirement_combat(folder, 800, "hungry.mtg"))
 
 
 def mtgkb_run(*args: str) -> subprocess.CompletedProcess:

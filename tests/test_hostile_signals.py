@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from helpers import requirement_combat
 
 from mtgkb.deadline import call_with_deadline, die_with_parent
 
@@ -21,19 +22,7 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="ne
 
 def slow_file(folder: Path) -> Path:
     """A combat that takes many seconds to answer."""
-    n = 1000
-    lines = ["players: Ann, Ben"]
-    lines += [f'Ann controls creature "A{i}" 2/2 with lifelink' for i in range(n)]
-    # a requirement (509.1c): every pair of blocker and attacker is judged, for the best block
-    lines += [
-        f'Ben controls creature "B{i}" 1/1 with blocks each combat if able' for i in range(n - 1)
-    ]
-    lines += [f'"A{i}" attacks Ben' for i in range(n)]
-    lines += [f'"B{i}" blocks "A{i}"' for i in range(n - 1)]
-    lines += ["combat damage", "ask outcome", "ask legal"]
-    path = folder / "slow.mtg"
-    path.write_text("\n".join(lines) + "\n")
-    return path
+    return requirement_combat(folder, 1000, "slow.mtg")
 
 
 def children(pid: int) -> set[int]:

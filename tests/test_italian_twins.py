@@ -7,25 +7,22 @@ import re
 import subprocess
 import sys
 
+from helpers import ILLEGAL_BLOCK_PLAY
+
 from mtgkb import run, words
 from mtgkb.paths import data_dir
 
 PLACEHOLDER = re.compile(r"\{(?:\d+|all)\}")
 
-EXAMPLE_03 = """players: Rob, Alex, Carissa
-active: Rob
-Rob controls creature "Runeclaw Bear" 2/2
-Rob controls creature "Hill Giant" 3/3
-Alex controls creature "Grizzly Bears" 2/2
-"Runeclaw Bear" attacks Alex
-"Hill Giant" attacks Carissa
-"Grizzly Bears" blocks "Hill Giant"
-ask legal
+EXAMPLE_03 = (
+    ILLEGAL_BLOCK_PLAY
+    + """ask legal
 ask can "Grizzly Bears" block "Hill Giant"
 ask fix
 ask outcome
 ask explain legal
 """
+)
 
 
 def test_every_message_is_followed_by_its_italian_twin():

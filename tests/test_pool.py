@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers import ILLEGAL_BLOCK_PLAY
 
 import mtgkb
 from mtgkb import pool
@@ -22,16 +23,7 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool forks 
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
-ILLEGAL_BLOCK = """players: Rob, Alex, Carissa
-active: Rob
-Rob controls creature "Runeclaw Bear" 2/2
-Rob controls creature "Hill Giant" 3/3
-Alex controls creature "Grizzly Bears" 2/2
-"Runeclaw Bear" attacks Alex
-"Hill Giant" attacks Carissa
-"Grizzly Bears" blocks "Hill Giant"
-ask legal
-"""
+ILLEGAL_BLOCK = ILLEGAL_BLOCK_PLAY + "ask legal\n"
 
 
 def fresh_combat(i: int, creatures: int = 50) -> str:

@@ -16,29 +16,21 @@ from functools import lru_cache
 import clingo
 
 from .paths import data_dir
+from .programs import quiet, stamp
 
 LANGS = ("en", "it")
 FILES = ("messages.lp", "texts.lp")
 
 
-def _quiet(code, message) -> None:
-    pass
-
-
 def _stamp() -> tuple:
-    out = []
-    for name in FILES:
-        path = data_dir("kb") / name
-        if path.exists():
-            st = path.stat()
-            out.append((str(path), st.st_mtime_ns, st.st_size))
-    return tuple(out)
+    """What the tables are cached by: the word files of the rule base in use."""
+    return stamp(data_dir("kb") / name for name in FILES)
 
 
 @lru_cache(maxsize=4)
 def _tables(stamp: tuple) -> dict:
     """{(lang, group): {key: text}}: messages are group "message"."""
-    ctl = clingo.Control(logger=_quiet)
+    ctl = clingo.Control(logger=quiet)
     for path, *_ in stamp:
         ctl.load(path)
     ctl.ground([("base", [])])
