@@ -56,15 +56,7 @@ def switch_rules(scans: Iterable[FileScan]) -> Switches:
                 continue
             if st.kind == "Rule" and st.tags:
                 k += 1
-                loc = node.location
-                on = cast.Literal(
-                    loc,
-                    cast.Sign.NoSign,
-                    cast.SymbolicAtom(
-                        cast.Function(loc, "_on", [cast.SymbolicTerm(loc, clingo.Number(k))], 0)
-                    ),
-                )
-                node = node.update(body=[*node.body, on])
+                node = _switched(node, k)
                 for num in st.tags:
                     extra.append(f'_on({k}) :- _active(rule("{num}")).')
                     sites.setdefault(num, []).append(label(st.file, st.line))
@@ -73,6 +65,18 @@ def switch_rules(scans: Iterable[FileScan]) -> Switches:
     # externals, not choices: they stay frozen, so assumptions and cores over them are exact
     extra += [f'#external _active(rule("{n}")).' for n in numbers]
     return Switches(statements, "\n".join(extra), numbers, sites)
+
+
+def _switched(node: cast.AST, k: int) -> cast.AST:
+    """The rule `node` with `_on(k)` added to its body: it holds only while
+    switch k is on."""
+    loc = node.location
+    on = cast.Literal(
+        loc,
+        cast.Sign.NoSign,
+        cast.SymbolicAtom(cast.Function(loc, "_on", [cast.SymbolicTerm(loc, clingo.Number(k))], 0)),
+    )
+    return node.update(body=[*node.body, on])
 
 
 def switch_statements(scans: Iterable[FileScan]) -> Switches:
@@ -90,15 +94,7 @@ def switch_statements(scans: Iterable[FileScan]) -> Switches:
                 continue
             if st.kind == "Rule":
                 k += 1
-                loc = node.location
-                on = cast.Literal(
-                    loc,
-                    cast.Sign.NoSign,
-                    cast.SymbolicAtom(
-                        cast.Function(loc, "_on", [cast.SymbolicTerm(loc, clingo.Number(k))], 0)
-                    ),
-                )
-                node = node.update(body=[*node.body, on])
+                node = _switched(node, k)
                 place = label(st.file, st.line)
                 extra.append(f"_on({k}) :- _active(rule({clingo.String(place)})).")
                 sites[place] = [place]
