@@ -24,7 +24,7 @@ from .errors import ScenarioError
 from .facts import option_symbol, scenario_facts
 from .model import Position, Scenario
 from .paths import input_check_files
-from .programs import quiet, stamp
+from .programs import add_facts, quiet, stamp
 
 SHOW = "#show input_error/3. #show input_error_at/4. #show first_round/1."
 
@@ -218,9 +218,7 @@ def input_errors(sc: Scenario, sliced: bool = True) -> list[Symbol]:
     with cast.ProgramBuilder(ctl) as builder:
         for node in statements:
             builder.add(node)
-    with ctl.backend() as backend:
-        for fact in facts:
-            backend.add_rule([backend.add_atom(fact)])
+    add_facts(ctl, facts)
     ctl.ground([("base", [])])
     shown: list[Symbol] = []
     ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 
 import clingo
 
-from .programs import solve_within
+from .programs import quiet, solve_within
 
 RULE, WEIGHT = 0, 1
 PART_MODELS = 100000  # models enumerated in one part at least, whatever the listing's cap
@@ -410,7 +410,7 @@ def _count_part(part: dict, max_models: int, end: float | None) -> tuple[int, bo
     """clasp's count of one part's (optimal) models, projected on what it shows."""
     project = bool(part["shown"])
     options = ["--project=project"] if project else []
-    ctl = clingo.Control(options, logger=lambda code, message: None)
+    ctl = clingo.Control(options, logger=quiet)
     with ctl.backend() as backend:
         atoms: dict[int, int] = {}
 
