@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import generate
+from mtgkb import generate
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -166,7 +166,8 @@ def _env(speedups: bool) -> dict:
 
 
 def _set_flags(speedups: bool) -> None:
-    from mtgkb import batch, solve
+    from mtgkb.engine import solve
+    from mtgkb.running import batch
 
     solve.SLICING = solve.SHARE = solve.FAST_COUNT = batch.COMBINE = speedups
     if hasattr(solve, "COUNT_PARTS"):
@@ -363,7 +364,7 @@ def bench_explain(ctx: Context) -> None:
 
 
 def _in_process(text: str) -> float:
-    from mtgkb.runner import answer_text
+    from mtgkb.running.runner import answer_text
 
     start = time.perf_counter()
     answer_text(text, "scale")
@@ -372,10 +373,10 @@ def _in_process(text: str) -> float:
 
 def _atoms_per_query(text: str) -> dict[str, int]:
     """Ground atoms of each question's grounding, to see which grows how."""
-    from mtgkb.answers import QUERY_OF, facts_for
-    from mtgkb.facts import scenario_facts
-    from mtgkb.parser import parse_text
-    from mtgkb.solve import Grounding
+    from mtgkb.engine.solve import Grounding
+    from mtgkb.language.facts import scenario_facts
+    from mtgkb.language.parser import parse_text
+    from mtgkb.questions.answers import QUERY_OF, facts_for
 
     scenario = parse_text(text)
     facts = scenario_facts(scenario)
@@ -440,10 +441,10 @@ def bench_growth(ctx: Context) -> None:
 def bench_enumeration(ctx: Context) -> None:
     import clingo
 
-    from mtgkb.facts import facts_text, scenario_facts
-    from mtgkb.parser import parse_text
-    from mtgkb.paths import query_file, rule_files
-    from mtgkb.runner import answer_text
+    from mtgkb.language.facts import facts_text, scenario_facts
+    from mtgkb.language.parser import parse_text
+    from mtgkb.rulebase.location import query_file, rule_files
+    from mtgkb.running.runner import answer_text
 
     repeat = max(3, ctx.repeat // 2)
     text = generate.enumeration(blockers=6, attackers=5, limit=5)
@@ -492,11 +493,11 @@ def _fresh_names(i: int, creatures: int = 50) -> str:
 
 
 def bench_pool(report: Report, repeat: int, floor_runs: list[Run], calls: int = 100) -> None:
-    """What answering `mtgkb.run` in a recycled worker (mtgkb.pool) costs per
+    """What answering `mtgkb.run` in a recycled worker (mtgkb.running.pool) costs per
     call, against answering in the calling process, and what it saves: the
     caller's growth over calls with fresh names."""
     import mtgkb
-    from mtgkb import pool
+    from mtgkb.running import pool
 
     text = COMBAT_FILE.read_text(encoding="utf-8")
     floor = best(floor_runs)

@@ -14,8 +14,8 @@ import clingo
 import pytest
 from hypothesis import strategies as st
 
-from mtgkb.corpus import ABILITIES as LANGUAGE_ABILITIES
-from mtgkb.solve import models_as_text
+from mtgkb.audit.corpus import ABILITIES as LANGUAGE_ABILITIES
+from mtgkb.engine.solve import models_as_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"

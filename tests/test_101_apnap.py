@@ -82,7 +82,7 @@ def test_101_4_only_the_latest_simultaneous_event_is_pending():
 
 
 def test_101_4_because_order_rests_on_turn_order():
-    from mtgkb.solve import models_as_text
+    from mtgkb.engine.solve import models_as_text
 
     facts = table(["Ann", "Ben", "Cat"], active="Cat") + each()
     text = facts + "#show because/2.\n"

@@ -12,7 +12,7 @@ from conftest import ROOT
 from test_103_4_self_contradicting_rule_base import HOUSE
 from test_rule_base import copy_base, mtgkb
 
-from mtgkb.audit import Base, _scan, _tag_lint, audit, group_conflicts, progress_printer
+from mtgkb.audit.report import Base, _scan, _tag_lint, audit, group_conflicts, progress_printer
 
 
 def test_103_4_contradicting_file_is_one_grouped_conflict_naming_its_line(tmp_path):

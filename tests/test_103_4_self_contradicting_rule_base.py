@@ -92,7 +92,7 @@ def test_single_valued_atoms_are_declared_in_the_rule_base_not_in_python():
 
 
 def test_903_10a_a_holder_of_two_names_is_a_list():
-    from mtgkb.consistency import report
+    from mtgkb.questions.consistency import report
 
     pair = clingo.Function("", [clingo.String("Alex"), clingo.String("Atraxa")])
     model = [

@@ -14,8 +14,8 @@ import json
 from conftest import ROOT
 from test_rule_base import mtgkb
 
-from mtgkb.audit import audit, edition_history, to_text, word_diff
-from mtgkb.ruleindex import load_index, read_cr
+from mtgkb.audit.report import audit, edition_history, to_text, word_diff
+from mtgkb.rulebase.index import load_index, read_cr
 
 FIXTURES = ROOT / "tests" / "fixtures"
 OLD = FIXTURES / "cr-2019-06-12.txt"

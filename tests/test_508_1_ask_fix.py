@@ -6,7 +6,7 @@ declarations are equally close; requirements (508.1d, 509.1c) are obeyed."""
 from helpers import ILLEGAL_BLOCK_PLAY
 
 from mtgkb import run
-from mtgkb.runner import answer_text
+from mtgkb.running.runner import answer_text
 
 EXAMPLE_03 = ILLEGAL_BLOCK_PLAY
 

@@ -1,7 +1,7 @@
 """508.1a, 509.1a: the number of legal attack and block declarations is exact,
 however many there are, and always the number that plain enumeration finds.
 
-mtgkb.counting splits the ground program into independent parts and
+mtgkb.engine.counting splits the ground program into independent parts and
 multiplies their counts; these tests hold it to clasp's plain enumeration of
 the same question on random small combats (every ability of the language,
 every variant: menace, "can't block alone", requirements, limits on
@@ -20,9 +20,10 @@ from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgkb import corpus, solve
-from mtgkb.answers import Limits
-from mtgkb.runner import answer_text
+from mtgkb.audit import corpus
+from mtgkb.engine import solve
+from mtgkb.questions.answers import Limits
+from mtgkb.running.runner import answer_text
 
 sys.path.insert(0, str(ROOT))
 from bench.generate import astronomical, enumeration, scale  # noqa: E402

@@ -3,8 +3,8 @@
 
 import pytest
 
-from mtgkb.errors import ScenarioError
-from mtgkb.parser import parse_text
+from mtgkb.language.errors import ScenarioError
+from mtgkb.language.parser import parse_text
 
 HEAD = "players: Rob, Alex\nactive: Rob\n"
 HEAD += 'Rob controls creature "Dreadmaw" 6/6 with trample\n'
@@ -20,7 +20,7 @@ def error(text) -> ScenarioError:
 
 
 def test_510_1_an_assignment_parses_into_declared_assignment_facts():
-    from mtgkb.facts import facts_text, scenario_facts
+    from mtgkb.language.facts import facts_text, scenario_facts
 
     sc = parse_text(HEAD + '"Dreadmaw" assigns 2 damage to "Rats", 4 damage to Alex\n')
     text = facts_text(scenario_facts(sc))

@@ -8,8 +8,8 @@ from __future__ import annotations
 import math
 import time
 
-from mtgkb.answers import Limits
-from mtgkb.runner import answer_text
+from mtgkb.questions.answers import Limits
+from mtgkb.running.runner import answer_text
 
 
 def _triggers(k: int) -> str:

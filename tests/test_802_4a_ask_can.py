@@ -8,8 +8,8 @@ target (702.11, 702.16, 702.18). forbidden_by is a minimal set of rules."""
 import pytest
 
 from mtgkb import run
-from mtgkb.errors import ScenarioError
-from mtgkb.runner import answer_text
+from mtgkb.language.errors import ScenarioError
+from mtgkb.running.runner import answer_text
 
 FFA = """game: free-for-all
 option: attack-multiple-players

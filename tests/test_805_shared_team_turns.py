@@ -117,7 +117,7 @@ def test_805_6_teammates_choices_are_not_known_in_every_order():
 
 
 def test_805_4a_active_team_is_explained():
-    from mtgkb.solve import models_as_text
+    from mtgkb.engine.solve import models_as_text
 
     (model,) = models_as_text("stack", table(TWO_HG, "Ben") + "#show because/2.\n")
     assert 'because(active_team("North"),rule("805.4a"))' in model

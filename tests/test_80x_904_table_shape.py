@@ -9,13 +9,13 @@ import clingo
 import pytest
 from helpers import ROOT
 
-from mtgkb.audit import generated_corpus
-from mtgkb.checks import input_errors
-from mtgkb.errors import ScenarioError
-from mtgkb.parser import _Builder, grammar, parse_text
-from mtgkb.paths import data_dir
-from mtgkb.ruleindex import encoded_map
-from mtgkb.validate import _Checker
+from mtgkb.audit.report import generated_corpus
+from mtgkb.language.checks import input_errors
+from mtgkb.language.errors import ScenarioError
+from mtgkb.language.parser import _Builder, grammar, parse_text
+from mtgkb.language.validate import _Checker
+from mtgkb.rulebase.index import encoded_map
+from mtgkb.rulebase.location import data_dir
 
 
 def unchecked(text: str):

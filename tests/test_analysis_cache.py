@@ -1,4 +1,4 @@
-"""The slicing analysis cached on disk (mtgkb.solve) holds no program text and
+"""The slicing analysis cached on disk (mtgkb.engine.solve) holds no program text and
 cannot change an answer: a damaged, malformed or planted cache file is
 ignored and worked out again, quietly (issue 15, item 4: appending
 `lost("Ann").` to the old JSON cache made the conformance case c18 say Ann lost).
@@ -13,8 +13,8 @@ import os
 
 import pytest
 
-from mtgkb import solve
-from mtgkb.runner import answer_text
+from mtgkb.engine import solve
+from mtgkb.running.runner import answer_text
 
 ZERO_LIFE = """players: Ann, Ben
 life: Ben 3

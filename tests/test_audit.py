@@ -11,8 +11,8 @@ import shutil
 import pytest
 from helpers import ROOT, SHARED, needs_shared
 
-from mtgkb import audit as audit_module
-from mtgkb.audit import (
+from mtgkb.audit import report as audit_module
+from mtgkb.audit.report import (
     audit,
     audit_command,
     consistency,
@@ -113,8 +113,8 @@ def test_audit_lint_reports_a_violation_kind_without_a_message(broken):
 
 
 def test_audit_warns_of_a_message_without_its_italian_twin(tmp_path):
-    from mtgkb.kinds import missing_texts
-    from mtgkb.ruleindex import scan_folder
+    from mtgkb.audit.kinds import missing_texts
+    from mtgkb.rulebase.index import scan_folder
 
     (tmp_path / "rules").mkdir()
     (tmp_path / "kb").mkdir()

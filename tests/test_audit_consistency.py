@@ -13,11 +13,11 @@ import shutil
 import pytest
 from helpers import ROOT
 
-from mtgkb import audit as audit_module
-from mtgkb import corpus
-from mtgkb.audit import Checker, audit, consistency, generated_corpus
-from mtgkb.model import GAMES
-from mtgkb.parser import parse_text
+from mtgkb.audit import corpus
+from mtgkb.audit import report as audit_module
+from mtgkb.audit.report import Checker, audit, consistency, generated_corpus
+from mtgkb.language.model import GAMES
+from mtgkb.language.parser import parse_text
 
 TABLES = dict(corpus.tables())
 
@@ -229,16 +229,16 @@ def test_a_generated_scenario_in_conflict_carries_its_text(tmp_path):
 
 
 def test_an_answer_that_fails_is_a_conflict(monkeypatch):
-    import mtgkb.answers
+    import mtgkb.questions.answers
 
-    real = mtgkb.answers.answer
+    real = mtgkb.questions.answers.answer
 
     def failing(question, scenario, facts, limits):
         if question.kind == "order":
             raise RuntimeError("broken on purpose")
         return real(question, scenario, facts, limits)
 
-    monkeypatch.setattr(mtgkb.answers, "answer", failing)
+    monkeypatch.setattr(mtgkb.questions.answers, "answer", failing)
     conflicts = Checker(None).check("table", TABLES["commander 3 players"])
     assert [c["message"] for c in conflicts] == [
         "'ask order' gives no answer: RuntimeError: broken on purpose"

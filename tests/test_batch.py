@@ -1,6 +1,6 @@
 """Batch runs give the answers of one process: `--jobs` (a local process pool)
 and Dask (a LocalCluster started here) on the same corpus; and the speed-ups
-of mtgkb.solve (slicing, shared groundings, counting in clasp) change no
+of mtgkb.engine.solve (slicing, shared groundings, counting in clasp) change no
 answer."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from helpers import CONFORMANCE, ROOT, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgkb import solve
-from mtgkb.answers import Limits
-from mtgkb.batch import answer_files, answer_in_pool, answer_on_dask, answer_path
-from mtgkb.runner import answer_text
+from mtgkb.engine import solve
+from mtgkb.questions.answers import Limits
+from mtgkb.running.batch import answer_files, answer_in_pool, answer_on_dask, answer_path
+from mtgkb.running.runner import answer_text
 
 sys.path.insert(0, str(ROOT))
 from bench.generate import combat, enumeration  # noqa: E402

@@ -6,9 +6,9 @@ from helpers import CONFORMANCE, needs_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgkb.errors import ScenarioError
-from mtgkb.model import Scenario
-from mtgkb.parser import parse_file, parse_text
+from mtgkb.language.errors import ScenarioError
+from mtgkb.language.model import Scenario
+from mtgkb.language.parser import parse_file, parse_text
 
 TWO = "players: Ann, Ben\n"
 THREE = "players: Rob, Alex, Carissa\n"

@@ -2,9 +2,9 @@
 
 import pytest
 
-from mtgkb.errors import ScenarioError
-from mtgkb.parser import parse_text
-from mtgkb.runner import answer_text
+from mtgkb.language.errors import ScenarioError
+from mtgkb.language.parser import parse_text
+from mtgkb.running.runner import answer_text
 
 TWO = "game: two-player\nplayers: Ann, Ben\n"
 GIANTS = (

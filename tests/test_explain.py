@@ -12,12 +12,12 @@ from helpers import CONFORMANCE, ILLEGAL_BLOCK_PLAY, needs_shared
 from rich.console import Console
 
 import mtgkb
-from mtgkb import answers, explain
-from mtgkb.answers import Limits
-from mtgkb.facts import scenario_facts
-from mtgkb.parser import parse_text
-from mtgkb.ruleindex import load_index
-from mtgkb.textout import print_result
+from mtgkb.language.facts import scenario_facts
+from mtgkb.language.parser import parse_text
+from mtgkb.output.text import print_result
+from mtgkb.questions import answers, explain
+from mtgkb.questions.answers import Limits
+from mtgkb.rulebase.index import load_index
 
 
 @pytest.fixture
@@ -257,7 +257,7 @@ ask attacks
 @needs_shared
 def test_508_1c_explain_conformance_c28_after_ask_attacks_exits_0(wired):
     path = CONFORMANCE / "c28_restrictions.mtg"
-    from mtgkb.runner import answer_text
+    from mtgkb.running.runner import answer_text
 
     result = answer_text(path.read_text(encoding="utf-8"), path.name)
     assert result.status == 0

@@ -8,8 +8,8 @@ import clingo
 import pytest
 from helpers import CONFORMANCE, ROOT, needs_shared
 
-from mtgkb.facts import SCHEMA, facts_text, scenario_facts
-from mtgkb.parser import parse_file, parse_text
+from mtgkb.language.facts import SCHEMA, facts_text, scenario_facts
+from mtgkb.language.parser import parse_file, parse_text
 
 TWO = "players: Ann, Ben\n"
 THREE = "players: Rob, Alex, Carissa\n"

@@ -26,9 +26,9 @@ from helpers import CONFORMANCE, PLAYERS, ROOT, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgkb.answers import Limits
-from mtgkb.parser import MAX_DIGITS, MAX_TOTAL, START_ALLOWANCE, grammar, keyword_of
-from mtgkb.runner import answer_text
+from mtgkb.language.parser import MAX_DIGITS, MAX_TOTAL, START_ALLOWANCE, grammar, keyword_of
+from mtgkb.questions.answers import Limits
+from mtgkb.running.runner import answer_text
 
 sys.path.insert(0, str(ROOT))
 from bench.generate import astronomical, scale  # noqa: E402
@@ -290,7 +290,7 @@ def _menace_everywhere(n: int = 20) -> str:
 
 
 def test_the_astronomical_enumeration_is_counted_exactly_at_any_cap():
-    # independent blockers: counted by parts (mtgkb.counting), the cap bounds the listing
+    # independent blockers: counted by parts (mtgkb.engine.counting), the cap bounds the listing
     result = answer_text(astronomical(), "astronomical", Limits(max_models=2000, timeout=30))
     blocks, attacks = result.output["answers"]
     assert (blocks["count"], blocks["complete"]) == (21**20, True)

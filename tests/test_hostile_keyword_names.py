@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from lark import Token, Tree
 
 from mtgkb import run
-from mtgkb.errors import ScenarioError
-from mtgkb.parser import grammar, keyword_of, parse_text
+from mtgkb.language.errors import ScenarioError
+from mtgkb.language.parser import grammar, keyword_of, parse_text
 
 NAME = re.compile(grammar().get_terminal("NAME").pattern.to_regexp())
 TEXT = {"NAME", "WORD", "STRING", "SIGNED_INT"}

@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT
 from helpers import requirement_combat
 
-from mtgkb.deadline import DEFAULT_MEMORY_CAP_MB, memory_limit
+from mtgkb.running.deadline import DEFAULT_MEMORY_CAP_MB, memory_limit
 
 
 def hungry_file(folder) -> str:

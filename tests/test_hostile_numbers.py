@@ -10,8 +10,8 @@ import pytest
 from conftest import ROOT
 
 import mtgkb
-from mtgkb.errors import ScenarioError
-from mtgkb.parser import parse_text
+from mtgkb.language.errors import ScenarioError
+from mtgkb.language.parser import parse_text
 
 # Every place of the grammar that takes a number, {n} where it stands.
 FORMS = [

@@ -3,7 +3,7 @@
 1, `--max-models` at least 0 (0: no cap, said in --help), `--memory` at least
 0. A value out of range is a usage error with a clear message, never a
 traceback, never a silent other meaning. `mtgkb.run(text, timeout=...)`
-checks the same way and raises `mtgkb.errors.UsageError` (a ValueError)."""
+checks the same way and raises `mtgkb.language.errors.UsageError` (a ValueError)."""
 
 import math
 import subprocess
@@ -14,7 +14,7 @@ from conftest import ROOT
 
 import mtgkb
 from mtgkb.cli import build_parser
-from mtgkb.errors import UsageError
+from mtgkb.language.errors import UsageError
 
 EXAMPLE = str(ROOT / "examples" / "03_illegal_block.mtg")
 TEXT = "players: Ann, Ben\nask outcome\n"

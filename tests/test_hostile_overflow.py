@@ -17,8 +17,8 @@ import pytest
 from conftest import ROOT
 
 from mtgkb import run
-from mtgkb.errors import ScenarioError
-from mtgkb.parser import INT_LIMIT, MAX_TOTAL, START_ALLOWANCE, STEPS_PER_COMBAT_DAMAGE
+from mtgkb.language.errors import ScenarioError
+from mtgkb.language.parser import INT_LIMIT, MAX_TOTAL, START_ALLOWANCE, STEPS_PER_COMBAT_DAMAGE
 
 TWO = "players: Ann, Ben\n"
 

@@ -3,8 +3,8 @@
 Lark's `cache=True` unpickled `$TMPDIR/.lark_cache_<user>_<hash>_<py>.tmp`, a
 predictable name in a world-writable folder: another local user who planted
 it ran code as the mtgkb user. The parser is now built ahead of time: its
-LALR tables ship in the package as JSON (mtgkb/grammar_tables.json, made by
-`python -m mtgkb.grammar_build`), and nothing is read from or written to any
+LALR tables ship in the package as JSON (mtgkb/language/grammar_tables.json, made by
+`python -m mtgkb.language.grammar_build`), and nothing is read from or written to any
 cache folder."""
 
 import json
@@ -17,16 +17,22 @@ import lark
 import pytest
 from conftest import CONFORMANCE, ROOT
 
-from mtgkb import grammar_build, parser
-from mtgkb.grammar_build import GRAMMAR, TABLES, build_from_grammar, grammar_digest, load_tables
+from mtgkb.language import grammar_build, parser
+from mtgkb.language.grammar_build import (
+    GRAMMAR,
+    TABLES,
+    build_from_grammar,
+    grammar_digest,
+    load_tables,
+)
 
 # A planted cache: Lark checks the first line (the hash), then unpickles.
 PLANT = r"""
 import os, pickle, sys, tempfile
 from lark import Lark
-from mtgkb.grammar_build import GRAMMAR, OPTIONS
+from mtgkb.language.grammar_build import GRAMMAR, OPTIONS
 text = GRAMMAR.read_text(encoding="utf-8")
-Lark(text, cache=True, **OPTIONS)  # the file the old mtgkb.parser.grammar() kept
+Lark(text, cache=True, **OPTIONS)  # the file the old mtgkb.language.parser.grammar() kept
 folder = tempfile.gettempdir()
 (name,) = [n for n in os.listdir(folder) if n.startswith(".lark_cache_")]
 path = os.path.join(folder, name)
@@ -55,7 +61,8 @@ def env_with_tmpdir(folder: Path) -> dict:
 def test_the_shipped_tables_are_those_of_the_grammar():
     shipped = json.loads(TABLES.read_text(encoding="utf-8"))
     assert shipped["grammar_sha256"] == grammar_digest(GRAMMAR.read_text(encoding="utf-8")), (
-        "grammar.lark changed: run `python -m mtgkb.grammar_build` and commit grammar_tables.json"
+        "grammar.lark changed: run `python -m mtgkb.language.grammar_build`"
+        " and commit grammar_tables.json"
     )
     assert shipped["lark_version"] == lark.__version__, "rebuild the tables for this Lark"
 
@@ -123,7 +130,7 @@ def test_a_planted_lark_cache_is_never_read(tmp_path):
         [
             sys.executable,
             "-c",
-            "from lark import Lark; from mtgkb.grammar_build import GRAMMAR, OPTIONS\n"
+            "from lark import Lark; from mtgkb.language.grammar_build import GRAMMAR, OPTIONS\n"
             "try:\n    Lark(GRAMMAR.read_text(encoding='utf-8'), cache=True, **OPTIONS)\n"
             "except Exception:\n    pass\n",
         ],

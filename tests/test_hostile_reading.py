@@ -13,7 +13,7 @@ import time
 import pytest
 from conftest import ROOT
 
-from mtgkb.parser import MAX_BYTES, ReadTimeout, read_source
+from mtgkb.language.parser import MAX_BYTES, ReadTimeout, read_source
 
 GOOD = b"players: Ann, Ben\nAnn loses 3 life\nask outcome\n"
 

@@ -15,7 +15,7 @@ import pytest
 from conftest import ROOT
 from helpers import requirement_combat
 
-from mtgkb.deadline import call_with_deadline, die_with_parent
+from mtgkb.running.deadline import call_with_deadline, die_with_parent
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 

@@ -7,7 +7,7 @@ creatures that attack it (or its planeswalkers and battles)."""
 import pytest
 
 from mtgkb import run
-from mtgkb.answers import fill_template
+from mtgkb.questions.answers import fill_template
 
 ILLEGAL_BLOCK = """\
 players: Rob, Alex, Carissa

@@ -9,8 +9,9 @@ import sys
 
 from helpers import ILLEGAL_BLOCK_PLAY
 
-from mtgkb import run, words
-from mtgkb.paths import data_dir
+from mtgkb import run
+from mtgkb.rulebase import words
+from mtgkb.rulebase.location import data_dir
 
 PLACEHOLDER = re.compile(r"\{(?:\d+|all)\}")
 
@@ -94,7 +95,7 @@ def test_802_4a_mtgkb_run_lang_it_prints_italian_labels(tmp_path):
 
 
 def test_806_2b_a_table_error_of_the_rule_base_speaks_the_language_asked():
-    from mtgkb.errors import ScenarioError
+    from mtgkb.language.errors import ScenarioError
 
     text = "game: two-player\nplayers: Ann, Ben, Cat\nask legal\n"
     for lang, said in (("en", "two-player game has exactly two"), ("it", "esattamente due")):

@@ -12,7 +12,7 @@ import pytest
 from conftest import CONFORMANCE, ROOT
 from lark.exceptions import LarkError
 
-from mtgkb.parser import grammar
+from mtgkb.language.parser import grammar
 
 DOC = ROOT / "docs" / "language.md"
 BLOCK = re.compile(r"^```(mtg(?: pending)?)\n(.*?)^```", re.M | re.S)

@@ -1,5 +1,5 @@
 """The scenario language front end: every statement form of sections 1-5 of
-the spec, into the typed model (mtgkb.model)."""
+the spec, into the typed model (mtgkb.language.model)."""
 
 import json
 
@@ -7,10 +7,10 @@ import clingo
 import pytest
 from helpers import CONFORMANCE, needs_shared
 
-from mtgkb.errors import ScenarioError
-from mtgkb.facts import facts_text, scenario_facts
-from mtgkb.parser import grammar, parse_file, parse_text
-from mtgkb.paths import rule_files
+from mtgkb.language.errors import ScenarioError
+from mtgkb.language.facts import facts_text, scenario_facts
+from mtgkb.language.parser import grammar, parse_file, parse_text
+from mtgkb.rulebase.location import rule_files
 
 TWO = "players: Ann, Ben\n"
 THREE = "players: Rob, Alex, Carissa\n"

@@ -19,10 +19,10 @@ import sys
 import pytest
 from conftest import ROOT
 
-from mtgkb.answers import QUERY_OF
-from mtgkb.facts import facts_text, question_symbol, scenario_facts
-from mtgkb.parser import parse_file, parse_text
-from mtgkb.solve import models_as_text
+from mtgkb.engine.solve import models_as_text
+from mtgkb.language.facts import facts_text, question_symbol, scenario_facts
+from mtgkb.language.parser import parse_file, parse_text
+from mtgkb.questions.answers import QUERY_OF
 
 #: One printed atom: spaces inside quoted names belong to the atom.
 ATOM = re.compile(r'(?:[^\s"]|"(?:[^"\\]|\\.)*")+')

@@ -4,8 +4,8 @@
 import pytest
 from players_helpers import GIANTS, answers, ask, rules
 
-from mtgkb.errors import ScenarioError
-from mtgkb.parser import parse_text
+from mtgkb.language.errors import ScenarioError
+from mtgkb.language.parser import parse_text
 
 
 def test_810_1_two_headed_giant_with_three_teams_is_refused():
@@ -86,7 +86,7 @@ def test_509_1_outcome_of_a_legal_play_has_no_flag():
 
 
 def test_509_1_illegal_play_keeps_the_exit_status_of_outcome():
-    from mtgkb.runner import answer_text
+    from mtgkb.running.runner import answer_text
 
     text = (
         "players: Ann, Ben\n"

@@ -1,4 +1,4 @@
-"""mtgkb.pool: answers computed in worker processes that are recycled, so a
+"""mtgkb.running.pool: answers computed in worker processes that are recycled, so a
 long-lived caller of `mtgkb.run` stays small (issue 15, item 10), with each
 task's time-out and memory bound."""
 
@@ -12,12 +12,12 @@ import pytest
 from helpers import ILLEGAL_BLOCK_PLAY
 
 import mtgkb
-from mtgkb import pool
-from mtgkb.answers import Limits
-from mtgkb.deadline import DeadlineExceeded, WorkerLost
-from mtgkb.errors import ScenarioError
-from mtgkb.runner import EXIT_TIMEOUT, answer_now
-from mtgkb.solve import SolveTimeout
+from mtgkb.engine.solve import SolveTimeout
+from mtgkb.language.errors import ScenarioError
+from mtgkb.questions.answers import Limits
+from mtgkb.running import pool
+from mtgkb.running.deadline import DeadlineExceeded, WorkerLost
+from mtgkb.running.runner import EXIT_TIMEOUT, answer_now
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool forks its workers")
 
@@ -247,7 +247,7 @@ def _is_open(fd: int) -> bool:
 
 
 def test_a_run_over_many_files_answers_its_chunks_in_a_recycled_worker(tmp_path, monkeypatch):
-    from mtgkb import batch
+    from mtgkb.running import batch
 
     paths = []
     for i in range(batch.CHUNK + 8):
@@ -269,7 +269,7 @@ def test_a_run_over_many_files_answers_its_chunks_in_a_recycled_worker(tmp_path,
 
 
 @pytest.mark.skipif(
-    not hasattr(__import__("mtgkb.deadline").deadline, "die_with_parent"),
+    not hasattr(__import__("mtgkb.running.deadline").running.deadline, "die_with_parent"),
     reason="deadline.die_with_parent (issue 15.9) is not in this build yet",
 )
 def test_a_busy_worker_dies_with_its_parent():
@@ -280,7 +280,7 @@ def test_a_busy_worker_dies_with_its_parent():
 
     program = (
         "import os, sys, threading, time\n"
-        "from mtgkb import pool\n"
+        "from mtgkb.running import pool\n"
         "import test_pool\n"
         "workers = pool.Pool(1)\n"
         "workers.start()\n"
@@ -325,7 +325,7 @@ def test_a_run_over_many_files_says_which_file_its_worker_lost(tmp_path):
     import subprocess
     import sys
 
-    from mtgkb import batch
+    from mtgkb.running import batch
 
     paths = []
     for i in range(batch.CHUNK + 4):

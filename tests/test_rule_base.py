@@ -13,7 +13,7 @@ import sys
 import pytest
 from conftest import ROOT
 
-from mtgkb import paths
+from mtgkb.rulebase import location as paths
 
 SCENARIO = """players: Ann, Ben
 "Bolt" deals 3 damage to Ben

@@ -7,8 +7,8 @@ import re
 import pytest
 from helpers import CONFORMANCE, ROOT, SHARED, needs_shared
 
-from mtgkb import ruleindex
-from mtgkb.ruleindex import (
+from mtgkb.rulebase import index as ruleindex
+from mtgkb.rulebase.index import (
     EDITION,
     load_index,
     lookup,

@@ -6,9 +6,9 @@ import pickle
 import pytest
 
 import mtgkb
-from mtgkb.answers import Limits
-from mtgkb.errors import ScenarioError
-from mtgkb.runner import EXIT_INPUT, answer_now, answer_text
+from mtgkb.language.errors import ScenarioError
+from mtgkb.questions.answers import Limits
+from mtgkb.running.runner import EXIT_INPUT, answer_now, answer_text
 
 TWO_DEFENDERS = """\
 players: Rob, Alex, Carissa

@@ -8,7 +8,7 @@ import pytest
 from expectations import problems
 from helpers import CONFORMANCE, ROOT
 
-from mtgkb.runner import answer_text
+from mtgkb.running.runner import answer_text
 
 
 def cases(folder: Path) -> list[Path]:

@@ -18,10 +18,11 @@ pytest.importorskip("httpx", reason="the API tests need httpx")
 from fastapi.testclient import TestClient  # noqa: E402
 from serving import MTGKB, free_port, start_server, stop_server, wait_for  # noqa: E402
 
-from mtgkb import pool, server  # noqa: E402
-from mtgkb.answers import Limits  # noqa: E402
-from mtgkb.runner import answer_now  # noqa: E402
-from mtgkb.server import as_printed  # noqa: E402
+from mtgkb.questions.answers import Limits  # noqa: E402
+from mtgkb.running import pool
+from mtgkb.running.runner import answer_now  # noqa: E402
+from mtgkb.serve import app as server  # noqa: E402
+from mtgkb.serve.app import as_printed  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -34,7 +35,7 @@ ILLEGAL_BLOCK = (
 
 
 def slow_blocks() -> str:
-    # menace ties every blocker into one part: enumerated, not multiplied (mtgkb.counting)
+    # menace ties every blocker into one part: enumerated, not multiplied (mtgkb.engine.counting)
     lines = ["players: Ann, Ben", "active: Ann", "phase: declare-blockers"]
     lines += [f'Ann controls creature "A{j}" 2/2 with menace' for j in range(12)]
     lines += [f'Ben controls creature "B{j}" 2/2' for j in range(12)]

@@ -7,8 +7,8 @@ def run(text: str | bytes, name: str = "<string>", **limits) -> dict:
     """Answer every question of a scenario text; the spec's JSON object as a dict.
 
     `limits` are `max_models` and `timeout`. Bad input raises
-    `mtgkb.errors.ScenarioError`; a time-out raises `mtgkb.solve.SolveTimeout`.
+    `mtgkb.language.errors.ScenarioError`; a time-out raises `mtgkb.engine.solve.SolveTimeout`.
     """
-    from .runner import run as run_scenario
+    from mtgkb.running.runner import run as run_scenario
 
     return run_scenario(text, name, **limits)

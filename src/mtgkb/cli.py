@@ -10,11 +10,11 @@ import sys
 import threading
 from pathlib import Path
 
-from . import __version__
-from .answers import Limits
-from .deadline import DEFAULT_MEMORY_CAP_MB, bound_memory, memory_limit
-from .errors import MAX_TIMEOUT, UsageError, check_count, check_timeout
-from .runner import EXIT_INPUT
+from mtgkb import __version__
+from mtgkb.language.errors import MAX_TIMEOUT, UsageError, check_count, check_timeout
+from mtgkb.questions.answers import Limits
+from mtgkb.running.deadline import DEFAULT_MEMORY_CAP_MB, bound_memory, memory_limit
+from mtgkb.running.runner import EXIT_INPUT
 
 DESCRIPTION = """\
 mtgkb answers rules questions about Magic: The Gathering from the
@@ -24,7 +24,7 @@ life totals. Scenario files (.mtg) describe one moment of one game."""
 
 
 def _rule_base_options(command: argparse.ArgumentParser) -> None:
-    """`--rule-base DIR` and `--with FILE.lp` (see mtgkb.paths)."""
+    """`--rule-base DIR` and `--with FILE.lp` (see mtgkb.rulebase.location)."""
     command.add_argument(
         "--rule-base",
         default=None,
@@ -46,7 +46,7 @@ def choose_rule_base(args: argparse.Namespace):
     """Make the rule base the options name this process's (and its workers');
     say on stderr when the current folder is a checkout that differs from it.
     Returns the rule base, or an error message."""
-    from .paths import RuleBaseError, checkout_note, use_rule_base
+    from mtgkb.rulebase.location import RuleBaseError, checkout_note, use_rule_base
 
     try:
         base = use_rule_base(getattr(args, "rule_base", None), getattr(args, "with_files", None))
@@ -148,11 +148,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, limits: Limits) -> int:
     if args.scheduler:
-        from .batch import answer_on_dask
+        from mtgkb.running.batch import answer_on_dask
 
         results = answer_on_dask(args.files, limits, args.scheduler)
     else:
-        from .batch import answer_files
+        from mtgkb.running.batch import answer_files
 
         results = answer_files(args.files, limits, args.jobs)
     status = 0
@@ -174,7 +174,7 @@ def _run(args: argparse.Namespace, limits: Limits) -> int:
         elif result.status != EXIT_INPUT and not out.gone:
             if console is None:
                 console = _console()
-            from .textout import print_result
+            from mtgkb.output.text import print_result
 
             out.write(lambda r=result, c=console: print_result(c, r.output, args.lang))
     if args.json:
@@ -188,10 +188,10 @@ def _run(args: argparse.Namespace, limits: Limits) -> int:
 
 
 def cmd_facts(args: argparse.Namespace) -> int:
-    from .batch import read_input
-    from .errors import ScenarioError
-    from .facts import facts_text, scenario_facts
-    from .parser import parse_text
+    from mtgkb.language.errors import ScenarioError
+    from mtgkb.language.facts import facts_text, scenario_facts
+    from mtgkb.language.parser import parse_text
+    from mtgkb.running.batch import read_input
 
     name, data, error = read_input(args.file)
     if error is not None:
@@ -208,19 +208,19 @@ def cmd_facts(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from .ruleindex import rules_command
+    from mtgkb.rulebase.index import rules_command
 
     return rules_command(args)
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from .audit import audit_command
+    from mtgkb.audit.report import audit_command
 
     return audit_command(args)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .server import serve_command
+    from mtgkb.serve.app import serve_command
 
     return serve_command(args)
 
@@ -454,7 +454,7 @@ class _StopOnSignals:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .paths import ENV_RULE_BASE, ENV_WITH
+    from mtgkb.rulebase.location import ENV_RULE_BASE, ENV_WITH
 
     args = build_parser().parse_args(argv)
     # the rule base chosen holds for this command (and its workers) only

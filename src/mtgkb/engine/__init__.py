@@ -1,0 +1,4 @@
+"""Where clingo runs: grounding, slicing, solving, counting and minimal cores.
+
+Nothing here knows a game rule.
+"""

@@ -1,0 +1,65 @@
+"""Small helpers every module that runs clingo shares (nothing here knows a rule).
+
+- `quiet`: a clingo logger that keeps clingo's warnings (undefined atoms and
+  the like) from the user, who did not write the programs;
+- `add_facts`: facts into a Control, as text (tests, `mtgkb facts`) or as
+  symbols through the backend (so a user's name stays data);
+- `solve_within`: one solve, in a solve thread only when a time limit asks
+  for one;
+- `stamp`: what identifies the files' contents on disk (path, mtime, size),
+  for caches; a file that is gone is left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import clingo
+
+from mtgkb.rulebase.location import file_stamp as stamp
+
+__all__ = ["add_facts", "quiet", "solve_within", "stamp"]
+
+
+def quiet(code: clingo.MessageCode, message: str) -> None:
+    """clingo's warnings (undefined atoms and the like) are not the user's business."""
+
+
+def add_facts(ctl: clingo.Control, facts: str | Sequence[clingo.Symbol]) -> None:
+    """Facts as text (tests, `mtgkb facts`) or as symbols (a user's name stays data)."""
+    if isinstance(facts, str):
+        ctl.add("base", [], facts)
+        return
+    with ctl.backend() as backend:
+        for sym in facts:
+            backend.add_rule([backend.add_atom(sym)])
+
+
+def solve_within(
+    ctl: clingo.Control,
+    seconds: float | None,
+    stop: type[BaseException],
+    **options,
+) -> clingo.SolveResult:
+    """Solve `ctl` with clingo's solve `options` (`on_model`, `assumptions`,
+    `on_core`);
+    with a time limit (`seconds` >= 0) in clingo's solve thread, cancelled at
+    the limit by raising `stop()`; without one, in this thread. A run under a
+    memory bound must not make threads it does not need: glibc aborts the
+    whole process when a new thread's own memory cannot be had, where a
+    failed allocation in this thread is a MemoryError the run reports."""
+    if seconds is None or seconds < 0:
+        return ctl.solve(**options)
+    on_core = options.pop("on_core", None)
+    try:
+        handle = ctl.solve(async_=True, **options)
+    except RuntimeError as err:  # no thread could be made: the memory bound is reached
+        raise MemoryError(str(err)) from err
+    with handle:
+        if not handle.wait(seconds):
+            handle.cancel()
+            raise stop()
+        result = handle.get()
+        if on_core is not None and result.unsatisfiable:
+            on_core(handle.core())  # clingo calls no on_core in asynchronous solving
+        return result

@@ -1,0 +1,314 @@
+"""A typed scenario into the input facts of docs/predicates.md, section 1.
+
+Facts are built as clingo symbols through the API: a user's name is always a
+`clingo.String`, so whatever it contains it never becomes program text.
+Vocabulary words are constants (`two_headed_giant`, `cant_attack`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from clingo import Function, Number, String, Symbol
+
+from mtgkb.language.model import Event, Option, Question, Scenario
+
+# The input predicates in the order docs/predicates.md lists them; facts_text
+# prints facts grouped by predicate in this order.
+SCHEMA: tuple[tuple[str, int], ...] = (
+    # the table
+    ("game", 1),
+    ("option", 1),
+    ("player", 1),
+    ("seat", 2),
+    ("team", 2),
+    ("active", 1),
+    ("starting", 1),
+    ("phase", 1),
+    ("emperor", 1),
+    ("archenemy", 1),
+    ("vanguard", 2),
+    ("range", 2),
+    ("life_given", 2),
+    ("unwritten", 1),
+    # objects
+    ("object", 1),
+    ("controls", 2),
+    ("card_type", 2),
+    ("power", 2),
+    ("toughness", 2),
+    ("loyalty", 2),
+    ("defense", 2),
+    ("protects", 2),
+    ("land_type", 2),
+    ("has", 2),
+    ("color", 2),
+    ("protection", 2),
+    ("cant_attack_player", 2),
+    ("landwalk", 2),
+    ("landwalk_requires", 3),
+    ("max_attackers", 1),
+    ("toxic", 2),
+    # players in full (spec section 8)
+    ("poison_given", 2),
+    ("commander_damage_given", 3),
+    ("player_has", 2),
+    ("controls_player", 2),
+    ("priority", 1),
+    ("stack_item", 3),
+    ("lands_played", 2),
+    # declarations
+    ("chooses_defending", 2),
+    ("declared_attack", 2),
+    ("band", 2),
+    ("declared_block", 2),
+    ("play", 3),
+    ("play_name", 2),
+    ("spell_type", 2),
+    ("play_flash", 1),
+    ("play_speed", 2),
+    ("play_target", 2),
+    ("play_other", 2),
+    ("spell", 1),
+    ("declared_block_order", 3),
+    ("declared_assignment", 3),
+    # events
+    ("event", 2),
+    ("event_source", 2),
+    ("choice_item", 3),
+    ("choice_in_order", 1),
+    ("choice_hidden", 1),
+    ("trigger", 2),
+    # questions
+    ("asked", 1),
+)
+_RANK = {signature: i for i, signature in enumerate(SCHEMA)}
+# The input predicates kb/variants.lp completes with the spec's defaults where
+# a file is silent: a derived atom of these is an input fact all the same.
+DEFAULTED: frozenset[tuple[str, int]] = frozenset(
+    {("game", 1), ("option", 1), ("active", 1), ("starting", 1)}
+)
+
+
+def _const(word: str) -> Symbol:
+    """A vocabulary word as a constant: hyphens and spaces become underscores."""
+    return Function(word.replace("-", "_").replace(" ", "_").replace("'", ""))
+
+
+def _f(name: str, *args: Symbol) -> Symbol:
+    return Function(name, list(args))
+
+
+def _event_term(event: Event) -> Symbol:
+    kind, args = event.kind, event.args
+    if kind == "damage":
+        source, recipient, amount = args
+        return _f("damage", String(source), String(recipient), Number(amount))
+    if kind in ("lose_life", "gain_life", "pay_life", "set_life"):
+        return _f(kind, String(args[0]), Number(args[1]))
+    if kind in ("exchange_life", "makes_choose"):
+        return _f(kind, String(args[0]), String(args[1]))
+    if kind == "poison":
+        return _f("poison", String(args[0]), Number(args[1]))
+    if kind in ("cant_gain_life", "cant_lose_life", "cant_lose_game", "cant_get_poison", "concede"):
+        return _f(kind, String(args[0]))
+    if kind == "combat_damage":
+        return _const("combat_damage")
+    if kind == "simultaneous":
+        return _f("simultaneous", _const(args[0]))
+    raise ValueError(f"unknown event kind {kind!r}")  # pragma: no cover - the parser makes no other
+
+
+def question_symbol(question: Question) -> Symbol:
+    """The argument of `asked/1` for one question (`legal`, `pay("Ann",5)`, ...)."""
+    kind, params = question.kind, question.params
+    if kind in ("attack_targets", "assignments"):
+        return _f(kind, String(params["creature"]))
+    if kind == "blocks" and params.get("defender") is not None:
+        return _f("blocks", String(params["defender"]))
+    if kind == "pay":
+        return _f("pay", String(params["player"]), Number(params["amount"]))
+    if kind == "actions":
+        return _f("actions", String(params["player"]))
+    return _const(kind)
+
+
+def option_symbol(option: Option) -> Symbol:
+    """The argument of `option/1`: `attack_left`, `range_of_influence(2)`, ..."""
+    if option.name == "range_of_influence":
+        return _f("range_of_influence", Number(option.value or 0))
+    return _const(option.name)
+
+
+def scenario_facts(scenario: Scenario) -> list[Symbol]:
+    """Every input fact of the scenario as written (kb/variants.lp derives the
+    defaults), in schema order, no repeats."""
+    sc = scenario
+    out: list[Symbol] = []
+    add = out.append
+
+    # the table
+    if sc.game is not None:
+        add(_f("game", _const(sc.game)))
+    for option in sc.options:
+        add(_f("option", option_symbol(option)))
+    for player in sc.players:
+        add(_f("player", String(player.name)))
+    for player in sc.players:
+        add(_f("seat", String(player.name), Number(player.seat)))
+    for team in sc.teams:
+        for member in team.members:
+            add(_f("team", String(team.name), String(member)))
+    if sc.active:
+        add(_f("active", String(sc.active)))
+    if sc.starting:
+        add(_f("starting", String(sc.starting)))
+    add(_f("phase", _const(sc.phase)))
+    for setting in sc.emperors:
+        add(_f("emperor", String(setting.name)))
+    for setting in sc.archenemies:
+        add(_f("archenemy", String(setting.name)))
+    for setting in sc.vanguards:
+        add(_f("vanguard", String(setting.name), Number(setting.value)))
+    for setting in sc.ranges:
+        add(_f("range", String(setting.name), Number(setting.value)))
+    for setting in sc.life:
+        add(_f("life_given", String(setting.name), Number(setting.value)))
+    # what the file leaves out: kb/variants.lp derives the spec's defaults
+    if sc.game is None:
+        add(_f("unwritten", _const("game")))
+    if not sc.active:
+        add(_f("unwritten", _const("active")))
+    if not sc.starting:
+        add(_f("unwritten", _const("starting")))
+
+    # objects
+    for obj in sc.objects:
+        o = String(obj.name)
+        add(_f("object", o))
+        add(_f("controls", String(obj.controller), o))
+        add(_f("card_type", o, _const(obj.card_type)))
+        for attribute in ("power", "toughness", "loyalty", "defense"):
+            value = getattr(obj, attribute)
+            if value is not None:
+                add(_f(attribute, o, Number(value)))
+        if obj.protector is not None:
+            add(_f("protects", String(obj.protector), o))
+        walk = 0
+        for ability in obj.abilities:
+            if ability.name == "land_type":
+                add(_f("land_type", o, String(ability.args[0])))
+            elif ability.name in ("color", "protection"):
+                add(_f(ability.name, o, _const(ability.args[0])))
+            elif ability.name == "cant_attack_player":
+                add(_f("cant_attack_player", o, String(ability.args[0])))
+            elif ability.name == "toxic":
+                add(_f("toxic", o, Number(int(ability.args[0]))))
+            elif ability.name == "landwalk":
+                walk += 1
+                add(_f("landwalk", o, Number(walk)))
+                for required in ability.args:
+                    add(_f("landwalk_requires", o, Number(walk), String(required)))
+            else:
+                add(_f("has", o, _const(ability.name)))
+    if sc.max_attackers is not None:
+        add(_f("max_attackers", Number(sc.max_attackers.count)))
+
+    # players in full (spec section 8)
+    for setting in sc.poison:
+        add(_f("poison_given", String(setting.name), Number(setting.value)))
+    for given in sc.commander_damage:
+        add(
+            _f(
+                "commander_damage_given",
+                String(given.player),
+                String(given.commander),
+                Number(given.amount),
+            )
+        )
+    for ability in sc.player_abilities:
+        if ability.ability == "protection":
+            add(_f("protection", String(ability.player), _const(ability.color)))
+        else:
+            add(_f("player_has", String(ability.player), _const(ability.ability)))
+    for control in sc.player_controls:
+        add(_f("controls_player", String(control.controller), String(control.controlled)))
+    if sc.priority:
+        add(_f("priority", String(sc.priority)))
+    for pos, item in enumerate(sc.stack, start=1):
+        add(_f("stack_item", Number(pos), String(item.name), String(item.controller)))
+    for setting in sc.lands_played:
+        add(_f("lands_played", String(setting.name), Number(setting.value)))
+
+    # declarations
+    for choice in sc.defending_choices:
+        add(_f("chooses_defending", String(choice.player), String(choice.defender)))
+    for attack in sc.attacks:
+        add(_f("declared_attack", String(attack.attacker), String(attack.target)))
+    for band in sc.bands:
+        for member in band.members:
+            add(_f("band", Number(band.index), String(member)))
+    for block in sc.blocks:
+        add(_f("declared_block", String(block.blocker), String(block.attacker)))
+    for play in sc.plays:
+        k = Number(play.index)
+        add(_f("play", k, String(play.player), _const(play.kind)))
+        if play.kind == "concede":
+            add(_f("play_other", k, String(play.other)))
+            continue
+        add(_f("play_name", k, String(play.name)))
+        if play.kind == "cast":
+            add(_f("spell_type", k, _const(play.spell_type)))
+            add(_f("spell", String(play.name)))
+            for color in play.colors:
+                add(_f("color", String(play.name), _const(color)))
+            if play.flash:
+                add(_f("play_flash", k))
+        if play.speed is not None:
+            add(_f("play_speed", k, _const(play.speed)))
+        for target in play.targets:
+            add(_f("play_target", k, String(target.name)))
+    for k, block in enumerate(sc.blocks, start=1):
+        add(_f("declared_block_order", String(block.blocker), String(block.attacker), Number(k)))
+    for assignment in sc.assignments:
+        for recipient, amount, _ in assignment.amounts:
+            add(
+                _f(
+                    "declared_assignment",
+                    String(assignment.creature),
+                    String(recipient),
+                    Number(amount),
+                )
+            )
+
+    # events
+    for event in sc.events:
+        i = Number(event.index)
+        add(_f("event", i, _event_term(event)))
+        if event.source is not None:
+            add(_f("event_source", i, String(event.source)))
+        for j, item in enumerate(event.items, start=1):
+            add(_f("choice_item", i, Number(j), String(item)))
+        if event.in_order:
+            add(_f("choice_in_order", i))
+        if event.hidden:
+            add(_f("choice_hidden", i))
+    for trigger in sc.triggers:
+        add(_f("trigger", String(trigger.name), String(trigger.controller)))
+
+    # questions
+    for question in sc.questions:
+        add(_f("asked", question_symbol(question)))
+
+    return list(dict.fromkeys(out))
+
+
+def _rank(symbol: Symbol) -> tuple[int, str]:
+    signature = (symbol.name, len(symbol.arguments))
+    return (_RANK.get(signature, len(_RANK)), symbol.name if signature not in _RANK else "")
+
+
+def facts_text(symbols: Iterable[Symbol]) -> str:
+    """One `atom.` per line, grouped by predicate in schema order (stable within a group)."""
+    ordered: Sequence[Symbol] = sorted(symbols, key=_rank)
+    return "".join(f"{symbol}.\n" for symbol in ordered)

@@ -1,0 +1,1 @@
+"""The forms answers are printed in, beyond JSON: the readable tree (`text`)."""

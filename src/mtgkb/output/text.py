@@ -1,0 +1,215 @@
+"""The readable form of the answers: one tree per file, for a person at a terminal."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.text import Text
+from rich.tree import Tree
+
+from mtgkb.rulebase import words as _words
+
+# The language of the labels being printed (print_result sets it).
+_lang = "en"
+
+
+def _t(key: str, *args) -> str:
+    """A label of kb/texts.lp in the language being printed, filled in."""
+    return _words.text("label", key, _lang).format(*args)
+
+
+def _rules_line(answer: dict) -> Text | None:
+    rules = answer.get("rules")
+    if not rules:
+        return None
+    return Text(_t("rules", ", ".join(rules)), style="dim")
+
+
+def _sequence(items: list) -> str:
+    return " → ".join(str(x) for x in items)
+
+
+def _assignments(node: Tree, answer: dict, verb: str) -> None:
+    count = answer["count"]
+    exact = "" if answer["complete"] else _t("at_least")
+    node.label = Text.assemble(node.label, _t("declarations", count) + exact)
+    for i, assignment in enumerate(answer["assignments"], start=1):
+        if not assignment:
+            node.add(Text(_t("no_attack" if verb == "attack" else "no_blocks", i)))
+        else:
+            pairs = "; ".join(f"{a} → {b}" for a, b in sorted(assignment.items()))
+            node.add(Text(f"{i}. {pairs}"))
+    if len(answer["assignments"]) < count:
+        node.add(Text(_t("more", count - len(answer["assignments"])), style="dim"))
+
+
+def _answer_tree(answer: dict) -> Tree:
+    ask = answer.get("ask", "?")
+    title = Text(f"ask {ask.replace('-', ' ')}", style="bold")
+    node = Tree(title)
+    if answer.get("supported") is False:
+        node.add(Text(answer.get("message", _t("not_supported")), style="yellow"))
+        return node
+    if ask == "legal":
+        if answer["legal"]:
+            node.label = Text.assemble(title, ": ", Text(_t("legal"), style="green"))
+        else:
+            node.label = Text.assemble(title, ": ", Text(_t("illegal"), style="red"))
+            for v in answer["violations"]:
+                node.add(Text(f"{v['rule']}: {v['message']}"))
+    elif ask == "defending":
+        node.label = Text.assemble(title, ": " + (", ".join(answer["players"]) or _t("none")))
+    elif ask == "attack-targets":
+        targets = ", ".join(answer["targets"]) or _t("nothing")
+        node.label = Text.assemble(title, _t("targets_for", answer["creature"], targets))
+    elif ask == "attacks":
+        _assignments(node, answer, "attack")
+    elif ask == "blocks":
+        if answer.get("defender"):
+            node.label = Text.assemble(title, _t("for", answer["defender"]))
+        _assignments(node, answer, "blocks")
+    elif ask in ("order", "stack", "block-order", "damage-order") and answer["orders"] == [[]]:
+        node.label = Text.assemble(title, _t("nothing_pending"))
+    elif ask in ("order", "stack", "block-order", "damage-order"):
+        node.label = Text.assemble(title, _t("orders", len(answer["orders"])))
+        for order in answer["orders"]:
+            node.add(Text(_sequence(order)))
+        for player, seqs in answer.get("choice_orders", {}).items():
+            node.add(Text(_t("chooses", player, _t("or").join(_sequence(s) for s in seqs))))
+        for player, by in answer.get("made_by", {}).items():
+            node.add(Text(_t("makes_choices", by, player)))
+    elif ask == "knowledge":
+        for player, known in answer["known"].items():
+            node.add(Text(_t("knows", player, ", ".join(known) or _t("nobody"))))
+    elif ask == "outcome":
+        for player, life in answer["life"].items():
+            node.add(Text(_t("life", player, life)))
+        for team, life in answer.get("team_life", {}).items():
+            node.add(Text(_t("team_life", team, life)))
+        node.add(Text(_t("lost", ", ".join(answer["lost"]) or _t("nobody"))))
+        for source, n in answer.get("triggers", {}).items():
+            node.add(Text(_t("triggered", source, n)))
+        for player, n in answer.get("poison", {}).items():
+            node.add(Text(_t("poison", player, n)))
+        for team, n in answer.get("team_poison", {}).items():
+            node.add(Text(_t("team_poison", team, n)))
+        for player, sources in answer.get("commander_damage", {}).items():
+            for source, n in sources.items():
+                node.add(Text(_t("commander_damage", player, n, source)))
+        if answer.get("illegal_play"):
+            broken = ", ".join(sorted({v["rule"] for v in answer.get("violations", [])}))
+            node.add(Text(_t("illegal_play", broken), style="bold yellow"))
+        if "destroyed" in answer:
+            node.add(Text(_t("destroyed_list", ", ".join(answer["destroyed"]) or _t("nothing"))))
+    elif ask == "actions":
+        may = ", ".join(answer["may"]) or _t("nothing")
+        node.label = Text.assemble(title, _t("actions", answer["player"], may))
+        for player, by in answer.get("made_by", {}).items():
+            node.add(Text(_t("makes_plays", by, player)))
+    elif ask == "assignments":
+        count = answer["count"]
+        exact = "" if answer["complete"] else _t("at_least")
+        node.label = Text.assemble(title, _t("assignments", answer["creature"], count) + exact)
+        for i, assignment in enumerate(answer["assignments"], start=1):
+            if not assignment:
+                node.add(Text(_t("no_damage", i)))
+            else:
+                parts = ", ".join(_t("damage_to", n, r) for r, n in assignment.items())
+                node.add(Text(_t("numbered", i, parts)))
+        if len(answer["assignments"]) < count:
+            node.add(Text(_t("more", count - len(answer["assignments"])), style="dim"))
+    elif ask == "pay":
+        if answer["can"] is None:
+            text = _t("pay_unknown", answer["player"], answer["amount"])
+        else:
+            verdict = "can_pay" if answer["can"] else "cannot_pay"
+            text = _t(verdict, answer["player"], answer["amount"])
+        node.label = Text.assemble(title, text)
+    elif ask == "can":
+        verdict = Text(_t("can_yes" if answer["can"] else "can_no", answer["play"]))
+        verdict.stylize("green" if answer["can"] else "red")
+        node.label = Text.assemble(title, verdict)
+        for v in answer["violations"]:
+            node.add(Text(f"{v['rule']}: {v['message']}"))
+        if answer["forbidden_by"]:
+            node.add(Text(_t("forbidden_by", " + ".join(answer["forbidden_by"])), style="bold red"))
+    elif ask == "fix":
+        if answer["legal"]:
+            node.label = Text.assemble(title, _t("fix_legal"))
+        elif answer["changes"] is None:
+            node.label = Text.assemble(title, _t("fix_none"))
+        else:
+            key = "fix_changes" if answer.get("complete", True) else "fix_changes_more"
+            node.label = Text.assemble(title, _t(key, len(answer["changes"]), answer["count"]))
+            for change in answer["changes"]:
+                if "change" in change:
+                    node.add(Text(_t("change", change["change"], change["to"])))
+                else:
+                    kind = next(iter(change))
+                    node.add(Text(_t(kind, change[kind])))
+        if answer.get("remaining"):
+            left = node.add(Text(_t("remaining"), style="yellow"))
+            for v in answer["remaining"]:
+                left.add(Text(f"{v['rule']}: {v['message']}"))
+    elif ask == "explain":
+        if answer.get("question"):
+            node.label = Text.assemble(title, _t("explain_of", answer["question"]))
+        _explain_tree(node, answer.get("tree", []))
+    for item in answer.get("inconsistent", []):
+        values = ", ".join(str(v) for v in item["values"])
+        warn = node.add(
+            Text(_t("inconsistent", item["atom"], item["of"], values), style="bold red")
+        )
+        for d in item.get("derived_by", []):
+            where = ", ".join(d.get("at", [])) or _t("place_not_found")
+            rules = ", ".join(d["rules"]) or "-"
+            warn.add(Text(_t("derived_at", d["value"], rules, where), style="red"))
+    rules = _rules_line(answer)
+    if rules is not None:
+        node.add(rules)
+    return node
+
+
+def _explain_tree(node: Tree, items: list, said: set | None = None) -> None:
+    """Each conclusion with its rules; a rule's paraphrase the first time it appears."""
+    said = set() if said is None else said
+    for item in items:
+        label = Text(item.get("conclusion", "?"))
+        rules = [item["rule"], *item.get("also", [])] if item.get("rule") else []
+        if rules:
+            label.append(f"  [{', '.join(rules)}]", style="cyan")
+        if item.get("id"):
+            label = Text.assemble(Text(_t("node", item["id"]), style="bold"), label)
+        if item.get("fact"):
+            label.append(_t("fact"), style="dim")
+        if item.get("folded"):
+            label.append(_t("folded", item["folded"]), style="dim")
+        if item.get("repeated"):
+            label.append(_t("see", item.get("see", "?")), style="dim")
+        if item.get("note"):
+            label.append(f"  ({item['note']})", style="yellow")
+        child = node.add(label)
+        if item.get("says") and item["rule"] not in said:
+            said.add(item["rule"])
+            child.add(Text(f"{item['rule']}: {item['says']}", style="dim italic"))
+        forbidden = item.get("forbidden_by")
+        if forbidden:
+            objects = ", ".join(forbidden.get("objects", []))
+            text = _t("forbidden_by", " + ".join(forbidden["rules"]) or _t("rules_not_found"))
+            if objects:
+                text += _t("play_of", objects)
+            if forbidden.get("minimal") is False:
+                text += _t("not_minimal")
+            child.add(Text(text, style="bold red"))
+        _explain_tree(child, item.get("because", []), said)
+        if item.get("truncated"):
+            child.add(Text(_t("cut"), style="dim"))
+
+
+def print_result(console: Console, output: dict, lang: str = "en") -> None:
+    """Print one file's answers as a tree, its labels in `lang`."""
+    global _lang
+    _lang = lang
+    root = Tree(Text(output.get("file", "?"), style="bold cyan"))
+    for answer in output.get("answers", []):
+        root.add(_answer_tree(answer))
+    console.print(root)

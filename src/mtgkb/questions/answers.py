@@ -1,0 +1,612 @@
+"""One answer per question: which query program to solve, and how its shown
+atoms become the JSON answer of the spec (section 6)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import clingo
+
+from mtgkb.engine import solve as _solve
+from mtgkb.engine.solve import Grounding, SolveResult, group_queries
+from mtgkb.language.errors import check_count, check_timeout
+from mtgkb.questions.symbols import Decoder, atoms, cited_rules, names_in, value, values
+from mtgkb.rulebase import words as _words
+from mtgkb.rulebase.index import sort_key
+from mtgkb.rulebase.location import query_file
+
+DEFAULT_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The bounds of one run: the model cap (0: no cap), the time-out in
+    seconds (None: none) and the memory bound in MiB (None: the default, 0:
+    none); and the language its answers speak (`en`, `it`). Values out of
+    range raise `mtgkb.language.errors.UsageError`."""
+
+    max_models: int = 100000
+    timeout: float | None = None
+    memory: int | None = None
+    lang: str = "en"  # the language of messages and explanations (not a bound)
+
+    def __post_init__(self) -> None:
+        check_count(self.max_models, "max_models", 0)
+        object.__setattr__(self, "timeout", check_timeout(self.timeout))
+        if self.memory is not None:
+            check_count(self.memory, "memory", 0, 1 << 30)
+
+
+Answer = dict
+Renderer = Callable[[object, Sequence[clingo.Symbol], Limits], Answer]
+
+# The JSON name of each kind of question (spec, section 6).
+ASK_NAMES = {
+    "legal": "legal",
+    "defending": "defending",
+    "attack_targets": "attack-targets",
+    "attacks": "attacks",
+    "blocks": "blocks",
+    "order": "order",
+    "block_order": "block-order",
+    "damage_order": "damage-order",
+    "knowledge": "knowledge",
+    "stack": "stack",
+    "outcome": "outcome",
+    "pay": "pay",
+    "can": "can",
+    "fix": "fix",
+    "explain": "explain",
+    "actions": "actions",
+    "assignments": "assignments",
+}
+
+# The kinds of play `ask actions` names, in the spec's order and spelling.
+ACTION_KINDS = {
+    "instant": "instant",
+    "flash": "flash",
+    "ability": "ability",
+    "sorcery_speed_ability": "sorcery-speed ability",
+    "sorcery": "sorcery",
+    "land": "land",
+}
+
+# Questions that build their own groundings (other facts, or optimisation):
+# they take no part in the groundings a file's questions share.
+OWN_GROUNDINGS = frozenset({"can", "fix"})
+
+
+def _with_rules(answer: Answer, rules: set[str]) -> Answer:
+    answer["rules"] = sorted(rules, key=sort_key)
+    return answer
+
+
+def _consistent(answer: Answer, model, query: str, facts) -> Answer:
+    """Add `"inconsistent"` when the rule base gave an atom that has one value
+    (kb/single_valued.lp) several: the run then exits 4 (spec, section 11)."""
+    from mtgkb.questions import consistency
+
+    found = consistency.report(model, query, facts)
+    if found:
+        answer["inconsistent"] = found
+    return answer
+
+
+# The groundings of the file being answered: its questions share them where
+# their queries allow (mtgkb.engine.solve.group_queries), with each question's
+# `asked/1` switched on for its own solve only. A session lasts from a file's
+# first question to its last and is keyed by the scenario and its facts.
+_session: _Session | None = None
+
+
+# Queries grounded together pay the rule base's set-up once, but each query's
+# rules become conditional, so what they derive is no longer a fact to the
+# grounder: past a few hundred facts that costs more than it saves (bench/).
+SHARE_UP_TO_FACTS = 500
+
+
+class _Session:
+    def __init__(self, scenario, fixed: list):
+        from mtgkb.language.facts import question_symbol
+
+        self.scenario = scenario
+        self.fixed = fixed
+        names = _queries_of(scenario)
+        self.uses = {name: names.count(name) for name in names}
+        if len(fixed) <= SHARE_UP_TO_FACTS:
+            self.groups = group_queries(names)
+        else:
+            self.groups = [[name] for name in self.uses]
+        self.remaining = {tuple(g): sum(self.uses[name] for name in g) for g in self.groups}
+        self.asked = list(
+            dict.fromkeys(
+                clingo.Function("asked", [question_symbol(q)]) for q in scenario.questions
+            )
+        )
+        self.built: dict[tuple, Grounding] = {}
+
+    def matches(self, scenario, fixed: list) -> bool:
+        return (
+            self.scenario is scenario
+            and len(self.fixed) == len(fixed)
+            and all(a is b or a == b for a, b in zip(self.fixed, fixed, strict=True))
+        )
+
+    def group_of(self, query: str) -> tuple | None:
+        return next((tuple(g) for g in self.groups if query in g), None)
+
+    def done(self, query: str) -> None:
+        """One question of `query` answered: free its grounding after the last."""
+        group = self.group_of(query)
+        if group in self.remaining:
+            self.remaining[group] -= 1
+            if self.remaining[group] <= 0:
+                self.built.pop(group, None)
+
+
+def _queries_of(scenario) -> list[str]:
+    names = []
+    for question in getattr(scenario, "questions", ()):
+        name = QUERY_OF.get(question.kind, question.kind)
+        if question.kind in OWN_GROUNDINGS:
+            continue
+        if question.kind in ANSWERS and query_file(name).exists():
+            names.append(name)
+    return names
+
+
+def _grounding(query: str, scenario, facts) -> tuple[Grounding, tuple]:
+    """The grounding to solve `query` in, and the atoms to switch on for it."""
+    global _session
+    if not _solve.SHARE or scenario is None or isinstance(facts, str):
+        return Grounding([query], facts), ()
+    fixed = [s for s in facts if s.name != "asked"]
+    asked = tuple(s for s in facts if s.name == "asked")
+    if _session is None or not _session.matches(scenario, fixed):
+        _session = _Session(scenario, fixed)
+    session = _session
+    group = session.group_of(query)
+    alone = group is None or (len(group) == 1 and session.uses.get(query, 0) <= 1)
+    if alone or any(a not in session.asked for a in asked):
+        return Grounding([query], facts), ()
+    if group not in session.built:
+        session.built[group] = Grounding(group, fixed, switchable=session.asked)
+    return session.built[group], asked
+
+
+def _end_session() -> None:
+    global _session
+    _session = None
+
+
+# The queries whose answer is the one model they have, or whose optimal models
+# all show the same atoms: a batch may solve them for many scenarios at once
+# (mtgkb.engine.solve.solve_many) and leave the models here, keyed by scenario
+# (identity), query and the question's asked/1 atoms.
+SINGLE_MODEL_QUERIES = frozenset(
+    {"legal", "defending", "attack_targets", "outcome", "pay", "actions"}
+)
+AHEAD: dict[tuple, list[clingo.Symbol]] = {}
+
+
+def ahead_key(scenario, query: str, facts) -> tuple:
+    return (id(scenario), query, tuple(s for s in facts if s.name == "asked"))
+
+
+def _single(query: str, scenario, facts, limits: Limits) -> list[clingo.Symbol]:
+    if AHEAD and not isinstance(facts, str):
+        model = AHEAD.pop(ahead_key(scenario, query, facts), None)
+        if model is not None:
+            return model
+    grounding, on = _grounding(query, scenario, facts)
+    result = grounding.solve(query, max_models=1, timeout=limits.timeout, true=on)
+    return sorted(result.models[0]) if result.models else []
+
+
+def _all_models(
+    query: str, scenario, facts, limits: Limits, keep: int | None = None
+) -> SolveResult:
+    grounding, on = _grounding(query, scenario, facts)
+    return grounding.solve(
+        query, max_models=limits.max_models, keep=keep, timeout=limits.timeout, true=on
+    )
+
+
+def _cites_of(result: SolveResult) -> set[str]:
+    rules: set[str] = set()
+    for model in result.models:
+        rules |= cited_rules(model)
+    return rules
+
+
+# --- the answers -----------------------------------------------------------
+
+
+def _seat_order(scenario) -> dict[str, int]:
+    return {name: i for i, name in enumerate(scenario.player_names)}
+
+
+def _by_seat(scenario, names) -> list[str]:
+    """Player names in seating order (other names after them, alphabetically)."""
+    seats = _seat_order(scenario)
+    return sorted(names, key=lambda n: (seats.get(n, len(seats)), n))
+
+
+def answer_legal(question, scenario, facts, limits: Limits) -> Answer:
+    model = _single("legal", scenario, facts, limits)
+    if limits.lang == "en":
+        messages = {str(kind): text for kind, text in values(model, "message", 2)}
+    else:
+        messages = _words.messages(limits.lang)
+    violations = violation_entries(
+        [
+            (rule.arguments[0] if rule.arguments else rule, args)
+            for rule, args in atoms(model, "violation", 2)
+        ],
+        messages,
+    )
+    rules = cited_rules(model) | {v["rule"] for v in violations}
+    answer = {"ask": "legal", "legal": not violations, "violations": violations}
+    return _consistent(_with_rules(answer, rules), model, "legal", facts)
+
+
+def violation_entries(pairs, messages: dict[str, str]) -> list[dict]:
+    """`{"rule", "message", "objects"}` for each (rule number, kind term) pair,
+    in rule order; the message is the kind's template with its arguments."""
+    violations = []
+    for rule, args in pairs:
+        number = str(value(rule))
+        objects = names_in(args)
+        kind = args.name if args.type == clingo.SymbolType.Function else str(args)
+        template = messages.get(kind, kind.replace("_", " ") + ": {all}")
+        filled = fill_template(template, [str(value(a)) for a in _arguments(args)])
+        violations.append({"rule": number, "message": filled, "objects": objects})
+    violations.sort(key=lambda v: (sort_key(v["rule"]), v["objects"]))
+    return violations
+
+
+def _arguments(term: clingo.Symbol) -> list[clingo.Symbol]:
+    return list(term.arguments) if term.type == clingo.SymbolType.Function else []
+
+
+_PLACEHOLDER = re.compile(r"\{(all|[1-9][0-9]*)\}")
+
+
+def fill_template(template: str, words: Sequence[str]) -> str:
+    """A kb/messages.lp template with `{1}`, `{2}`... (the arguments) and `{all}`
+    filled in one pass over the template: text put in (a name such as `{2}`)
+    is never read as a placeholder. A placeholder without an argument stays."""
+
+    def put(found: re.Match) -> str:
+        key = found.group(1)
+        if key == "all":
+            return ", ".join(words)
+        index = int(key) - 1
+        return words[index] if index < len(words) else found.group(0)
+
+    return _PLACEHOLDER.sub(put, template)
+
+
+def answer_defending(question, scenario, facts, limits: Limits) -> Answer:
+    model = _single("defending", scenario, facts, limits)
+    players = _by_seat(scenario, (p for (p,) in values(model, "defending", 1)))
+    return _with_rules({"ask": "defending", "players": players}, cited_rules(model))
+
+
+def answer_attack_targets(question, scenario, facts, limits: Limits) -> Answer:
+    model = _single("attack_targets", scenario, facts, limits)
+    creature = question["creature"]
+    targets = _by_seat(scenario, (x for c, x in values(model, "attack_target", 2) if c == creature))
+    answer = {"ask": "attack-targets", "creature": creature, "targets": targets}
+    return _with_rules(answer, cited_rules(model))
+
+
+def _declarations(
+    query: str, pred: str, question, scenario, facts, limits: Limits
+) -> tuple[dict, set, SolveResult]:
+    limit = question.get("limit") if question.get("limit") is not None else DEFAULT_LIMIT
+    result = _all_models(query, scenario, facts, limits, keep=max(limit, 1))
+    assignments = [
+        {str(a): str(b) for a, b in values(model, pred, 2)} for model in result.models[:limit]
+    ]
+    body = {"count": result.count, "complete": result.complete, "assignments": assignments}
+    return body, _cites_of(result), result
+
+
+def answer_attacks(question, scenario, facts, limits: Limits) -> Answer:
+    body, rules, _ = _declarations("attacks", "attacks", question, scenario, facts, limits)
+    return _with_rules({"ask": "attacks", **body}, rules)
+
+
+def answer_blocks(question, scenario, facts, limits: Limits) -> Answer:
+    body, rules, result = _declarations("blocks", "blocks", question, scenario, facts, limits)
+    defender = question.get("defender")
+    if defender is None:
+        # `ask blocks` without `for P`: the defending players' blocks together;
+        # name the defender when there is one, else list them all.
+        choosers = {p for model in result.models[:1] for (p,) in values(model, "block_chooser", 1)}
+        if len(choosers) == 1:
+            defender = choosers.pop()
+        else:
+            body = {"defenders": _by_seat(scenario, choosers), **body}
+    answer = {"ask": "blocks", "defender": defender, **body}
+    return _with_rules(answer, rules)
+
+
+def _distinct(sequences) -> list[list]:
+    """The sequences without repeats, in first-seen order (in linear time)."""
+    seen: set[tuple] = set()
+    out: list[list] = []
+    for seq in sequences:
+        key = tuple(seq)
+        if key not in seen:
+            seen.add(key)
+            out.append(seq)
+    return out
+
+
+def _orders(query: str, pred: str, ask: str, scenario, facts, limits: Limits) -> Answer:
+    result = _all_models(query, scenario, facts, limits)
+    read = Decoder()
+    orders = _distinct(read.sequence(model, pred) for model in result.models)
+    answer = {"ask": ask, "orders": orders}
+    if not result.complete:
+        answer["complete"] = False
+    return _with_rules(answer, read.cited_rules(result.models))
+
+
+def answer_order(question, scenario, facts, limits: Limits) -> Answer:
+    result = _all_models("order", scenario, facts, limits)
+    read = Decoder()
+    orders = _distinct(read.sequence(model, "order") for model in result.models)
+    sequences: dict[str, list[list]] = {}
+    for model in result.models:
+        per_player: dict[str, list] = {}
+        for player, pos, thing in read.values(model, "choice_order", 3):
+            per_player.setdefault(player, []).append((pos, thing))
+        for player, steps in per_player.items():
+            sequences.setdefault(player, []).append([thing for _, thing in sorted(steps)])
+    choice_orders = {player: _distinct(seqs) for player, seqs in sequences.items()}
+    answer = {"ask": "order", "orders": orders}
+    if choice_orders:
+        answer["choice_orders"] = choice_orders
+    made_by = {a: r for model in result.models[:1] for a, r in values(model, "made_by", 2)}
+    if made_by:
+        answer["made_by"] = made_by
+    if not result.complete:
+        answer["complete"] = False
+    return _with_rules(answer, read.cited_rules(result.models))
+
+
+def answer_knowledge(question, scenario, facts, limits: Limits) -> Answer:
+    model = _single("knowledge", scenario, facts, limits)
+    known: dict[str, list[str]] = {p: [] for p in scenario.player_names}
+    for knower, chooser in values(model, "knows", 2):
+        known.setdefault(knower, []).append(chooser)
+    for names in known.values():
+        names.sort()
+    return _with_rules({"ask": "knowledge", "known": known}, cited_rules(model))
+
+
+def answer_stack(question, scenario, facts, limits: Limits) -> Answer:
+    return _orders("stack", "stack", "stack", scenario, facts, limits)
+
+
+def answer_block_order(question, scenario, facts, limits: Limits) -> Answer:
+    return _orders("block_order", "block_order", "block-order", scenario, facts, limits)
+
+
+def answer_damage_order(question, scenario, facts, limits: Limits) -> Answer:
+    return _orders("damage_order", "damage_order", "damage-order", scenario, facts, limits)
+
+
+def _team_order(scenario):
+    """A sort key putting teams in the order the file declares them."""
+    declared = {team.name: i for i, team in enumerate(scenario.teams)}
+    return lambda pair: (declared.get(str(pair[0]), len(declared)), str(pair[0]))
+
+
+def answer_outcome(question, scenario, facts, limits: Limits) -> Answer:
+    from mtgkb.questions.consistency import holders
+
+    model = _single("outcome", scenario, facts, limits)
+    seats = _seat_order(scenario)
+    several = holders(model)  # never pick one of several values: "inconsistent" lists them
+
+    def single(name: str):
+        return [pair for pair in values(model, name, 2) if (name, pair[0]) not in several]
+
+    answer = {
+        "ask": "outcome",
+        "life": dict(sorted(single("life"), key=lambda pn: seats.get(pn[0], 0))),
+        "team_life": dict(sorted(single("team_life"), key=_team_order(scenario))),
+        "lost": _by_seat(scenario, (p for (p,) in values(model, "lost", 1))),
+        "triggers": {o: n for o, n in values(model, "triggered", 2)},
+    }
+    if not answer["team_life"]:
+        del answer["team_life"]
+    poison = dict(sorted(values(model, "poison", 2), key=lambda pn: seats.get(pn[0], 0)))
+    if poison:
+        answer["poison"] = poison
+    team_poison = dict(sorted(values(model, "team_poison", 2), key=_team_order(scenario)))
+    if team_poison:
+        answer["team_poison"] = team_poison
+    commander: dict[str, dict] = {}
+    for player, source, n in sorted(
+        values(model, "commander_damage", 3), key=lambda t: (seats.get(t[0], 0), t[1])
+    ):
+        commander.setdefault(player, {})[source] = n
+    if commander:
+        answer["commander_damage"] = commander
+    destroyed = sorted(str(x) for (x,) in values(model, "destroyed", 1))
+    fought = any(e.kind == "combat_damage" for e in getattr(scenario, "events", ()))
+    if destroyed or fought:
+        answer["destroyed"] = destroyed
+    rules = cited_rules(model)
+    illegal = _illegal_play(scenario, facts, limits)
+    if illegal:
+        # spec section 11: the declared play is illegal; the answer says so
+        # (the damage still follows the declarations as written).
+        answer["illegal_play"] = True
+        answer["violations"] = illegal
+        rules |= {v["rule"] for v in illegal}
+    return _consistent(_with_rules(answer, rules), model, "outcome", facts)
+
+
+def _illegal_play(scenario, facts, limits: Limits) -> list[dict]:
+    """The violations of the file's declared play, if it has one (`ask legal`'s)."""
+    if scenario is None or not _declares_play(scenario):
+        return []
+    legal_facts = facts if isinstance(facts, str) else [s for s in facts if s.name != "asked"]
+    answer = answer_legal(None, None, legal_facts, limits)
+    return answer["violations"]
+
+
+def _declares_play(scenario) -> bool:
+    return bool(
+        getattr(scenario, "attacks", None)
+        or getattr(scenario, "blocks", None)
+        or getattr(scenario, "bands", None)
+        or getattr(scenario, "defending_choices", None)
+        or getattr(scenario, "plays", None)
+    )
+
+
+def answer_assignments(question, scenario, facts, limits: Limits) -> Answer:
+    limit = DEFAULT_LIMIT
+    result = _all_models("assignments", scenario, facts, limits, keep=limit)
+    assignments = [
+        {str(r): n for r, n in values(model, "assignment", 2)} for model in result.models[:limit]
+    ]
+    assignments.sort(key=lambda a: sorted(a.items()))
+    answer = {
+        "ask": "assignments",
+        "creature": question["creature"],
+        "count": result.count,
+        "complete": result.complete,
+        "assignments": assignments,
+    }
+    return _with_rules(answer, _cites_of(result))
+
+
+def answer_pay(question, scenario, facts, limits: Limits) -> Answer:
+    model = _single("pay", scenario, facts, limits)
+    payable = {(p, n) for p, n in values(model, "can_pay", 2)}
+    can = (question["player"], question["amount"]) in payable
+    answer = {"ask": "pay", "player": question["player"], "amount": question["amount"], "can": can}
+    answer = _consistent(_with_rules(answer, cited_rules(model)), model, "pay", facts)
+    if answer.get("inconsistent"):
+        answer["can"] = None  # it would rest on one of several life totals
+    return answer
+
+
+def answer_actions(question, scenario, facts, limits: Limits) -> Answer:
+    model = _single("actions", scenario, facts, limits)
+    kinds = {str(k) for (k,) in values(model, "may", 1)}
+    may = [word for kind, word in ACTION_KINDS.items() if kind in kinds]
+    answer = {"ask": "actions", "player": question["player"], "may": may}
+    made_by = dict(values(model, "made_by", 2))
+    if made_by:
+        answer["made_by"] = made_by
+    return _with_rules(answer, cited_rules(model))
+
+
+ANSWERS: dict[str, Callable] = {
+    "legal": answer_legal,
+    "defending": answer_defending,
+    "attack_targets": answer_attack_targets,
+    "attacks": answer_attacks,
+    "blocks": answer_blocks,
+    "order": answer_order,
+    "knowledge": answer_knowledge,
+    "stack": answer_stack,
+    "block_order": answer_block_order,
+    "damage_order": answer_damage_order,
+    "outcome": answer_outcome,
+    "pay": answer_pay,
+    "actions": answer_actions,
+    "assignments": answer_assignments,
+}
+
+# The query program each kind of question needs.
+QUERY_OF = {
+    "legal": "legal",
+    "defending": "defending",
+    "attack_targets": "attack_targets",
+    "attacks": "attacks",
+    "blocks": "blocks",
+    "order": "order",
+    "knowledge": "knowledge",
+    "stack": "stack",
+    "block_order": "block_order",
+    "damage_order": "damage_order",
+    "outcome": "outcome",
+    "pay": "pay",
+    "can": "can",
+    "fix": "fix",
+    "explain": "explain",
+    "actions": "actions",
+    "assignments": "assignments",
+}
+
+
+def answer(question, scenario, facts, limits: Limits) -> Answer:
+    """The answer to one question, or a plain 'not supported yet'."""
+    kind = question.kind
+    ask = ASK_NAMES.get(kind, kind)
+    handler = ANSWERS.get(kind)
+    if handler is None or not query_file(QUERY_OF.get(kind, kind)).exists():
+        return {
+            "ask": ask,
+            "supported": False,
+            "message": _words.text("label", "not_built", limits.lang).format(ask.replace("-", " ")),
+        }
+    try:
+        return handler(question, scenario, facts_for(question, facts), limits)
+    finally:
+        if _session is not None and _session.scenario is scenario:
+            _session.done(QUERY_OF.get(kind, kind))
+        questions = getattr(scenario, "questions", None)
+        if not questions or question is questions[-1]:
+            _end_session()
+
+
+def facts_for(question, facts):
+    """The scenario's facts with only this question's `asked/1`: a query reads
+    its parameters (which defender, which payment) from the one it is given."""
+    if isinstance(facts, str):
+        return facts
+    from mtgkb.language.facts import question_symbol
+
+    own = question_symbol(question)
+    return [s for s in facts if s.name != "asked" or s.arguments[0] == own]
+
+
+def _answer_explain(question, scenario, facts, limits: Limits) -> Answer:
+    # explain.py reads the other answers' queries; imported on first use, so
+    # that it can import this module without a cycle and a run that asks no
+    # `explain` does not pay for loading it.
+    from mtgkb.questions.explain import answer_explain
+
+    return answer_explain(question, scenario, facts, limits)
+
+
+ANSWERS["explain"] = _answer_explain
+
+
+def _answer_can(question, scenario, facts, limits: Limits) -> Answer:
+    from mtgkb.questions.judge import answer_can
+
+    return answer_can(question, scenario, facts, limits)
+
+
+def _answer_fix(question, scenario, facts, limits: Limits) -> Answer:
+    from mtgkb.questions.judge import answer_fix
+
+    return answer_fix(question, scenario, facts, limits)
+
+
+ANSWERS["can"] = _answer_can
+ANSWERS["fix"] = _answer_fix

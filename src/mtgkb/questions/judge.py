@@ -1,0 +1,240 @@
+"""The judge's questions of spec section 10: `ask can PLAY` and `ask fix`.
+
+`ask can PLAY`: the play is the declaration the parser built from it (the
+grammar's own declaration statements). It is judged against the scenario as
+written without becoming one of its declarations: the facts are those of the
+scenario with the file's declarations of the play's step left out and the
+play in their place, and `queries/can.lp` lets the other creatures of that
+step do anything legal (for attacks and blocks, "some legal declaration of
+the step contains the play"). When it cannot be made, `forbidden_by` is a
+minimal set of CR rules that together forbid it (mtgkb.engine.cores, through the
+switched program of mtgkb.questions.explain's Forbidder over `can.lp`).
+
+`ask fix`: `queries/fix.lp` finds the legal declarations of attackers and
+blockers with the fewest changes to the declared ones; here they are read
+back as changes. Nothing here is a game rule: which facts belong to which
+step is the shape of the language's declarations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import clingo
+
+from mtgkb.engine.solve import Grounding
+from mtgkb.language.facts import scenario_facts
+from mtgkb.language.model import Attack, Block, Play, Target
+from mtgkb.questions.answers import _single, _with_rules, violation_entries
+from mtgkb.questions.symbols import atoms, cited_rules, values
+from mtgkb.rulebase import words as _words
+from mtgkb.rulebase.index import sort_key
+
+# The list of the Scenario a play's declaration belongs to -> the step it is
+# declared in (the argument of asked(can(S))) and the lists of the file that
+# hold that step's declarations (left out while the play is judged).
+STEPS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "attacks": ("attack", ("attacks", "bands")),
+    "bands": ("attack", ("attacks", "bands")),
+    "blocks": ("block", ("blocks",)),
+    "defending_choices": ("defending", ("defending_choices",)),
+    "plays": ("play", ("plays",)),
+    "assignments": ("assign", ("assignments",)),
+    "targets": ("target", ("plays",)),
+}
+
+CORE_TIMEOUT = 5.0
+# `ask fix`: how many of the equally close declarations are read to pick the one listed.
+FIX_SHOWN = 32
+# `ask fix` counts at most this many equally close declarations ("complete":
+# false beyond): each is a model to enumerate, and they multiply.
+FIX_COUNT_CAP = 100
+
+
+def _asked(step: str) -> clingo.Symbol:
+    return clingo.Function("asked", [clingo.Function("can", [clingo.Function(step)])])
+
+
+def target_play(question) -> Play:
+    """`P target X` as the play it asks about: a colorless instant of P's
+    (no color fact) that targets X."""
+    return Play(
+        line=question.line,
+        column=question.column,
+        index=1,
+        kind="cast",
+        player=question["player"],
+        name=f"{question['player']}'s spell",
+        spell_type="instant",
+        targets=[Target(name=question["target"], quoted=question["target_quoted"])],
+    )
+
+
+def hypothesis_facts(scenario, field: str, play) -> tuple[str, list[clingo.Symbol]]:
+    """The step of a play and the facts it is judged on."""
+    step, written = STEPS[field]
+    lists = {name: [] for name in written}
+    lists["plays" if field == "targets" else field] = [play]
+    hypo = replace(scenario, **lists, questions=[])
+    return step, scenario_facts(hypo) + [_asked(step)]
+
+
+def _not_built(question, text: str) -> dict:
+    return {
+        "ask": "can",
+        "play": question.get("text", ""),
+        "supported": False,
+        "message": text,
+    }
+
+
+def answer_can(question, scenario, facts, limits) -> dict:
+    field = question["field"]
+    if field not in STEPS:
+        return _not_built(question, f"'ask can' does not judge this kind of play ({field}) yet")
+    play = target_play(question) if field == "targets" else question["play"]
+    step, hypo = hypothesis_facts(scenario, field, play)
+    grounding = Grounding(["can"], hypo)
+    result = grounding.solve("can", max_models=1, keep=1, timeout=limits.timeout)
+    model = result.models[0] if result.models else []
+    faults = list(atoms(model, "can_fault", 2))
+    rules = cited_rules(model)
+    violations = violation_entries(faults, _words.messages(limits.lang))
+    forbidden: list[str] = []
+    if faults:
+        forbidden = forbidden_by(hypo, faults, rules, limits)
+    answer = {
+        "ask": "can",
+        "play": question["text"],
+        "can": not faults,
+        "forbidden_by": forbidden,
+        "violations": violations,
+    }
+    return _with_rules(answer, rules | set(forbidden) | {v["rule"] for v in violations})
+
+
+def forbidden_by(facts, faults, cited: set[str], limits) -> list[str]:
+    """A minimal set of the rules the faults name or cite that together forbid
+    the play (every other rule on); the faults' own rules when none is found."""
+    from mtgkb.engine.cores import Budget
+    from mtgkb.questions.explain import Forbidder
+
+    own = sorted({str(r.string) for r, _ in faults}, key=sort_key)
+    budget = min(CORE_TIMEOUT, limits.timeout) if limits.timeout else CORE_TIMEOUT
+    candidates = set(own) | cited
+    try:
+        forbidder = Forbidder(facts, query="can")
+        rules, _ = forbidder.rules([clingo.Function("can_faulty")], candidates, budget)
+    except Budget:
+        rules = None
+    return list(rules) if rules else own
+
+
+# --------------------------------------------------------------------------
+# ask fix
+
+
+def _attack_text(c: str, x: str) -> str:
+    return f"{c} attacks {x}"
+
+
+def _block_text(b: str, c: str) -> str:
+    return f"{b} blocks {c}"
+
+
+def _changes(written: list[tuple[str, str]], chosen: set[tuple[str, str]], say) -> list[dict]:
+    """The changes from the written pairs to the chosen ones, per creature
+    (the first of each pair): removed, added, or pointed elsewhere."""
+    out: list[dict] = []
+    creatures = list(dict.fromkeys([a for a, _ in written] + sorted(a for a, _ in chosen)))
+    for c in creatures:
+        removed = [p for p in written if p[0] == c and p not in chosen]
+        added = sorted(p for p in chosen if p[0] == c and p not in written)
+        while removed and added:
+            out.append({"change": say(*removed.pop(0)), "to": say(*added.pop(0))})
+        out += [{"remove": say(*p)} for p in removed]
+        out += [{"add": say(*p)} for p in added]
+    return out
+
+
+def answer_fix(question, scenario, facts, limits) -> dict:
+    legal_model = _single("legal", None, _legal_facts(facts), limits)
+    broken = list(atoms(legal_model, "violation", 2))
+    rules = cited_rules(legal_model) | {str(r.arguments[0].string) for r, _ in broken}
+    if not broken:
+        answer = {"ask": "fix", "legal": True, "changes": [], "count": 1}
+        return _with_rules(answer, rules)
+    situation = [f for f in facts if f.name != "asked"]
+    grounding = Grounding(["fix"], situation)
+    # core-guided optimisation: the lower bound rises with each fault found,
+    # where branch and bound would walk down from a far declaration
+    grounding.ctl.configuration.solver.opt_strategy = "usc"
+    cap = min(limits.max_models, FIX_COUNT_CAP) if limits.max_models else FIX_COUNT_CAP
+    result = grounding.solve("fix", max_models=cap, keep=FIX_SHOWN, timeout=limits.timeout)
+    if not result.models:
+        answer = {"ask": "fix", "legal": False, "changes": None, "count": 0}
+        return _with_rules(answer, rules)
+    attacks = [(a.attacker, a.target) for a in scenario.attacks]
+    blocks = [(b.blocker, b.attacker) for b in scenario.blocks]
+    options = []
+    for model in result.models:
+        on_attacks = _changes(
+            attacks, {tuple(p) for p in values(model, "attacks", 2)}, _attack_text
+        )
+        on_blocks = _changes(blocks, {tuple(p) for p in values(model, "blocks", 2)}, _block_text)
+        options.append((_preference(on_attacks, on_blocks), on_attacks, on_blocks, model))
+    _, attack_changes, block_changes, best = min(options, key=lambda o: o[0])
+    changes = attack_changes + block_changes
+    if attack_changes:
+        rules.add("508.1")
+    if block_changes:
+        rules.add("509.1")
+    answer = {"ask": "fix", "legal": False, "changes": changes, "count": result.count}
+    if not result.complete:
+        answer["complete"] = False
+    # what no change of attacks and blocks mends (a payment, a cast, a choice)
+    remaining = _remaining(scenario, best, limits)
+    if remaining:
+        answer["remaining"] = remaining
+        rules |= {v["rule"] for v in remaining}
+    return _with_rules(answer, rules)
+
+
+def _remaining(scenario, model, limits) -> list[dict]:
+    """The violations of the file with the fixed attacks and blocks in place
+    of the declared ones (`ask legal` on that play)."""
+    players = set(scenario.player_names)
+    chosen_attacks = {tuple(p) for p in values(model, "attacks", 2)}
+    chosen_blocks = {tuple(p) for p in values(model, "blocks", 2)}
+    attacks = [a for a in scenario.attacks if (a.attacker, a.target) in chosen_attacks]
+    attacks += [
+        Attack(attacker=c, target=x, target_quoted=x not in players)
+        for c, x in sorted(chosen_attacks - {(a.attacker, a.target) for a in attacks})
+    ]
+    blocks = [b for b in scenario.blocks if (b.blocker, b.attacker) in chosen_blocks]
+    blocks += [
+        Block(blocker=b, attacker=c)
+        for b, c in sorted(chosen_blocks - {(b.blocker, b.attacker) for b in blocks})
+    ]
+    fixed = replace(scenario, attacks=attacks, blocks=blocks, questions=[])
+    model = _single("legal", None, _legal_facts(scenario_facts(fixed)), limits)
+    pairs = [(r.arguments[0], k) for r, k in atoms(model, "violation", 2)]
+    return violation_entries(pairs, _words.messages(limits.lang))
+
+
+def _preference(on_attacks: list[dict], on_blocks: list[dict]) -> tuple:
+    """Which of the equally close declarations to list: the one that keeps the
+    earlier step (attacks) most, then removes rather than adds or points
+    elsewhere, then the first in the order of the words."""
+    every = on_attacks + on_blocks
+    kinds = [next(iter(c)) for c in every]
+    return (len(on_attacks), kinds.count("add"), kinds.count("change"), str(every))
+
+
+def _legal_facts(facts) -> list[clingo.Symbol]:
+    return [f for f in facts if f.name != "asked"] + [
+        clingo.Function("asked", [clingo.Function("legal")])
+    ]
+
+
+__all__ = ["STEPS", "answer_can", "answer_fix", "hypothesis_facts"]

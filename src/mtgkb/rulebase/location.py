@@ -1,0 +1,229 @@
+"""Where the rule base lives: the installed copy, a folder the user names
+(`--rule-base DIR` or `MTGKB_RULE_BASE=DIR`), and the user's own files added
+after it (`--with FILE.lp` or `MTGKB_WITH=FILE.lp:FILE.lp`).
+
+`resolve_rule_base` is the one place that decides which rule base a command
+uses; `use_rule_base` makes it the one of this process and of the processes
+it starts (through the environment, which workers inherit).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parents[1]  # mtgkb/, beside rulebase/
+_CHECKOUT = _PACKAGE.parent.parent
+
+#: The environment variables naming the rule base and the files added to it.
+ENV_RULE_BASE = "MTGKB_RULE_BASE"
+ENV_WITH = "MTGKB_WITH"
+
+#: The folders of a rule base.
+FOLDERS = ("rules", "kb", "queries")
+
+# Facts about the rules that no game rule reads: left out of every solve.
+NOT_SOLVED = {"rule_index.lp", "texts.lp"}
+
+
+# The checks of the input, solved alone before any question (mtgkb.language.checks).
+INPUT_CHECKS = {"100_input_checks.lp", "input_messages.lp"}
+
+
+class RuleBaseError(FileNotFoundError):
+    """The rule base named cannot be used (missing folder, missing file)."""
+
+
+def installed_root() -> Path:
+    """The folder of the installed copy: inside the package (a wheel), or the
+    checkout it was installed from in editable mode."""
+    for base in (_PACKAGE, _CHECKOUT):
+        if all((base / name).is_dir() for name in FOLDERS):
+            return base
+    raise RuleBaseError(
+        "mtgkb's rules/, kb/ and queries/ folders are missing from this installation"
+    )
+
+
+def file_stamp(files) -> tuple:
+    """(path, mtime_ns, size) of each file that exists: what caches are keyed by."""
+    out = []
+    for f in files:
+        try:
+            st = f.stat()
+        except OSError:
+            continue
+        out.append((str(f), st.st_mtime_ns, st.st_size))
+    return tuple(out)
+
+
+_DIGESTS: dict[tuple, str] = {}
+
+
+def digest_of(root: Path, names: tuple[str, ...] = FOLDERS, extra: tuple[Path, ...] = ()) -> str:
+    """A short digest of the `*.lp` files of these folders of `root` (names
+    and contents) and of the extra files: equal digests, equal rule bases."""
+    files = [f for name in names for f in sorted((root / name).glob("*.lp"))] + list(extra)
+    key = (str(root), names, file_stamp(files))
+    if key not in _DIGESTS:
+        h = hashlib.sha256()
+        for f in files:
+            rel = f.relative_to(root).as_posix() if f.is_relative_to(root) else f"with/{f.name}"
+            h.update(rel.encode("utf-8") + b"\0")
+            try:
+                h.update(f.read_bytes())
+            except OSError:
+                pass
+            h.update(b"\0")
+        _DIGESTS[key] = h.hexdigest()[:12]
+    return _DIGESTS[key]
+
+
+@dataclass(frozen=True)
+class RuleBase:
+    """A rule base: the folder holding rules/, kb/ and queries/, and the
+    user's files added after it."""
+
+    root: Path
+    extra: tuple[Path, ...] = field(default=())
+
+    def folder(self, name: str) -> Path:
+        return self.root / name
+
+    def solved_files(self) -> list[Path]:
+        """Every program a question needs: the CR encodings, the facts they
+        read, then the user's added files (not the input checks)."""
+        skip = NOT_SOLVED | INPUT_CHECKS
+        kb = [f for f in sorted(self.folder("kb").glob("*.lp")) if f.name not in skip]
+        rules = [f for f in sorted(self.folder("rules").glob("*.lp")) if f.name not in skip]
+        return rules + kb + list(self.extra)
+
+    @property
+    def digest(self) -> str:
+        return digest_of(self.root, FOLDERS, self.extra)
+
+    def describe(self) -> dict:
+        """What answers and reports say of the rule base they used."""
+        out: dict = {"path": str(self.root), "digest": self.digest}
+        if self.extra:
+            out["with"] = [str(p) for p in self.extra]
+        return out
+
+    def title(self, lang: str = "en") -> str:
+        """One line naming the rule base: path and digest (and the added files)."""
+        from mtgkb.rulebase import words
+
+        text = words.text("label", "rule_base", lang).format(self.root, self.digest)
+        if self.extra:
+            text += words.text("label", "rule_base_with", lang).format(
+                ", ".join(str(p) for p in self.extra)
+            )
+        return text
+
+
+def _check_root(root: Path) -> Path:
+    if not root.is_dir():
+        raise RuleBaseError(f"{root}: no such folder")
+    missing = [name for name in FOLDERS if not (root / name).is_dir()]
+    if missing:
+        raise RuleBaseError(
+            f"{root}: not a rule base (it has no {', '.join(n + '/' for n in missing)})"
+        )
+    return root
+
+
+def _check_extra(path: Path) -> Path:
+    if not path.is_file():
+        raise RuleBaseError(f"{path}: no such file")
+    if path.suffix != ".lp":
+        raise RuleBaseError(f"{path}: an added file must be an ASP program ending in .lp")
+    return path
+
+
+def resolve_rule_base(path: str | os.PathLike | None = None, with_files=None, env=None) -> RuleBase:
+    """The rule base a command uses: `path` (the `--rule-base` option), else
+    `MTGKB_RULE_BASE`, else the installed copy; plus `with_files` (the
+    `--with` options), else the files of `MTGKB_WITH`. Raises RuleBaseError
+    for a folder or file that is missing."""
+    env = os.environ if env is None else env
+    if path is None and env.get(ENV_RULE_BASE):
+        path = env[ENV_RULE_BASE]
+    root = _check_root(Path(path).resolve()) if path is not None else installed_root()
+    if with_files is None:
+        with_files = [p for p in env.get(ENV_WITH, "").split(os.pathsep) if p]
+    extra = tuple(_check_extra(Path(p).resolve()) for p in with_files)
+    return RuleBase(root, extra)
+
+
+_CURRENT: tuple[tuple, RuleBase] | None = None
+
+
+def current() -> RuleBase:
+    """The rule base of this process (from the environment, read again when it changes)."""
+    global _CURRENT
+    key = (os.environ.get(ENV_RULE_BASE), os.environ.get(ENV_WITH))
+    if _CURRENT is None or _CURRENT[0] != key:
+        _CURRENT = (key, resolve_rule_base())
+    return _CURRENT[1]
+
+
+def use_rule_base(path=None, with_files=None) -> RuleBase:
+    """Resolve the rule base and make it this process's and its children's."""
+    base = resolve_rule_base(path, with_files)
+    os.environ[ENV_RULE_BASE] = str(base.root)
+    if base.extra:
+        os.environ[ENV_WITH] = os.pathsep.join(str(p) for p in base.extra)
+    else:
+        os.environ.pop(ENV_WITH, None)
+    return current()
+
+
+def checkout_note(cwd: Path | None = None, base: RuleBase | None = None) -> str | None:
+    """One line when the current folder is an mtgkb checkout whose rules/, kb/
+    or queries/ differ from the rule base in use; None otherwise."""
+    cwd = Path(cwd or Path.cwd()).resolve()
+    base = base or current()
+    try:
+        project = (cwd / "pyproject.toml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if 'name = "mtgkb"' not in project or not all((cwd / n).is_dir() for n in FOLDERS):
+        return None
+    if cwd == base.root:
+        return None
+    differ = [n for n in FOLDERS if digest_of(cwd, (n,)) != digest_of(base.root, (n,))]
+    if not differ:
+        return None
+    names = ", ".join(f"{n}/" for n in differ)
+    return (
+        f"mtgkb: note: this folder's {names} differ from the rule base in use ({base.root}); "
+        "`--rule-base .` answers from this folder"
+    )
+
+
+def data_dir(name: str) -> Path:
+    """The folder `rules`, `kb` or `queries` of the rule base in use."""
+    return current().folder(name)
+
+
+def rule_files() -> list[Path]:
+    """Every program a question needs: the CR encodings, the facts they read
+    and the user's added files."""
+    return current().solved_files()
+
+
+def input_check_files() -> list[Path]:
+    """The programs of the input checks: the table rules, the variants, the texts."""
+    return [
+        data_dir("rules") / "100_input_checks.lp",
+        data_dir("kb") / "input.lp",
+        data_dir("kb") / "variants.lp",
+        data_dir("kb") / "input_messages.lp",
+    ]
+
+
+def query_file(name: str) -> Path:
+    """The program that asks one kind of question."""
+    return data_dir("queries") / f"{name}.lp"

@@ -1,0 +1,87 @@
+"""The words of the answers, in English and Italian: data of the rule base.
+
+`kb/messages.lp` holds the text of each kind of violation,
+`message(Kind, "English")` with `message_it(Kind, "Italiano")` on the next
+line; `kb/texts.lp` holds every other sentence of the answers (explanation
+templates, text labels) as `text(Group, Key, "English")` with
+`text_it(Group, Key, "Italiano")` beside it. Both are read here once per
+process (as facts, with clingo) and picked by language; nothing here is a
+rule of the game.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import clingo
+
+from mtgkb.engine.programs import quiet, stamp
+from mtgkb.rulebase.location import data_dir
+
+LANGS = ("en", "it")
+FILES = ("messages.lp", "texts.lp")
+
+
+def _stamp() -> tuple:
+    """What the tables are cached by: the word files of the rule base in use."""
+    return stamp(data_dir("kb") / name for name in FILES)
+
+
+@lru_cache(maxsize=4)
+def _tables(stamp: tuple) -> dict:
+    """{(lang, group): {key: text}}: messages are group "message"."""
+    ctl = clingo.Control(logger=quiet)
+    for path, *_ in stamp:
+        ctl.load(path)
+    ctl.ground([("base", [])])
+    out: dict[tuple[str, str], dict[str, str]] = {}
+    for atom in ctl.symbolic_atoms:
+        sym = atom.symbol
+        args = sym.arguments
+        if sym.name in ("message", "message_it") and len(args) == 2:
+            lang = "it" if sym.name.endswith("_it") else "en"
+            key = (lang, "message")
+            out.setdefault(key, {})[_key(args[0])] = _text(args[1])
+        elif sym.name in ("text", "text_it") and len(args) == 3:
+            lang = "it" if sym.name.endswith("_it") else "en"
+            out.setdefault((lang, _key(args[0])), {})[_key(args[1])] = _text(args[2])
+    return out
+
+
+def _key(sym: clingo.Symbol) -> str:
+    return sym.string if sym.type == clingo.SymbolType.String else str(sym)
+
+
+def _text(sym: clingo.Symbol) -> str:
+    return sym.string if sym.type == clingo.SymbolType.String else str(sym)
+
+
+def table(group: str, lang: str = "en") -> dict[str, str]:
+    """Every text of a group in a language; a key missing in Italian falls
+    back to English (a test checks that none is missing)."""
+    tables = _tables(_stamp())
+    english = tables.get(("en", group), {})
+    if lang == "en":
+        return english
+    return {**english, **tables.get((lang, group), {})}
+
+
+def messages(lang: str = "en") -> dict[str, str]:
+    """The message template of each kind of violation."""
+    return table("message", lang)
+
+
+def text(group: str, key: str, lang: str = "en", default: str | None = None) -> str:
+    """One text (a label, a template), in `lang`."""
+    found = table(group, lang).get(key)
+    if found is None:
+        return key if default is None else default
+    return found
+
+
+def tables_of(lang: str) -> dict[str, dict[str, str]]:
+    """Every group of one language (for the twin test)."""
+    return {group: texts for (la, group), texts in _tables(_stamp()).items() if la == lang}
+
+
+__all__ = ["LANGS", "messages", "table", "tables_of", "text"]

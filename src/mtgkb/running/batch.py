@@ -1,0 +1,352 @@
+"""Batch work: many scenario files in one process, a local process pool or on Dask.
+
+All give the answers of `runner.answer_text` file by file, in input order,
+one FileResult per file (so `--jsonl` can stream them as they come).
+
+Files are answered in chunks. Without a time-out, the questions of a chunk
+that have one answer per scenario (`ask legal`, `outcome`, `defending`,
+`attack targets`, `can ... pay`) are grounded and solved together, one
+grounding per kind of question (mtgkb.engine.solve.solve_many): the rule base's
+set-up is paid once per chunk, not once per file. With a time-out each file
+is answered on its own, in a child process bounded by it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from mtgkb.language.parser import ReadTimeout, read_source
+from mtgkb.questions.answers import Limits
+from mtgkb.running.deadline import DeadlineExceeded, die_with_parent
+from mtgkb.running.runner import (
+    EXIT_INPUT,
+    EXIT_TIMEOUT,
+    FileResult,
+    answer_scenario,
+    answer_text,
+    parse_or_fail,
+    release_session,
+)
+
+if TYPE_CHECKING:  # imported where a pool is made: a run without --jobs does not need it
+    from concurrent.futures import ProcessPoolExecutor
+
+PROGRESS_FROM = 20  # files: fewer finish before a bar is worth drawing
+CHUNK = 32  # files answered together
+COMBINE = os.environ.get("MTGKB_COMBINE", "1").lower() not in ("0", "no", "false", "off")
+
+Item = tuple[str, bytes | None, str | None]  # name, bytes (None: read it), read error
+
+
+class _ReadStopped(str):
+    """The message of an input the time-out stopped reading (exit 3)."""
+
+
+def read_input(path: str, timeout: float | None = None) -> Item:
+    """The name, bytes and read error of one input ('-' is standard input):
+    at most the size limit plus one byte, within `timeout` seconds if given."""
+    name = "<stdin>" if path == "-" else path
+    try:
+        return name, read_source(path, timeout), None
+    except ReadTimeout as err:
+        return name, None, _ReadStopped(f"{name}: error: the time-out stopped reading: {err}")
+    except (OSError, ValueError) as err:
+        reason = getattr(err, "strerror", None) or err
+        return name, None, f"{name}:1:1: error: cannot read the file: {reason}"
+
+
+def _unreadable(name: str, error: str) -> FileResult:
+    if isinstance(error, _ReadStopped):
+        return FileResult(name, EXIT_TIMEOUT, {"file": name, "error": "timeout"}, str(error))
+    return FileResult(name, EXIT_INPUT, {"file": name, "error": error}, error)
+
+
+def _read_timed(path: str, limits: Limits) -> tuple[Item, float]:
+    """Read one input within the time-out; the item and the seconds spent."""
+    start = time.monotonic()
+    item = read_input(path, limits.timeout)
+    return item, time.monotonic() - start
+
+
+def answer_path(path: str, limits: Limits) -> FileResult:
+    """Read and answer one file on its own."""
+    (name, data, error), spent = _read_timed(path, limits)
+    if error is not None:
+        return _unreadable(name, error)
+    return _answer_data((name, data), limits, spent)
+
+
+def _answer_data(item: tuple[str, bytes], limits: Limits, spent: float = 0.0) -> FileResult:
+    name, data = item
+    result = answer_text(data, name, limits, spent)
+    result.exception = None  # exceptions need not travel back from a worker
+    return result
+
+
+def _answer_chunk_named(items: list[Item], limits: Limits) -> list[FileResult]:
+    """`_answer_chunk` on a Dask worker: each answer names the worker's rule base."""
+    from mtgkb.rulebase.location import current
+
+    base = current().describe()
+    results = _answer_chunk(items, limits)
+    for result in results:
+        result.output.setdefault("rule_base", base)
+    return results
+
+
+def _answer_chunk(items: list[Item], limits: Limits) -> list[FileResult]:
+    """Answer a chunk of inputs; questions with one answer per scenario are
+    solved for the whole chunk at once (without a time-out)."""
+    if limits.timeout is not None or not COMBINE or len(items) < 2:
+        return [_answer_item(item, limits) for item in items]
+    try:
+        return _answer_combined(items, limits)
+    except MemoryError:
+        pass  # (leave the handler first: its traceback holds the grounding)
+    # One file of the chunk outgrew the memory bound: answer each on its own,
+    # so that only that file says so.
+    release_session(limits)
+    return [_answer_item(item, limits) for item in items]
+
+
+def _answer_item(item: Item, limits: Limits) -> FileResult:
+    """One input on its own: read within the time-out (unless read already),
+    then answered in what is left of it."""
+    name, data, error = item
+    spent = 0.0
+    if data is None and error is None:
+        (name, data, error), spent = _read_timed(name, limits)
+    if error is not None:
+        return _unreadable(name, error)
+    return _answer_data((name, data), limits, spent)
+
+
+def _answer_combined(items: list[Item], limits: Limits) -> list[FileResult]:
+    loaded: list[Item] = [
+        read_input(n) if d is None and e is None else (n, d, e) for n, d, e in items
+    ]
+    from mtgkb.engine.solve import solve_many
+    from mtgkb.language.facts import scenario_facts
+    from mtgkb.questions import answers
+
+    parsed: list = []
+    for name, data, error in loaded:
+        if error is not None:
+            parsed.append(_unreadable(name, error))
+            continue
+        scenario = parse_or_fail(data, name, limits.lang)
+        if isinstance(scenario, FileResult):
+            scenario.exception = None  # exceptions need not travel back from a worker
+            parsed.append(scenario)
+            continue
+        parsed.append((name, scenario, scenario_facts(scenario)))
+    work: dict[str, list[tuple]] = {}
+    for entry in parsed:
+        if isinstance(entry, FileResult):
+            continue
+        _, scenario, facts = entry
+        for question in scenario.questions:
+            query = answers.QUERY_OF.get(question.kind, question.kind)
+            if question.kind in answers.ANSWERS and query in answers.SINGLE_MODEL_QUERIES:
+                own = answers.facts_for(question, facts)
+                work.setdefault(query, []).append((answers.ahead_key(scenario, query, own), own))
+    keys: list[tuple] = []
+    try:
+        for query, instances in work.items():
+            if len(instances) < 2:
+                continue
+            models = solve_many(query, [own for _, own in instances])
+            if models is None:
+                continue
+            for (key, _), model in zip(instances, models, strict=True):
+                answers.AHEAD[key] = sorted(model)
+                keys.append(key)
+        results = []
+        for entry in parsed:
+            if isinstance(entry, FileResult):
+                results.append(entry)
+                continue
+            name, scenario, facts = entry
+            results.append(answer_scenario(scenario, name, limits, facts))
+        return results
+    finally:
+        for key in keys:
+            answers.AHEAD.pop(key, None)
+
+
+def _chunks(items: list[Item], size: int) -> list[list[Item]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _pending(paths: list[str], limits: Limits) -> list[Item]:
+    """Inputs to answer: standard input is read here (once, within the
+    time-out), files by whoever answers."""
+    return [
+        read_input(path, limits.timeout) if path == "-" else (path, None, None) for path in paths
+    ]
+
+
+def progress(results: Iterable[FileResult], total: int) -> Iterator[FileResult]:
+    """`results` with a progress bar on standard error for long runs at a terminal."""
+    if total < PROGRESS_FROM or not sys.stderr.isatty():
+        yield from results
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    columns = ("answering", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, transient=True, console=Console(stderr=True)) as bar:
+        task = bar.add_task("answering", total=total)
+        for result in results:
+            bar.advance(task)
+            yield result
+
+
+def answer_files(paths: list[str], limits: Limits, jobs: int = 1) -> Iterator[FileResult]:
+    """Answer files in this process (jobs 1) or a pool of `jobs`; in input order."""
+    if jobs > 1 and len(paths) > 1:
+        yield from answer_in_pool(paths, limits, jobs)
+        return
+    items = _pending(paths, limits)
+
+    def results() -> Iterator[FileResult]:
+        # past one chunk, the chunks are answered in a recycled worker
+        # (mtgkb.running.pool), so that a run over many files stays bounded in memory
+        workers = None
+        if len(items) > CHUNK:
+            from mtgkb.running import pool
+
+            workers = pool.Pool(1, memory=pool.task_memory(limits)) if pool.enabled() else None
+        try:
+            for chunk in _chunks(items, CHUNK):
+                if workers is None:
+                    yield from _answer_chunk(chunk, limits)
+                    continue
+                try:
+                    done = workers.call(_answer_chunk, chunk, limits)
+                except DeadlineExceeded:  # WorkerLost: killed from outside, or its memory
+                    # file by file again, so that only the file at fault says so
+                    done = [_alone(workers, item, limits) for item in chunk]
+                yield from done
+        finally:
+            if workers is not None:
+                workers.close()
+
+    yield from progress(results(), len(items))
+
+
+def _pool_context():
+    """Fork where there is fork: the workers inherit the rule base already read."""
+    import multiprocessing  # here: a run without --jobs does not pay for importing it
+
+    try:
+        return multiprocessing.get_context("fork")
+    except ValueError:
+        return multiprocessing.get_context()
+
+
+def answer_in_pool(paths: list[str], limits: Limits, jobs: int) -> Iterator[FileResult]:
+    """Answer files in `jobs` local processes; results come in input order."""
+    from mtgkb.engine.solve import prepare
+
+    prepare()  # read and analyse the rule base once, before the workers fork
+    items = _pending(paths, limits)
+    size = max(1, min(CHUNK, -(-len(items) // (jobs * 2))))
+    chunks = _chunks(items, size)
+
+    def results() -> Iterator[FileResult]:
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        pool = ProcessPoolExecutor(
+            max_workers=jobs,
+            mp_context=_pool_context(),
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
+        )
+        given = 0
+        try:
+            for done in pool.map(_answer_chunk, chunks, [limits] * len(chunks)):
+                given += 1
+                yield from done
+        except BrokenProcessPool:
+            # A worker was killed from outside (the kernel's OOM killer, a
+            # signal): the files not answered yet say so; the run goes on.
+            _kill_workers(pool)
+            for chunk in chunks[given:]:
+                for name, _, _ in chunk:
+                    yield _lost(name)
+        except BaseException:
+            # Interrupted (SIGINT, SIGTERM, a closed reader): stop the workers
+            # now rather than wait for their chunks.
+            _kill_workers(pool)
+            raise
+        else:
+            pool.shutdown(wait=True)
+
+    yield from progress(results(), len(items))
+
+
+def _alone(workers, item: Item, limits: Limits) -> FileResult:
+    """One file answered in its own task of `workers` (a mtgkb.running.pool.Pool)."""
+    from mtgkb.running.runner import out_of_memory
+
+    try:
+        return workers.call(_answer_chunk, [item], limits)[0]
+    except DeadlineExceeded as lost:
+        if getattr(lost, "out_of_memory", False):
+            return out_of_memory(item[0], limits)
+        return _lost(item[0])
+
+
+def _lost(name: str) -> FileResult:
+    message = f"{name}: error: the worker process answering it was killed"
+    return FileResult(name, EXIT_TIMEOUT, {"file": name, "error": "timeout"}, message)
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        try:
+            process.kill()
+        except (OSError, AttributeError):
+            pass
+    for process in processes:
+        try:
+            process.join(timeout=2)
+        except (OSError, AttributeError, AssertionError):
+            pass
+
+
+def answer_on_dask(paths: list[str], limits: Limits, address: str) -> Iterator[FileResult]:
+    """Answer files on the Dask cluster at `address`; the files travel as bytes
+    (read here) in chunks, the answers come back in input order."""
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        error = "mtgkb: error: --scheduler needs Dask: pip install 'mtgkb[dask]'"
+        for path in paths:
+            yield _unreadable(path, error)
+        return
+    items = [read_input(path, limits.timeout) for path in paths]
+    try:
+        client = Client(address, timeout=30, set_as_default=False)
+    except Exception as err:  # noqa: BLE001 - any failure to connect is one message
+        error = f"mtgkb: error: cannot reach the Dask scheduler at {address}: {err}"
+        for name, _, _ in items:
+            yield _unreadable(name, error)
+        return
+    with client:
+        chunks = _chunks(items, CHUNK)
+        futures = client.map(_answer_chunk_named, chunks, limits=limits, pure=False)
+
+        def results() -> Iterator[FileResult]:
+            for future in futures:
+                yield from future.result()
+
+        yield from progress(results(), len(items))

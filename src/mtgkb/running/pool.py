@@ -1,0 +1,554 @@
+"""Solving in worker processes that are recycled before they grow.
+
+clingo keeps every symbol it has ever made for the life of the process, so a
+process that answers scenarios with ever new names grows without bound. The
+answers are therefore computed in a worker process forked from the caller
+(it inherits the rule base already read, see `deadline.before_fork`); the
+caller itself makes no symbol of any scenario. A worker is recycled (ended,
+and a fresh one forked on the next call) when its resident memory has grown
+by more than `max_growth` since it started, after `max_tasks` tasks, when a
+task runs out of its time or its memory bound, or when it dies.
+
+Each task gets its own memory bound: before the task, the worker's address
+space is bounded to what it maps then plus `memory` bytes (the default is
+deadline.py's: MTGKB_MEMORY_MB, else 80 % of the memory available). A task
+past its time-out is killed with its worker.
+
+`mtgkb.run` answers through `default_pool()`; `mtgkb serve` keeps a pool of
+`--workers` workers. `MTGKB_POOL=0` answers in the calling process instead
+(the behaviour before the pool, growth and all).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import signal
+import struct
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from mtgkb.running import deadline
+from mtgkb.running.deadline import DeadlineExceeded, WorkerLost
+
+#: Recycle a worker whose resident memory grew by more than this (bytes).
+MAX_GROWTH = 48 << 20
+#: Recycle a worker after this many tasks.
+MAX_TASKS = 2000
+#: How long past a task's time-out the worker may take to report it itself
+#: (clingo stops cooperatively) before it is killed.
+GRACE = 0.25
+
+_HEADER = struct.Struct("!Q")
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+#: Every pipe end a worker of this process holds: a new worker closes the
+#: others' ends, so that each worker sees the end of its own input.
+_OPEN_ENDS: set[int] = set()
+
+
+def enabled() -> bool:
+    """Whether answers are computed in workers (fork exists, not switched off)."""
+    setting = os.environ.get("MTGKB_POOL", "1").strip().lower()
+    return hasattr(os, "fork") and setting not in ("0", "no", "false", "off")
+
+
+def resident() -> int:
+    """This process's resident memory, in bytes."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss << 10
+
+
+# --------------------------------------------------------------------------
+# framing: an 8-byte length, then a pickle
+
+
+def _send(fd: int, value: object) -> None:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    view = memoryview(_HEADER.pack(len(data)) + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _read_exactly(fd: int, size: int, end: float | None) -> bytes | None:
+    """`size` bytes from `fd`; None at end of file; DeadlineExceeded after `end`."""
+    chunks, left = [], size
+    while left:
+        if end is not None:
+            wait = end - time.monotonic()
+            if wait <= 0 or not select.select([fd], [], [], wait)[0]:
+                raise DeadlineExceeded()
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _receive(fd: int, end: float | None = None) -> Any:
+    """The next message; EOFError when the other side has gone."""
+    header = _read_exactly(fd, _HEADER.size, end)
+    if header is None:
+        raise EOFError
+    data = _read_exactly(fd, _HEADER.unpack(header)[0], end)
+    if data is None:
+        raise EOFError
+    return pickle.loads(data)
+
+
+# --------------------------------------------------------------------------
+# the worker's side
+
+
+def memory_limit(megabytes: int | None = None) -> int | None:
+    """Bytes of new memory a task may take (deadline.py's rule), None: no bound."""
+    rule = getattr(deadline, "memory_limit", None)
+    if rule is not None:
+        return rule(megabytes)
+    if megabytes is not None:
+        return megabytes << 20 if megabytes > 0 else None
+    return deadline._memory_limit()
+
+
+def _bound_task_memory(limit: int | None) -> None:
+    """Bound the address space to what is mapped now plus `limit` (the bound
+    of the previous task is lifted first: each task has its own)."""
+    if limit is None:
+        return
+    try:
+        import resource
+
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
+    except (ImportError, OSError, ValueError):
+        return
+    bound = getattr(deadline, "bound_memory", None) or deadline._bound_memory
+    bound(limit)
+
+
+def _out_of_memory() -> WorkerLost:
+    message = "the work ran out of its memory bound"
+    try:
+        return WorkerLost(message, True)  # marked as a memory stop where deadline.py can
+    except TypeError:
+        return WorkerLost(message)
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this worker when its parent ends (deadline.py's way, where it has one;
+    else the closed pipe ends it when it next waits for a task)."""
+    function = getattr(deadline, "die_with_parent", None)
+    if function is not None:
+        function(parent)
+
+
+def _serve_tasks(requests: int, answers: int, parent: int) -> None:
+    """The worker's loop: run tasks until the parent closes the pipe."""
+    _die_with_parent(parent)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+    try:
+        signal.set_wakeup_fd(-1)
+    except ValueError:  # not the main thread of the parent: nothing was set
+        pass
+    _send(answers, resident())  # the size the worker starts from
+    while True:
+        try:
+            function, args, kwargs, memory = _receive(requests)
+        except (EOFError, OSError):
+            return
+        _bound_task_memory(memory)
+        spent = False
+        try:
+            reply = (True, function(*args, **kwargs))
+        except MemoryError:
+            reply, spent = (False, _out_of_memory()), True
+        except BaseException as err:  # noqa: BLE001 - sent back to the parent
+            reply = (False, _travelling(err))
+        try:
+            _send(answers, (*reply, resident()))
+        except MemoryError:
+            _send(answers, (False, _out_of_memory(), 0))
+            return
+        except (OSError, pickle.PicklingError, TypeError, AttributeError):
+            try:
+                _send(answers, (False, RuntimeError(repr(reply[1])), resident()))
+            except OSError:
+                return
+        if spent:
+            return
+
+
+def _travelling(err: BaseException) -> BaseException:
+    """The exception without its traceback and causes, ready to be pickled."""
+    err.__cause__ = err.__context__ = None
+    err = err.with_traceback(None)
+    try:
+        pickle.dumps(err)
+    except Exception:  # noqa: BLE001 - an exception that cannot travel
+        return RuntimeError(repr(err))
+    return err
+
+
+# --------------------------------------------------------------------------
+# the parent's side
+
+
+@dataclass
+class Worker:
+    """One worker process and the ends of its two pipes."""
+
+    pid: int
+    requests: int  # we write tasks here
+    answers: int  # and read the replies here
+    started_rss: int = 0
+    rss: int = 0
+    tasks: int = 0
+    born: float = field(default_factory=time.monotonic)
+
+    @property
+    def growth(self) -> int:
+        return max(0, self.rss - self.started_rss)
+
+    def close(self) -> None:
+        """End the worker now and reap it."""
+        for fd in (self.requests, self.answers):
+            _OPEN_ENDS.discard(fd)
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        deadline._reap(self.pid)
+
+
+def _prepare_fork() -> None:
+    """Load in the parent what every worker would otherwise load again."""
+    for prepare in deadline._BEFORE_FORK:
+        try:
+            prepare()
+        except Exception:  # noqa: BLE001 - the worker will try again and report
+            pass
+
+
+def _fork_worker() -> Worker:
+    task_read, task_write = os.pipe()
+    answer_read, answer_write = os.pipe()
+    parent = os.getpid()
+    pid = os.fork()
+    if pid == 0:  # the worker
+        try:
+            os.close(task_write)
+            os.close(answer_read)
+            # (the other workers' pipe ends were closed at the fork)
+            _serve_tasks(task_read, answer_write, parent)
+        finally:
+            os._exit(0)
+    os.close(task_read)
+    os.close(answer_write)
+    _OPEN_ENDS.update((task_write, answer_read))
+    return Worker(pid, task_write, answer_read)
+
+
+class Pool:
+    """Up to `size` worker processes; `call` runs one task in an idle one.
+
+    Thread-safe: a call waits for an idle worker. `max_growth` (bytes) and
+    `max_tasks` say when a worker is recycled; `memory` is each task's
+    memory bound in bytes (None: deadline.py's default, 0: none).
+    """
+
+    def __init__(
+        self,
+        size: int = 1,
+        *,
+        max_growth: int = MAX_GROWTH,
+        max_tasks: int = MAX_TASKS,
+        memory: int | None = None,
+    ) -> None:
+        if size < 1:
+            raise ValueError("a pool needs at least one worker")
+        self.size = size
+        self.max_growth = max_growth
+        self.max_tasks = max_tasks
+        self.memory = memory
+        self.recycled = 0  # workers ended because they grew, aged or failed
+        self.started = 0
+        self._idle: list[Worker] = []
+        self._busy = 0
+        self._owner = os.getpid()
+        self._lock = threading.Condition()
+        self._closed = False
+
+    # ---- workers
+
+    def _task_memory(self, memory: int | None = None) -> int | None:
+        """Bytes a task may take: the call's bound, else the pool's, else deadline.py's."""
+        if memory is None:
+            memory = self.memory
+        if memory is None:
+            return memory_limit()
+        return memory or None
+
+    def _take(self) -> Worker | None:
+        """An idle worker, or None when a new one may be forked."""
+        with self._lock:
+            self._adopt()
+            while True:
+                if self._closed:
+                    raise RuntimeError("the worker pool is closed")
+                if self._idle:
+                    self._busy += 1
+                    return self._idle.pop()
+                if self._busy < self.size:
+                    self._busy += 1
+                    return None
+                self._lock.wait()
+
+    def _give_back(self, worker: Worker | None) -> None:
+        with self._lock:
+            self._busy -= 1
+            if worker is not None:
+                if self._closed or os.getpid() != self._owner:
+                    worker.close()
+                else:
+                    self._idle.append(worker)
+            self._lock.notify()
+
+    def _start(self) -> Worker:
+        _prepare_fork()
+        worker = _fork_worker()
+        self.started += 1
+        try:
+            worker.started_rss = worker.rss = _receive(worker.answers, time.monotonic() + 30)
+        except (EOFError, OSError, DeadlineExceeded) as err:
+            worker.close()
+            raise WorkerLost("a worker process could not start") from err
+        return worker
+
+    def _adopt(self) -> None:
+        """After a fork of the caller, the child forgets the parent's workers
+        (their pipe ends were closed at the fork: `_after_fork_in_child`)."""
+        if os.getpid() != self._owner:
+            self._idle, self._busy, self._owner = [], 0, os.getpid()
+
+    def _worn(self, worker: Worker) -> bool:
+        return worker.tasks >= self.max_tasks or worker.growth > self.max_growth
+
+    # ---- tasks
+
+    def call(
+        self,
+        function: Callable[..., Any],
+        *args: Any,
+        timeout: float | None = None,
+        memory: int | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """`function(*args, **kwargs)` computed in a worker; its value or its
+        exception. `function` must be importable by name (it travels pickled).
+
+        Past `timeout` seconds the worker is killed and DeadlineExceeded
+        raised; a worker that dies (its memory bound, `memory` bytes or the
+        pool's) raises WorkerLost.
+        """
+        worker = self._take()
+        keep = None
+        try:
+            if worker is None:
+                worker = self._start()
+            end = None if timeout is None else time.monotonic() + max(0.0, timeout) + GRACE
+            memory = self._task_memory(memory)
+            task = (function, args, kwargs, memory)
+            try:
+                try:
+                    _send(worker.requests, task)
+                except OSError:
+                    # the worker died while idle (killed from outside): a fresh one
+                    worker.close()
+                    with self._lock:
+                        self.recycled += 1
+                    worker = None
+                    worker = self._start()
+                    _send(worker.requests, task)
+                ok, value, rss = _receive(worker.answers, end)
+            except (EOFError, OSError) as err:
+                bound = f"its memory bound of {memory >> 20} MB" if memory else "memory"
+                raise WorkerLost(
+                    f"the work ended without an answer (out of {bound}, or killed)"
+                ) from err
+            worker.tasks += 1
+            worker.rss = rss
+            if not ok and isinstance(value, WorkerLost):
+                raise value
+            if not self._worn(worker):
+                keep = worker
+            if ok:
+                return value
+            raise value
+        finally:
+            if worker is not None and keep is None:
+                worker.close()
+                with self._lock:
+                    self.recycled += 1
+            self._give_back(keep)
+
+    def start(self) -> None:
+        """Fork every worker now (the rule base read first), not on first use."""
+        with self._lock:
+            self._adopt()
+            missing = self.size - self._busy - len(self._idle)
+            self._busy += missing
+        started: list[Worker] = []
+        try:
+            for _ in range(missing):
+                started.append(self._start())
+        finally:
+            with self._lock:
+                self._busy -= missing
+                self._idle.extend(started)
+                self._lock.notify_all()
+
+    def stats(self) -> dict:
+        """What the pool has done: workers started and recycled, and the
+        resident memory of the idle ones."""
+        with self._lock:
+            return {
+                "workers": self.size,
+                "started": self.started,
+                "recycled": self.recycled,
+                "idle": len(self._idle),
+                "busy": self._busy,
+                "worker_rss": [w.rss for w in self._idle],
+            }
+
+    def close(self) -> None:
+        """End every idle worker; busy ones end when their task is done."""
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+            self._lock.notify_all()
+        if os.getpid() == self._owner:
+            for worker in idle:
+                worker.close()
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+_DEFAULT: Pool | None = None
+_DEFAULT_LOCK = threading.Lock()
+
+
+def _after_fork_in_child() -> None:
+    """A forked child (a worker, a --timeout child, a --jobs process) holds
+    no pipe end of its parent's workers, and makes its own default pool."""
+    global _DEFAULT, _DEFAULT_LOCK
+    for fd in list(_OPEN_ENDS):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _OPEN_ENDS.clear()
+    _DEFAULT, _DEFAULT_LOCK = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def default_pool() -> Pool:
+    """The pool `mtgkb.run` answers in: one worker, made on first use."""
+    global _DEFAULT
+    with _DEFAULT_LOCK:
+        if _DEFAULT is None or _DEFAULT._closed:
+            _DEFAULT = Pool(1)
+            import atexit
+
+            atexit.register(_DEFAULT.close)
+        return _DEFAULT
+
+
+# --------------------------------------------------------------------------
+# answering a scenario in a pool
+
+
+def task_memory(limits) -> int | None:
+    """The memory bound in bytes that `limits.memory` (MB, --memory) names
+    for Pool.call: None for the pool's own, 0 for none."""
+    megabytes = getattr(limits, "memory", None)
+    return None if megabytes is None else (memory_limit(megabytes) or 0)
+
+
+def _accepted(function: Callable, options: dict) -> dict:
+    """The options `function` takes (`lang` only once the run API has it)."""
+    import inspect
+
+    parameters = inspect.signature(function).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        return dict(options)
+    return {k: v for k, v in options.items() if k in parameters}
+
+
+_OUT_OF_MEMORY = ("bad_alloc", "Resource temporarily unavailable", "Cannot allocate memory")
+
+
+def answer_in_worker(text: str | bytes, name: str, limits, options: dict):
+    """The worker's task: parse and answer (runner.answer_now), the time-out
+    enforced by clingo itself; the exception ready to travel."""
+    from mtgkb.running.runner import answer_now
+
+    try:
+        result = answer_now(text, name, limits, **_accepted(answer_now, options))
+    except RuntimeError as err:
+        # clingo's words for running out of the memory bound
+        if any(word in str(err) for word in _OUT_OF_MEMORY):
+            raise MemoryError(str(err)) from None
+        raise
+    if result.exception is not None:
+        result.exception = _travelling(result.exception)
+    return result
+
+
+def answer(text: str | bytes, name: str, limits, pool: Pool | None = None, **options):
+    """runner.FileResult of one scenario text, computed in `pool` (default:
+    `default_pool()`), bounded by `limits.timeout` and the pool's memory bound.
+    `options` (such as `lang`) go to runner.answer_now."""
+    from mtgkb.engine.solve import SolveTimeout
+    from mtgkb.running.runner import EXIT_TIMEOUT, FileResult
+
+    if pool is None and not enabled():
+        from mtgkb.running.runner import answer_text
+
+        return answer_text(text, name, limits, **_accepted(answer_text, options))
+    pool = pool or default_pool()
+    memory = task_memory(limits)
+    try:
+        result = pool.call(
+            answer_in_worker, text, name, limits, options, timeout=limits.timeout, memory=memory
+        )
+        if result.status != EXIT_TIMEOUT:
+            return result
+        # clingo stopped itself: say so as when the worker is stopped
+        message = f"{name}: error: the time-out of {limits.timeout:g} s stopped the work"
+    except WorkerLost as lost:
+        from mtgkb.running import runner
+
+        if getattr(lost, "out_of_memory", False) and hasattr(runner, "out_of_memory"):
+            return runner.out_of_memory(name, limits)
+        message = f"{name}: error: the work was stopped: {lost}"
+    except DeadlineExceeded:
+        message = f"{name}: error: the time-out of {limits.timeout:g} s stopped the work"
+    output = {"file": name, "error": "timeout"}
+    return FileResult(name, EXIT_TIMEOUT, output, message, SolveTimeout(message))

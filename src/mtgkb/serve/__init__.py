@@ -1,0 +1,3 @@
+"""`mtgkb serve`: the resident server (`app`), its OpenAPI document (`openapi`)
+and the judges' page (`static/`).
+"""
