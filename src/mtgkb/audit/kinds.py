@@ -16,6 +16,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
+from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import quiet
 from mtgkb.rulebase.index import FileScan, label
 
@@ -96,7 +97,7 @@ def kinds(scans: Iterable[FileScan], seed: tuple[str, int, int]) -> dict[str, st
 def texts(files: Iterable[Path], name: str = "message") -> tuple[set[str], set[str]]:
     """The kinds with an English `name/2` (`message/2`) and with an Italian
     twin `name_it/2` (`message_it/2`)."""
-    ctl = clingo.Control(logger=quiet)
+    ctl = new_control(logger=quiet)
     for path in files:
         ctl.load(str(path))
     ctl.ground([("base", [])])

@@ -40,6 +40,7 @@ import clingo
 import clingo.ast as cast
 
 from mtgkb.audit.kinds import missing_texts
+from mtgkb.engine.control import new_control
 from mtgkb.engine.cores import (
     Budget,
     active,
@@ -281,7 +282,7 @@ def _logger_lint(base: Base) -> list[dict]:
     found: list[dict] = []
     for extra in programs:
         messages: list[tuple[clingo.MessageCode, str]] = []
-        ctl = clingo.Control(["--warn=all"], logger=_keep(messages))
+        ctl = new_control(["--warn=all"], _keep(messages))
         try:
             for path in base.files(base.rules) + base.files(base.kb) + list(base.extra) + extra:
                 ctl.load(str(path))
@@ -505,7 +506,7 @@ def _switched(
     """The rule base (every rule behind its switch), kb/, the queries and the
     facts, grounded, with `externals` free atoms; the switches free too.
     Returns the control and the CR numbers present."""
-    ctl = clingo.Control(list(options), logger=quiet)
+    ctl = new_control(list(options), quiet)
     add_statements(ctl, prepared.statements)
     for path in prepared.kb if others is None else others:
         ctl.load(str(path))
@@ -631,7 +632,7 @@ def _symbols(facts: str | Sequence[clingo.Symbol]) -> list[clingo.Symbol]:
     """Fact text as symbols (the text is read by clingo, never pasted into a program)."""
     if not isinstance(facts, str):
         return list(facts)
-    ctl = clingo.Control(logger=quiet)
+    ctl = new_control(logger=quiet)
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
     return [a.symbol for a in ctl.symbolic_atoms if a.is_fact]

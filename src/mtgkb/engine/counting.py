@@ -40,6 +40,7 @@ from collections.abc import Sequence
 
 import clingo
 
+from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import quiet, solve_within
 
 RULE, WEIGHT = 0, 1
@@ -410,7 +411,7 @@ def _count_part(part: dict, max_models: int, end: float | None) -> tuple[int, bo
     """clasp's count of one part's (optimal) models, projected on what it shows."""
     project = bool(part["shown"])
     options = ["--project=project"] if project else []
-    ctl = clingo.Control(options, logger=quiet)
+    ctl = new_control(options, quiet)
     with ctl.backend() as backend:
         atoms: dict[int, int] = {}
 

@@ -45,6 +45,7 @@ from pathlib import Path
 
 import clingo
 
+from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import quiet, solve_within
 from mtgkb.engine.programs import stamp as file_stamp
 from mtgkb.rulebase.location import data_dir, query_file, rule_files
@@ -925,7 +926,7 @@ class Grounding:
         if merged:
             self._guards = {q: clingo.Function(GUARD, [clingo.Function(q)]) for q in self.queries}
         self._switchable = list(dict.fromkeys(switchable))
-        ctl = clingo.Control(["--project=show"] if project else [], logger=quiet)
+        ctl = new_control(["--project=show"] if project else [], quiet)
         self.ctl = ctl
         self.recorder = None
         if COUNT_PARTS and project and any(q in COUNTED_QUERIES for q in self.queries):
@@ -1206,7 +1207,7 @@ def solve_many(
     program = _scenario_statements(query)
     if program is None or not instances:
         return None
-    ctl = clingo.Control(["--project=show", "--models=1"], logger=quiet)
+    ctl = new_control(["--project=show", "--models=1"], quiet)
     with clingo.ast.ProgramBuilder(ctl) as builder:
         for node in program:
             builder.add(node)

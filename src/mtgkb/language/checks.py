@@ -20,6 +20,7 @@ import clingo
 import clingo.ast as cast
 from clingo import Function, Number, String, Symbol
 
+from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import add_facts, quiet, stamp
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.facts import option_symbol, scenario_facts
@@ -165,7 +166,7 @@ def _texts() -> dict[str, dict[str, str]]:
 
 @cache
 def _texts_of(files: tuple) -> dict[str, dict[str, str]]:
-    ctl = clingo.Control(logger=quiet)
+    ctl = new_control(logger=quiet)
     for path, *_ in files:
         if Path(path).parent.name == "kb":
             ctl.load(path)
@@ -213,7 +214,7 @@ def input_errors(sc: Scenario, sliced: bool = True) -> list[Symbol]:
     first_round/1 and the texts."""
     table = replace(sc, objects=[], attacks=[], blocks=[], bands=[], triggers=[], questions=[])
     facts = scenario_facts(table) + position_facts(sc)
-    ctl = clingo.Control(["--models=1", "--warn=none"], logger=quiet)
+    ctl = new_control(["--models=1", "--warn=none"], quiet)
     statements = _sliced(facts) if sliced else [node for node, _, _ in _program()]
     with cast.ProgramBuilder(ctl) as builder:
         for node in statements:

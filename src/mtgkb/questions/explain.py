@@ -36,6 +36,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
+from mtgkb.engine.control import new_control
 from mtgkb.engine.cores import Budget, active, add_statements, minimal_rules, switch_rules
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
 from mtgkb.engine.solve import SolveTimeout
@@ -197,7 +198,7 @@ def _solve_traced(query: str, facts: Sequence[clingo.Symbol], timeout: float | N
     program = traced_program(query)
     # one model; with a #minimize/#maximize, the first proven optimal one (the
     # models before it are the optimisation's steps; the last one kept wins)
-    ctl = clingo.Control(["--models=1", "--opt-mode=optN"], logger=quiet)
+    ctl = new_control(["--models=1", "--opt-mode=optN"], quiet)
     add_statements(ctl, program.statements)
     add_facts(ctl, facts)
     ctl.ground([("base", [])])
@@ -640,7 +641,7 @@ class Forbidder:
     def __init__(self, facts: Sequence[clingo.Symbol], query: str = "legal"):
         files = sorted(data_dir("rules").glob("*.lp"))
         self.switches = _switches(stamp(files))
-        ctl = clingo.Control(["--models=1"], logger=quiet)
+        ctl = new_control(["--models=1"], quiet)
         add_statements(ctl, self.switches.statements)
         ctl.add("base", [], self.switches.extra)
         for path in rule_files():

@@ -24,6 +24,7 @@ from typing import NamedTuple
 import clingo
 import clingo.ast as cast
 
+from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import stamp
 from mtgkb.rulebase.location import current as current_rule_base
 from mtgkb.rulebase.location import data_dir
@@ -140,7 +141,7 @@ def _strings(args: Iterable[clingo.Symbol]) -> list[str]:
 def _read_facts(path: Path) -> list[clingo.Symbol]:
     """Ground the index alone; its facts are all it has."""
     messages: list[str] = []
-    ctl = clingo.Control(["--warn=none"], logger=lambda code, msg: messages.append(msg))
+    ctl = new_control(["--warn=none"], lambda code, msg: messages.append(msg))
     ctl.load(str(path))
     ctl.ground([("base", [])])
     return [atom.symbol for atom in ctl.symbolic_atoms if atom.is_fact]

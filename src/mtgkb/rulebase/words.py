@@ -15,6 +15,7 @@ from functools import lru_cache
 
 import clingo
 
+from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import quiet, stamp
 from mtgkb.rulebase.location import data_dir
 
@@ -30,7 +31,7 @@ def _stamp() -> tuple:
 @lru_cache(maxsize=4)
 def _tables(stamp: tuple) -> dict:
     """{(lang, group): {key: text}}: messages are group "message"."""
-    ctl = clingo.Control(logger=quiet)
+    ctl = new_control(logger=quiet)
     for path, *_ in stamp:
         ctl.load(path)
     ctl.ground([("base", [])])
