@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-from mtgkb.engine import solve
+from mtgkb.engine import analysis_cache, rule_base
 from mtgkb.running.runner import answer_text
 
 ZERO_LIFE = """players: Ann, Ben
@@ -38,7 +38,7 @@ def _fresh(monkeypatch, folder) -> None:
     """This process reads the rule base and its analysis again, with `folder`."""
     monkeypatch.setenv("MTGKB_CACHE_DIR", str(folder))
     monkeypatch.setenv("MTGKB_CACHE", "1")
-    monkeypatch.setattr(solve, "_BASE", None)
+    monkeypatch.setattr(rule_base, "_BASE", None)
 
 
 def _answers() -> list[dict]:
@@ -58,7 +58,7 @@ def expected():
     """The answers with no cache at all."""
     with pytest.MonkeyPatch.context() as m:
         m.setenv("MTGKB_CACHE", "0")
-        m.setattr(solve, "_BASE", None)
+        m.setattr(rule_base, "_BASE", None)
         found = _answers()
     assert found[0]["lost"] == ["Ben"] and "104.3b" in found[0]["rules"]
     assert found[1]["count"] == 2 and "509.1a" in found[1]["rules"]
@@ -74,7 +74,7 @@ def _cache_file(folder):
 def test_the_cache_holds_no_program_text(folder, expected):
     assert _answers() == expected
     data = _cache_file(folder).read_bytes()
-    base = solve.rule_base()
+    base = rule_base.rule_base()
     # not one statement of the rule base (as clingo would read it) is in the file
     for line in base.text.splitlines():
         line = line.strip()
@@ -83,22 +83,22 @@ def test_the_cache_holds_no_program_text(folder, expected):
     # and it is read back: the second run does not work it out again
     _fresh(pytest.MonkeyPatch(), folder)
     calls = []
-    original = solve._analyse
-    solve._analyse = lambda text: calls.append(1) or original(text)
+    original = rule_base._analyse
+    rule_base._analyse = lambda text: calls.append(1) or original(text)
     try:
         assert _answers() == expected
     finally:
-        solve._analyse = original
+        rule_base._analyse = original
     assert calls == []
 
 
 def _valid_payload(folder) -> dict:
     blob = _cache_file(folder).read_bytes()
-    return marshal.loads(blob[len(solve.CACHE_MAGIC) + 8 :])
+    return marshal.loads(blob[len(analysis_cache.CACHE_MAGIC) + 8 :])
 
 
 def _write(path, payload: bytes) -> None:
-    path.write_bytes(solve.CACHE_MAGIC + solve._payload_digest(payload) + payload)
+    path.write_bytes(analysis_cache.CACHE_MAGIC + analysis_cache._payload_digest(payload) + payload)
 
 
 def _poisons(folder) -> dict[str, bytes | dict]:
@@ -173,7 +173,7 @@ def test_a_cache_in_a_folder_others_may_write_is_not_read(folder, expected, monk
 
 def test_the_old_json_cache_is_not_read(folder, expected, monkeypatch):
     assert _answers() == expected
-    base = solve.rule_base()
+    base = rule_base.rule_base()
     (folder / f"analysis-{base._key()}.json").write_text('{"base": [{"text": "lost(\\"Ann\\")."}]}')
     _cache_file_marshal = next(folder.glob("analysis-*.marshal"))
     _cache_file_marshal.unlink()

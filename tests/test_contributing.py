@@ -64,11 +64,15 @@ def test_the_recipe_for_a_new_keyword_ability_makes_it_answerable(tmp_path):
     _edit(grammar, reach.group(0), reach.group(0) + f"{reach.group(1)}| GLIMMER -> glimmer\n")
     # 2. the parser's simple abilities: it becomes has(O,glimmer)
     _edit(
-        root / "src" / "mtgkb" / "language" / "parser.py", '    "flying",\n', '    "flying",\n    "glimmer",\n'
+        root / "src" / "mtgkb" / "language" / "parser.py",
+        '    "flying",\n',
+        '    "flying",\n    "glimmer",\n',
     )
     # 3. the corpus of the audit and the fuzz tests
     _edit(
-        root / "src" / "mtgkb" / "audit" / "corpus.py", '    "flying",\n', '    "flying",\n    "glimmer",\n'
+        root / "src" / "mtgkb" / "audit" / "corpus.py",
+        '    "flying",\n',
+        '    "flying",\n    "glimmer",\n',
     )
     # 4. the rule, under its number
     (root / "rules" / "702_999_glimmer.lp").write_text(

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 import clingo
@@ -63,3 +64,8 @@ def solve_within(
         if on_core is not None and result.unsatisfiable:
             on_core(handle.core())  # clingo calls no on_core in asynchronous solving
         return result
+
+
+def env_flag(name: str) -> bool:
+    """An on/off switch from the environment: on unless set to 0, no, false or off."""
+    return os.environ.get(name, "1").lower() not in ("0", "no", "false", "off")

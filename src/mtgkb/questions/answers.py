@@ -183,7 +183,7 @@ def _end_session() -> None:
 
 # The queries whose answer is the one model they have, or whose optimal models
 # all show the same atoms: a batch may solve them for many scenarios at once
-# (mtgkb.engine.solve.solve_many) and leave the models here, keyed by scenario
+# (mtgkb.engine.scenarios.solve_many) and leave the models here, keyed by scenario
 # (identity), query and the question's asked/1 atoms.
 SINGLE_MODEL_QUERIES = frozenset(
     {"legal", "defending", "attack_targets", "outcome", "pay", "actions"}

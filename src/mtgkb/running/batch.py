@@ -6,7 +6,7 @@ one FileResult per file (so `--jsonl` can stream them as they come).
 Files are answered in chunks. Without a time-out, the questions of a chunk
 that have one answer per scenario (`ask legal`, `outcome`, `defending`,
 `attack targets`, `can ... pay`) are grounded and solved together, one
-grounding per kind of question (mtgkb.engine.solve.solve_many): the rule base's
+grounding per kind of question (mtgkb.engine.scenarios.solve_many): the rule base's
 set-up is paid once per chunk, not once per file. With a time-out each file
 is answered on its own, in a child process bounded by it.
 """
@@ -129,7 +129,7 @@ def _answer_combined(items: list[Item], limits: Limits) -> list[FileResult]:
     loaded: list[Item] = [
         read_input(n) if d is None and e is None else (n, d, e) for n, d, e in items
     ]
-    from mtgkb.engine.solve import solve_many
+    from mtgkb.engine.scenarios import solve_many
     from mtgkb.language.facts import scenario_facts
     from mtgkb.questions import answers
 
@@ -251,7 +251,7 @@ def _pool_context():
 
 def answer_in_pool(paths: list[str], limits: Limits, jobs: int) -> Iterator[FileResult]:
     """Answer files in `jobs` local processes; results come in input order."""
-    from mtgkb.engine.solve import prepare
+    from mtgkb.engine.rule_base import prepare
 
     prepare()  # read and analyse the rule base once, before the workers fork
     items = _pending(paths, limits)

@@ -1,0 +1,397 @@
+"""What each statement of the rule base derives and reads, and the slicing
+that follows from it: the statements a query needs (backward) and those
+that may fire for a scenario's facts (forward).
+
+Nothing here knows a game rule: statements are read as clingo's AST.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterable
+
+import clingo
+
+ANALYSIS_VERSION = 4  # bump when the analysis below changes
+
+# --------------------------------------------------------------------------
+# What each statement derives and reads
+#
+# An atom pattern is [name, arity, first]: first is the shape of the first
+# argument ("f/name/arity" for a function or constant, "v/text" for a number
+# or string) or None when it may be anything. ["?"] is an atom we cannot read.
+
+UNKNOWN = ("?",)
+
+
+def _first_shape(term) -> str | None:
+    T = clingo.ast.ASTType
+    if term.ast_type == T.Function:
+        if any(a.ast_type == T.Pool for a in term.arguments):
+            return None
+        return f"f/{term.name}/{len(term.arguments)}"
+    if term.ast_type == T.SymbolicTerm:
+        symbol = term.symbol
+        if symbol.type == clingo.SymbolType.Function:
+            return f"f/{symbol.name}/{len(symbol.arguments)}"
+        return f"v/{symbol}"
+    return None
+
+
+def _patterns(term) -> list[tuple]:
+    """The patterns of the atom(s) an atom term may stand for."""
+    T = clingo.ast.ASTType
+    kind = term.ast_type
+    if kind == T.Pool:
+        return [p for alternative in term.arguments for p in _patterns(alternative)]
+    if kind == T.UnaryOperation:  # -p(X): classical negation, read as p (conservative)
+        return _patterns(term.argument)
+    if kind == T.Function:
+        args = term.arguments
+        return [(term.name, len(args), _first_shape(args[0]) if args else None)]
+    if kind == T.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function:
+        symbol = term.symbol
+        args = symbol.arguments
+        first = None
+        if args:
+            a = args[0]
+            if a.type == clingo.SymbolType.Function:
+                first = f"f/{a.name}/{len(a.arguments)}"
+            else:
+                first = f"v/{a}"
+        return [(symbol.name, len(args), first)]
+    return [UNKNOWN]
+
+
+def _walk_atoms(node, out: list) -> None:
+    """Every symbolic atom anywhere inside a statement or part of one."""
+    if isinstance(node, clingo.ast.AST):
+        kind = node.ast_type
+        if kind == clingo.ast.ASTType.SymbolicAtom:
+            out.extend(_patterns(node.symbol))
+            return
+        if kind == clingo.ast.ASTType.TheoryAtom:
+            out.append(UNKNOWN)
+            return
+        for key in node.keys():
+            value = getattr(node, key)
+            if isinstance(value, (clingo.ast.AST, clingo.ast.ASTSequence)):
+                _walk_atoms(value, out)
+    elif isinstance(node, clingo.ast.ASTSequence):
+        for item in node:
+            _walk_atoms(item, out)
+
+
+def _is_plain(lit) -> bool:
+    return (
+        lit.ast_type == clingo.ast.ASTType.Literal
+        and lit.sign == clingo.ast.Sign.NoSign
+        and lit.atom.ast_type == clingo.ast.ASTType.SymbolicAtom
+    )
+
+
+def _body(body) -> tuple[list, list[str], list[str]]:
+    """A body's atoms, the names of its plain positive literals, and the names
+    of the atoms anywhere else in it (negated, in aggregates or conditions)."""
+    atoms: list = []
+    plain: list[str] = []
+    other: list[str] = []
+    for lit in body:
+        found: list = []
+        _walk_atoms(lit, found)
+        atoms += found
+        names = {p[0] for p in found}
+        if _is_plain(lit) and len(names) == 1 and UNKNOWN not in found:
+            plain += names
+        else:
+            other += names
+    return atoms, plain, other
+
+
+def _head(head) -> tuple[list, list] | None:
+    """The atoms a head derives and the atoms its conditions read; None when
+    the head is a constraint's."""
+    T = clingo.ast.ASTType
+    if head.ast_type == T.Literal:
+        if head.atom.ast_type == T.BooleanConstant:
+            return None
+        if head.atom.ast_type == T.SymbolicAtom:
+            return _patterns(head.atom.symbol), []
+        return [UNKNOWN], []
+    if head.ast_type in (T.Aggregate, T.Disjunction):
+        derived: list = []
+        read: list = []
+        for element in head.elements:
+            if element.literal.ast_type != T.Literal:
+                return [UNKNOWN], []
+            _walk_atoms(element.literal, derived)
+            _walk_atoms(element.condition, read)
+        if head.ast_type == T.Aggregate:
+            for guard in (head.left_guard, head.right_guard):
+                if guard is not None:
+                    _walk_atoms(guard, read)
+        return derived, read
+    return [UNKNOWN], [UNKNOWN]
+
+
+def _describe(node, span: tuple[int, int]) -> dict:
+    """One statement: where it is in the program (byte offsets), what it
+    derives and reads, and whether it always stays."""
+    T = clingo.ast.ASTType
+    kind = node.ast_type
+    heads: list = []
+    needs: list = []
+    plain: list[str] = []
+    other: list[str] = []
+    root = True
+    if kind == T.Rule:
+        needs, plain, other = _body(node.body)
+        head = _head(node.head)
+        if head is not None:
+            heads, read = head
+            if node.head.ast_type == T.Literal:
+                root = UNKNOWN in heads
+            else:  # choice, disjunction: they stay, and what they derive matters
+                needs = needs + heads + read
+                other = other + [p[0] for p in read]
+    elif kind in (T.ShowTerm, T.Minimize, T.External):
+        _walk_atoms(node, needs)
+        if kind == T.External:
+            heads = _patterns(node.atom.symbol)
+        else:
+            _, plain, other = _body(node.body)
+    elif kind == T.ShowSignature:
+        if node.name:
+            needs = [(node.name, node.arity, None)]
+    elif kind in (T.Defined, T.Definition) or (kind == T.Program and node.name == "base"):
+        pass
+    else:  # other #program parts, #project, #heuristic, #edge, #script, theories
+        needs = [UNKNOWN]
+        heads = [UNKNOWN]
+    return {
+        "span": span,
+        "root": root,
+        "heads": list(dict.fromkeys(heads)),
+        "needs": list(dict.fromkeys(needs)),
+        "fwd_heads": sorted({p[0] for p in heads}),
+        "fwd_needs": sorted(set(plain)),
+        "other_needs": sorted(set(other)),
+        "restricts_shown": kind == T.ShowSignature,
+    }
+
+
+def _line_starts(data: bytes) -> list[int]:
+    starts = [0]
+    at = data.find(b"\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = data.find(b"\n", at + 1)
+    return starts
+
+
+def _whole_statement(source: bytes, span: tuple[int, int]) -> tuple[int, int]:
+    """The span of the whole `#minimize {...}.` statement around one of its
+    elements (clingo locates each element alone)."""
+    start, end = span
+    if source[end - 1 : end] == b".":
+        return span  # a weak constraint `:~ ... .`
+    opening = max(source.rfind(b"#m", 0, start), 0)
+    closing = source.find(b"}", end)
+    stop = source.find(b".", closing) if closing >= 0 else -1
+    if stop < 0:
+        return span
+    return opening, stop + 1
+
+
+def _analyse(text: str) -> list[dict]:
+    import clingo.ast  # noqa: F401 - the analysis reads clingo's AST
+
+    out: list[dict] = []
+    source = text.encode("utf-8")
+    lines = _line_starts(source)  # clingo's columns count bytes
+
+    def take(node) -> None:
+        if node.ast_type != clingo.ast.ASTType.Comment:
+            begin, end = node.location.begin, node.location.end
+            span = (lines[begin.line - 1] + begin.column - 1, lines[end.line - 1] + end.column - 1)
+            if node.ast_type == clingo.ast.ASTType.Minimize:
+                span = _whole_statement(source, span)
+            out.append(_describe(node, span))
+
+    clingo.ast.parse_string(text, take)
+    return out
+
+
+def _negative_cycles(statements: list[dict]) -> None:
+    """Mark as roots the rules whose head is in a cycle through negation or an
+    aggregate (leaving those out could change which models exist)."""
+    graph: dict[str, set[str]] = {}
+    negative: set[tuple[str, str]] = set()
+    for st in statements:
+        for head in st["fwd_heads"]:
+            graph.setdefault(head, set()).update(st["fwd_needs"], st["other_needs"])
+            negative.update((head, need) for need in st["other_needs"])
+    # Tarjan's strongly connected components, iteratively.
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    component: dict[str, int] = {}
+    counter = 0
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph.get(start, ()))))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component[member] = index[node]
+                    if member == node:
+                        break
+    bad = {component[h] for h, n in negative if component.get(n) == component.get(h)}
+    bad |= {component[h] for h in graph if "?" in graph[h]}
+    # a non-plain edge inside a component: every rule defining it stays
+    for st in statements:
+        if any(component.get(h) in bad for h in st["fwd_heads"]):
+            st["root"] = True
+
+
+class _Analysis:
+    """The statements of the rule base and of every query, described for
+    slicing; a statement's text is read from the rule base itself, at the
+    byte offsets the analysis found it at."""
+
+    def __init__(self, data: dict, source: bytes):
+        self.base: list[dict] = data["base"]
+        self.queries: dict[str, list[dict]] = data["queries"]
+        self.guardable: dict[str, bool] = data["guardable"]
+        self.definitions: dict[str, dict[str, list[str]]] = data["definitions"]
+        self._source = source
+        self._texts: list[str] | None = None
+        self.by_head: dict[tuple, list[tuple[int, str | None]]] = {}
+        self.wild: list[int] = []  # statements whose head we cannot read
+        for i, st in enumerate(self.base):
+            for pattern in st["heads"]:
+                if len(pattern) != 3:
+                    self.wild.append(i)
+                    continue
+                name, arity, first = pattern
+                self.by_head.setdefault((name, arity), []).append((i, first))
+        self._kept: dict[tuple, list[int] | None] = {}
+
+    def program(self, indices: Iterable[int]) -> str:
+        """The text of the rule base statements `indices` (ascending)."""
+        if self._texts is None:
+            source = self._source
+            self._texts = [
+                source[st["span"][0] : st["span"][1]].decode("utf-8") for st in self.base
+            ]
+        texts, spans = self._texts, [st["span"] for st in self.base]
+        out = []
+        last = None
+        for i in indices:
+            if spans[i] != last:  # statements clingo split from one (a #minimize's elements)
+                out.append(texts[i])
+                last = spans[i]
+        return "\n".join(out)
+
+    def kept(self, queries: tuple[str, ...]) -> list[int] | None:
+        """Indices of the rule base statements the queries may need (backward
+        slicing), or None when all are needed."""
+        if queries not in self._kept:
+            self._kept[queries] = self._backward(queries)
+        return self._kept[queries]
+
+    def _backward(self, queries: tuple[str, ...]) -> list[int] | None:
+        roots = [st for q in queries for st in self.queries[q]]
+        if not all(any(st["restricts_shown"] for st in self.queries[q]) for q in queries):
+            return None  # every atom is shown: everything matters
+        keep = [False] * len(self.base)
+        todo: list = []
+        for st in roots:
+            todo.extend(st["needs"])
+            todo.extend(st["heads"])
+        for i, st in enumerate(self.base):
+            if st["root"]:
+                keep[i] = True
+                todo.extend(st["needs"])
+                todo.extend(st["heads"])
+        for i in self.wild:
+            keep[i] = True
+            todo.extend(self.base[i]["needs"])
+        seen: set[tuple] = set()
+        while todo:
+            pattern = tuple(todo.pop())
+            if pattern in seen:
+                continue
+            seen.add(pattern)
+            if len(pattern) != 3:
+                return None
+            name, arity, first = pattern
+            for i, head_first in self.by_head.get((name, arity), ()):
+                if keep[i]:
+                    continue
+                if first is None or head_first is None or first == head_first:
+                    keep[i] = True
+                    todo.extend(self.base[i]["needs"])
+        return [i for i, k in enumerate(keep) if k]
+
+    def live(self, kept: list[int], known: set[str]) -> list[int]:
+        """Of `kept`, the statements that may fire when only the `known`
+        predicates have facts (forward slicing)."""
+        base = self.base
+        users: dict[str, list[int]] = {}
+        missing: dict[int, int] = {}
+        queue = []
+        live = set(known)
+        for i in kept:
+            needs = [n for n in base[i]["fwd_needs"] if n not in live]
+            missing[i] = len(needs)
+            if not needs:
+                queue.append(i)
+            for name in needs:
+                users.setdefault(name, []).append(i)
+        out = set(queue)
+        while queue:
+            i = queue.pop()
+            for name in base[i]["fwd_heads"]:
+                if name in live:
+                    continue
+                live.add(name)
+                for j in users.get(name, ()):
+                    missing[j] -= 1
+                    if missing[j] == 0:
+                        out.add(j)
+                        queue.append(j)
+        return sorted(out)
+
+
+def _digest(text: str) -> str:
+    """A short digest of a statement's text: equal texts, equal digests."""
+    data = text.encode("utf-8")
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"

@@ -1,0 +1,243 @@
+"""The slicing analysis cached on disk, keyed by the rule base's digest.
+
+The cache holds no program text: statements are byte offsets into the rule
+base. It is read only from a folder of this user's that no one else may
+write to, and checked whole before use; anything amiss and the analysis is
+worked out again, quietly.
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mtgkb.engine.analysis import ANALYSIS_VERSION, UNKNOWN
+from mtgkb.engine.programs import env_flag
+
+if TYPE_CHECKING:
+    from mtgkb.engine.rule_base import _RuleBase
+
+
+# --------------------------------------------------------------------------
+# The rule base and the queries, read once per process
+
+
+def _cache_dir() -> Path | None:
+    if not env_flag("MTGKB_CACHE"):
+        return None
+    if os.environ.get("MTGKB_CACHE_DIR"):
+        return Path(os.environ["MTGKB_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "mtgkb"
+
+
+# --------------------------------------------------------------------------
+# The analysis cache on disk: MAGIC, a digest of the payload, the payload
+# (marshal: plain lists, tuples, dicts, strings, numbers; read in about a
+# millisecond, against 3-7 ms for JSON). marshal is not meant for data from
+# others: a cache is read only from a folder of this user's that no one else
+# may write to, when its digest matches, and every value is then checked.
+
+CACHE_MAGIC = b"mtgkb-analysis\x00" + bytes([ANALYSIS_VERSION])
+_STATEMENT_KEYS = frozenset(
+    ("span", "root", "heads", "needs", "fwd_heads", "fwd_needs", "other_needs", "restricts_shown")
+)
+_GAP = None  # compiled lazily: whitespace and comments between statements
+
+
+def _private_folder(folder: Path) -> bool:
+    """Whether `folder` is this user's and no one else may write to it."""
+    try:
+        info = folder.stat()
+    except OSError:
+        return False
+    if not hasattr(os, "getuid"):
+        return True
+    return info.st_uid == os.getuid() and not info.st_mode & 0o022
+
+
+def _load_analysis(path: Path, key: str, source: bytes, base: _RuleBase) -> dict | None:
+    """The cached analysis at `path` if it is sound for this rule base, else None."""
+    import marshal
+
+    if not _private_folder(path.parent):
+        return None
+    try:
+        with open(path, "rb") as cached:
+            info = os.fstat(cached.fileno())
+            if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
+                return None
+            blob = cached.read(64 << 20)
+    except OSError:
+        return None
+    head = len(CACHE_MAGIC)
+    if len(blob) < head + 8 or blob[:head] != CACHE_MAGIC:
+        return None
+    payload = blob[head + 8 :]
+    if blob[head : head + 8] != _payload_digest(payload):
+        return None
+    try:
+        data = marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        return None
+    try:
+        if _sound(data, key, source, base):
+            return data
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, UnicodeError):
+        pass
+    return None
+
+
+def _payload_digest(payload: bytes) -> bytes:
+    return (zlib.crc32(payload) & 0xFFFFFFFF).to_bytes(4, "big") + (
+        zlib.adler32(payload) & 0xFFFFFFFF
+    ).to_bytes(4, "big")
+
+
+def _is_pattern(p) -> bool:
+    if p == UNKNOWN:
+        return True
+    return (
+        type(p) is tuple
+        and len(p) == 3
+        and type(p[0]) is str
+        and type(p[1]) is int
+        and (p[2] is None or type(p[2]) is str)
+    )
+
+
+def _sound_statements(statements, source: bytes) -> bool:
+    """Every statement well formed, and their offsets the statements of `source`:
+    in order, each ending with a full stop, only blanks and comments between."""
+    global _GAP
+    if type(statements) is not list:
+        return False
+    if _GAP is None:
+        import re
+
+        # atomic and possessive: no backtracking, linear in the gap
+        _GAP = re.compile(rb"(?>\s+|%\*.*?\*%|%[^\n]*+)*+", re.DOTALL)
+    at = 0
+    last = None
+    gap = _GAP.fullmatch
+    patterns: set = set()
+    names: set = set()
+    for st in statements:
+        if type(st) is not dict or st.keys() != _STATEMENT_KEYS:
+            return False
+        span = st["span"]
+        if type(span) is not tuple or len(span) != 2:
+            return False
+        start, end = span
+        if type(start) is not int or type(end) is not int:
+            return False
+        if type(st["root"]) is not bool or type(st["restricts_shown"]) is not bool:
+            return False
+        heads, needs = st["heads"], st["needs"]
+        fwd_heads, fwd_needs, other_needs = st["fwd_heads"], st["fwd_needs"], st["other_needs"]
+        if not (
+            type(heads) is list
+            and type(needs) is list
+            and type(fwd_heads) is list
+            and type(fwd_needs) is list
+            and type(other_needs) is list
+        ):
+            return False
+        patterns.update(heads)  # (a list inside is unhashable: TypeError, caught)
+        patterns.update(needs)
+        names.update(fwd_heads)
+        names.update(fwd_needs)
+        names.update(other_needs)
+        if span == last:
+            continue  # several statements of one (a #minimize's elements)
+        if not at <= start <= end <= len(source) or not gap(source, at, start):
+            return False
+        if end > start and source[end - 1] != 46:  # a full stop ends each statement
+            return False
+        at, last = end, span
+    if not all(_is_pattern(p) for p in patterns) or not all(type(n) is str for n in names):
+        return False
+    return bool(gap(source, at, len(source)))
+
+
+def _sound(data, key: str, source: bytes, base: _RuleBase) -> bool:
+    if type(data) is not dict or data.keys() != {
+        "key",
+        "base",
+        "queries",
+        "guardable",
+        "definitions",
+    }:
+        return False
+    if data["key"] != key or not _sound_statements(data["base"], source):
+        return False
+    names = set(base.query_texts)
+    queries, guardable, definitions = data["queries"], data["guardable"], data["definitions"]
+    if type(queries) is not dict or queries.keys() != names:
+        return False
+    if type(guardable) is not dict or guardable.keys() != names:
+        return False
+    if type(definitions) is not dict or definitions.keys() != names:
+        return False
+    for q in names:
+        if not _sound_statements(queries[q], base.query_texts[q].encode("utf-8")):
+            return False
+        if type(guardable[q]) is not bool or type(definitions[q]) is not dict:
+            return False
+        for pred, digests in definitions[q].items():
+            if type(pred) is not str or type(digests) is not list:
+                return False
+            if not all(type(d) is str for d in digests):
+                return False
+    return True
+
+
+def _shared(data):
+    """`data` with equal strings and tuples made one object, which marshal then
+    writes once (a smaller file, and faster to read and check)."""
+    seen: dict = {}
+
+    def one(value):
+        if type(value) is dict:
+            return {one(k): one(v) for k, v in value.items()}
+        if type(value) is list:
+            return [one(v) for v in value]
+        if type(value) is tuple:
+            value = tuple(one(v) for v in value)
+        if type(value) in (str, tuple):
+            return seen.setdefault(value, value)
+        return value
+
+    return one(data)
+
+
+def _store_analysis(folder: Path, name: str, data: dict) -> None:
+    """Write the analysis atomically into a folder of this user's (made 0700);
+    a cache that cannot be written is no error."""
+    import marshal
+
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _private_folder(folder):
+            return
+        payload = marshal.dumps(_shared(data))
+        temporary = folder / f".{name}.{os.getpid()}.tmp"
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(CACHE_MAGIC + _payload_digest(payload) + payload)
+        os.replace(temporary, folder / name)
+    except (OSError, ValueError):
+        return
+    _prune(folder, "analysis-*", keep=8)
+
+
+def _prune(folder: Path, pattern: str, keep: int) -> None:
+    """Delete all but the `keep` newest cache files (each edit of the rules makes one)."""
+    try:
+        files = sorted(folder.glob(pattern), key=lambda f: f.stat().st_mtime, reverse=True)
+        for old in files[keep:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass

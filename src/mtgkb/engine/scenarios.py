@@ -1,0 +1,184 @@
+"""Many scenarios at once: for questions with one answer per scenario, a chunk
+of scenarios is grounded as one program, every atom given the scenario as a
+first argument (`p(X) :- q(X)` becomes `p(S,X) :- q(S,X)`), so the scenarios
+share no atom and a model of the whole is a model of each.
+"""
+
+from __future__ import annotations
+
+import atexit
+from collections.abc import Sequence
+
+import clingo
+
+from mtgkb.engine import solve as _solve
+from mtgkb.engine.analysis import _is_plain
+from mtgkb.engine.control import new_control
+from mtgkb.engine.programs import quiet, solve_within
+from mtgkb.engine.rule_base import rule_base
+from mtgkb.engine.sharing import _location
+from mtgkb.engine.solve import SolveTimeout
+
+# --------------------------------------------------------------------------
+# Many scenarios in one grounding
+#
+# For a question with one answer per scenario (one optimal model whose shown
+# atoms are the answer), a batch grounds and solves a chunk of scenarios at
+# once: every atom of the program gets the scenario as a first argument
+# (`p(X) :- q(X)` becomes `p(S,X) :- q(S,X)`), so the scenarios share no atom
+# and a model of the whole is a model of each; the rule base's set-up cost
+# is paid once per chunk instead of once per scenario.
+
+SCENARIO_VAR = "MTGKB_SCENARIO"
+SCENARIO_PRED = "_mtgkb_scenario"
+
+
+class _Unsupported(Exception):
+    """A statement the scenario argument cannot be added to."""
+
+
+def _with_scenario(term, var):
+    T = clingo.ast.ASTType
+    kind = term.ast_type
+    if kind == T.Function:
+        return term.update(arguments=[var, *term.arguments])
+    if kind == T.Pool:
+        return term.update(arguments=[_with_scenario(t, var) for t in term.arguments])
+    if kind == T.UnaryOperation:
+        return term.update(argument=_with_scenario(term.argument, var))
+    if kind == T.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function:
+        symbol = term.symbol
+        args = [clingo.ast.SymbolicTerm(term.location, a) for a in symbol.arguments]
+        return clingo.ast.Function(term.location, symbol.name, [var, *args], 0)
+    raise _Unsupported(str(term))
+
+
+def _scenario_program(text: str) -> list:
+    """The statements of `text`, each atom given the scenario argument."""
+    import clingo.ast
+
+    T = clingo.ast.ASTType
+    loc = _location()
+    var = clingo.ast.Variable(loc, SCENARIO_VAR)
+    scenario = clingo.ast.Literal(
+        loc,
+        clingo.ast.Sign.NoSign,
+        clingo.ast.SymbolicAtom(clingo.ast.Function(loc, SCENARIO_PRED, [var], 0)),
+    )
+
+    class AddScenario(clingo.ast.Transformer):
+        def visit_SymbolicAtom(self, atom):
+            return atom.update(symbol=_with_scenario(atom.symbol, var))
+
+        def visit_TheoryAtom(self, atom):
+            raise _Unsupported("theory atom")
+
+    add = AddScenario()
+
+    def bound(body) -> list:
+        """The body, with the scenario bound when no plain positive atom binds it."""
+        body = list(body)
+        return body if any(_is_plain(lit) for lit in body) else body + [scenario]
+
+    out: list = []
+
+    def take(node) -> None:
+        kind = node.ast_type
+        if kind == T.Comment:
+            return
+        if kind == T.Rule:
+            node = add(node)
+            out.append(node.update(body=bound(node.body)))
+        elif kind == T.ShowTerm:
+            node = add(node)
+            term = clingo.ast.Function(loc, "", [var, node.term], 0)
+            out.append(node.update(term=term, body=bound(node.body)))
+        elif kind == T.Minimize:
+            node = add(node)
+            out.append(node.update(terms=[var, *node.terms], body=bound(node.body)))
+        elif kind in (T.ShowSignature, T.Defined):
+            out.append(node.update(arity=node.arity + 1) if node.name else node)
+        elif kind in (T.Definition,) or (kind == T.Program and node.name == "base"):
+            out.append(node)
+        else:
+            raise _Unsupported(str(kind))
+
+    clingo.ast.parse_string(text, take)
+    return out
+
+
+_SCENARIO_PROGRAMS: dict[tuple, list | None] = {}
+
+
+@atexit.register
+def _release() -> None:
+    """Drop parsed statements while clingo can still free them."""
+    _SCENARIO_PROGRAMS.clear()
+
+
+def _scenario_statements(query: str) -> list | None:
+    """The rule base (backward-sliced for `query`) and the query, with the
+    scenario argument; None when some statement does not allow it."""
+    base = rule_base()
+    key = (base.stamp, query)
+    if key not in _SCENARIO_PROGRAMS:
+        analysis = base.analysis()
+        kept = analysis.kept((query,)) if _solve.SLICING and query in analysis.queries else None
+        rules = base.text if kept is None else analysis.program(kept)
+        try:
+            program = _scenario_program(rules + "\n" + base.query_text(query))
+        except (_Unsupported, RuntimeError):
+            program = None
+        # one rule base at a time: drop the programs of an older one only
+        for old in [k for k in _SCENARIO_PROGRAMS if k[0] != key[0]]:
+            del _SCENARIO_PROGRAMS[old]
+        _SCENARIO_PROGRAMS[key] = program
+    return _SCENARIO_PROGRAMS[key]
+
+
+def solve_many(
+    query: str, instances: Sequence[Sequence[clingo.Symbol]], *, timeout: float | None = None
+) -> list[list[clingo.Symbol]] | None:
+    """The shown atoms of one (optimal) model for each instance (the facts of
+    one scenario and question), all grounded and solved together. Meant for
+    queries whose shown atoms are the same in every optimal model. None when
+    this cannot be done (a statement the scenario argument does not fit, or
+    no model: then solve each instance alone, which says why)."""
+    import clingo.ast
+
+    program = _scenario_statements(query)
+    if program is None or not instances:
+        return None
+    ctl = new_control(["--project=show", "--models=1"], quiet)
+    with clingo.ast.ProgramBuilder(ctl) as builder:
+        for node in program:
+            builder.add(node)
+    with ctl.backend() as backend:
+        for number, facts in enumerate(instances):
+            sid = clingo.Number(number)
+            backend.add_rule([backend.add_atom(clingo.Function(SCENARIO_PRED, [sid]))])
+            for fact in facts:
+                atom = clingo.Function(fact.name, [sid, *fact.arguments], fact.positive)
+                backend.add_rule([backend.add_atom(atom)])
+    ctl.ground([("base", [])])
+    ctl.configuration.solve.opt_mode = "optN"
+    found: list = []
+
+    def take(model: clingo.Model) -> None:
+        if model.cost and not model.optimality_proven:
+            return
+        found.append(model.symbols(shown=True))
+
+    solve_within(ctl, timeout, SolveTimeout, on_model=take)
+    if not found:
+        return None
+    shown: list[list[clingo.Symbol]] = [[] for _ in instances]
+    for symbol in found[0]:
+        args = symbol.arguments
+        if not args or args[0].type != clingo.SymbolType.Number:
+            return None
+        if symbol.name == "":  # a #show term: (scenario, term)
+            shown[args[0].number].append(args[1])
+        else:
+            shown[args[0].number].append(clingo.Function(symbol.name, args[1:], symbol.positive))
+    return shown

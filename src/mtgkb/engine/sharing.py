@@ -1,0 +1,69 @@
+"""Queries that share one grounding: each query's statements guarded by an
+external `_mtgkb_query(Q)`, switched on for its own solve.
+"""
+
+from __future__ import annotations
+
+from mtgkb.engine.analysis import _head
+
+GUARD = "_mtgkb_query"
+
+
+# --------------------------------------------------------------------------
+# Queries that share a grounding
+
+
+def _location():
+    import clingo.ast
+
+    here = clingo.ast.Position("<mtgkb>", 1, 1)
+    return clingo.ast.Location(here, here)
+
+
+def _guard(text: str, name: str) -> str | None:
+    import clingo.ast
+
+    T = clingo.ast.ASTType
+    nodes: list = []
+    clingo.ast.parse_string(text, nodes.append)
+    nodes = [n for n in nodes if n.ast_type != T.Comment]
+    # A merged program hides all atoms (`#show.`) and shows terms only: so a
+    # query must say which atoms it shows with `#show p/n`.
+    if not any(n.ast_type == T.ShowSignature for n in nodes):
+        return None
+    loc = _location()
+    guard_term = clingo.ast.SymbolicTerm(loc, clingo.Function(GUARD, [clingo.Function(name)]))
+    guard = clingo.ast.Literal(loc, clingo.ast.Sign.NoSign, clingo.ast.SymbolicAtom(guard_term))
+    out = []
+    for node in nodes:
+        kind = node.ast_type
+        if kind in (T.Rule, T.ShowTerm, T.Minimize):
+            out.append(node.update(body=list(node.body) + [guard]))
+        elif kind == T.ShowSignature:
+            if not node.name or not node.positive:
+                return None
+            args = [clingo.ast.Variable(loc, f"X{i}") for i in range(node.arity)]
+            term = clingo.ast.Function(loc, node.name, args, 0)
+            lit = clingo.ast.Literal(loc, clingo.ast.Sign.NoSign, clingo.ast.SymbolicAtom(term))
+            out.append(clingo.ast.ShowTerm(loc, term, [lit, guard]))
+        elif kind == T.Defined or (kind == T.Program and node.name == "base"):
+            out.append(node)
+        else:
+            return None
+    return "\n".join(str(node) for node in out)
+
+
+def _definitions(text: str) -> dict[str, frozenset[str]]:
+    import clingo.ast
+
+    found: dict[str, set[str]] = {}
+
+    def take(node) -> None:
+        if node.ast_type != clingo.ast.ASTType.Rule:
+            return
+        head = _head(node.head)
+        for pattern in head[0] if head else ():
+            found.setdefault(pattern[0], set()).add(str(node))
+
+    clingo.ast.parse_string(text, take)
+    return {k: frozenset(v) for k, v in found.items()}
