@@ -5,17 +5,19 @@ package imports no module that imports it back (no import cycle, counting
 the imports made inside functions)."""
 
 import ast
+import io
 import re
 import subprocess
 import sys
 
 import pytest
 from helpers import ROOT
+from rich.console import Console
 
 from mtgkb.language import model, parser
-from mtgkb.language.facts import question_symbol
+from mtgkb.language.facts import question_symbol, scenario_facts
 from mtgkb.language.parser import parse_text
-from mtgkb.output.text import TEXT_FORMS
+from mtgkb.output.text import TEXT_FORMS, print_result
 from mtgkb.questions import answers, explain, registry
 from mtgkb.questions.answers import Limits
 from mtgkb.rulebase.location import query_file
@@ -86,18 +88,47 @@ def test_json_names_and_kinds_are_unique():
     assert len(registry.BY_ASK) == len(registry.BY_KIND) == len(registry.ENTRIES)
 
 
-def test_an_answer_carries_its_entry_s_json_name():
-    text = (
-        'players: Ann, Ben\nAnn controls creature "Bear" 2/2\n'
-        'ask attack targets for "Bear"\nask block order\nask defending\n'
-    )
-    scenario = parse_text(text, "<t>")
-    from mtgkb.language.facts import scenario_facts
+# One question of every kind, each answered through the registry's dispatch.
+EVERY_KIND = """players: Ann, Ben
+Ann controls creature "Bear" 2/2
+Ben controls creature "Wall" 0/4
+"Bear" attacks Ben
+"Wall" blocks "Bear"
+ask legal
+ask defending
+ask attack targets for "Bear"
+ask attacks
+ask blocks
+ask order
+ask block order
+ask damage order
+ask knowledge
+ask stack
+ask outcome
+ask can Ann pay 3 life
+ask can "Wall" block "Bear"
+ask fix
+ask actions for Ann
+ask assignments for "Bear"
+ask explain legal
+"""
 
+
+def test_every_kind_is_answered_under_its_json_name_and_printed():
+    scenario = parse_text(EVERY_KIND, "<every kind>")
+    assert sorted(q.kind for q in scenario.questions) == sorted(registry.KINDS)
     facts = scenario_facts(scenario)
-    asks = [answers.answer(q, scenario, facts, Limits())["ask"] for q in scenario.questions]
-    assert asks == ["attack-targets", "block-order", "defending"]
+    given = [answers.answer(q, scenario, facts, Limits()) for q in scenario.questions]
+    assert [a.get("supported", True) for a in given] == [True] * len(given)
+    asks = [a["ask"] for a in given]
+    assert asks[:3] == ["legal", "defending", "attack-targets"]
     assert [registry.by_ask(a).kind for a in asks] == [q.kind for q in scenario.questions]
+    out = io.StringIO()
+    print_result(Console(file=out, width=200), {"file": "<every kind>", "answers": given})
+    printed = out.getvalue()
+    for answer in given:  # each under its own title, at the top of the tree
+        assert f"── ask {answer['ask'].replace('-', ' ')}" in printed
+    assert "ask attack targets for Bear: Ben" in printed  # its text form, not just its title
 
 
 def test_a_kind_without_an_entry_is_not_supported_under_its_own_name():
