@@ -13,6 +13,7 @@ from pathlib import Path
 from mtgkb import __version__
 from mtgkb.language.errors import MAX_TIMEOUT, UsageError, check_count, check_timeout
 from mtgkb.questions.answers import Limits
+from mtgkb.rulebase.words import rule_base_title
 from mtgkb.running.deadline import DEFAULT_MEMORY_CAP_MB, bound_memory, memory_limit
 from mtgkb.running.runner import EXIT_INPUT
 
@@ -161,7 +162,7 @@ def _run(args: argparse.Namespace, limits: Limits) -> int:
     out = _Stdout()
     base = args.chosen_rule_base.describe()
     if not (args.json or args.jsonl):
-        out.write(lambda: print(args.chosen_rule_base.title(args.lang)))
+        out.write(lambda: print(rule_base_title(args.chosen_rule_base, args.lang)))
     for result in results:
         result.output.setdefault("rule_base", base)  # (a Dask worker names its own)
         status = max(status, result.status)
@@ -202,7 +203,7 @@ def cmd_facts(args: argparse.Namespace) -> int:
     except ScenarioError as err:
         print(err.format(), file=sys.stderr)
         return EXIT_INPUT
-    sys.stdout.write(f"% {args.chosen_rule_base.title()}\n")
+    sys.stdout.write(f"% {rule_base_title(args.chosen_rule_base)}\n")
     sys.stdout.write(facts_text(scenario_facts(scenario)))
     return 0
 

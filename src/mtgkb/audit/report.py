@@ -51,7 +51,8 @@ from mtgkb.engine.cores import (
     switch_statements,
 )
 from mtgkb.engine.programs import add_facts, quiet
-from mtgkb.questions.answers import QUERY_OF
+from mtgkb.questions import registry
+from mtgkb.questions.registry import QUERY_OF
 from mtgkb.questions.symbols import atoms as symbol_atoms
 from mtgkb.questions.symbols import names_in, sequence, value
 from mtgkb.rulebase.index import (
@@ -418,12 +419,7 @@ PARALLEL_FROM = 24
 #: The model cap of the audit's solves (the answers' `count` is then a lower bound).
 MAX_MODELS = 5000
 #: The queries whose answer is a list of orders, and the predicate of each.
-ORDER_QUERIES = {
-    "order": "order",
-    "stack": "stack",
-    "block_order": "block_order",
-    "damage_order": "damage_order",
-}
+ORDER_QUERIES = registry.ORDER_QUERIES
 #: Input facts of the play and of what happens after it: left out when a
 #: listed declaration is fed back on its own.
 EVENT_FACTS = {"event", "event_source", "choice_item", "choice_in_order", "choice_hidden"}

@@ -39,6 +39,7 @@ from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import env_flag, quiet, solve_within
 from mtgkb.engine.rule_base import _RuleBase, rule_base
 from mtgkb.engine.sharing import GUARD
+from mtgkb.questions import registry
 
 ModelCallback = Callable[[Sequence[clingo.Symbol]], None]
 SLICING = env_flag("MTGKB_SLICING")  # ground only the statements that can matter
@@ -48,7 +49,7 @@ COUNT_PARTS = env_flag("MTGKB_COUNT_PARTS")  # count by independent parts (mtgkb
 
 # The queries whose answers count their models: their groundings are recorded
 # (mtgkb.engine.counting) so that the count is exact without enumerating them all.
-COUNTED_QUERIES = frozenset({"blocks", "attacks"})
+COUNTED_QUERIES = registry.COUNTED_QUERIES
 
 
 class SolveTimeout(Exception):

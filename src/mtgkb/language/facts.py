@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from clingo import Function, Number, String, Symbol
 
 from mtgkb.language.model import Event, Option, Question, Scenario
+from mtgkb.questions import registry
 
 # The input predicates in the order docs/predicates.md lists them; facts_text
 # prints facts grouped by predicate in this order.
@@ -120,16 +121,14 @@ def _event_term(event: Event) -> Symbol:
 
 
 def question_symbol(question: Question) -> Symbol:
-    """The argument of `asked/1` for one question (`legal`, `pay("Ann",5)`, ...)."""
+    """The argument of `asked/1` for one question (`legal`, `pay("Ann",5)`, ...):
+    its kind, with the parameters its registry entry names when all are given."""
     kind, params = question.kind, question.params
-    if kind in ("attack_targets", "assignments"):
-        return _f(kind, String(params["creature"]))
-    if kind == "blocks" and params.get("defender") is not None:
-        return _f("blocks", String(params["defender"]))
-    if kind == "pay":
-        return _f("pay", String(params["player"]), Number(params["amount"]))
-    if kind == "actions":
-        return _f("actions", String(params["player"]))
+    entry = registry.get(kind)
+    names = entry.asked if entry is not None else ()
+    if names and all(params.get(name) is not None for name, _ in names):
+        args = [String(params[n]) if t == "string" else Number(params[n]) for n, t in names]
+        return _f(kind, *args)
     return _const(kind)
 
 

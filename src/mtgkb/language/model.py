@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mtgkb.questions import registry as _registry
+
 Position = tuple[int, int]
 
 
@@ -233,25 +235,8 @@ class Trigger(Located):
 
 # -------------------- questions
 
-QUESTION_KINDS = (
-    "legal",
-    "defending",
-    "attack_targets",
-    "attacks",
-    "blocks",
-    "order",
-    "block_order",
-    "damage_order",
-    "knowledge",
-    "stack",
-    "outcome",
-    "pay",
-    "can",
-    "fix",
-    "explain",
-    "actions",
-    "assignments",
-)
+# Every kind of question: the registry's (mtgkb.questions.registry).
+QUESTION_KINDS = _registry.KINDS
 
 
 @dataclass

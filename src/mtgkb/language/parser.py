@@ -50,6 +50,7 @@ from mtgkb.language.model import (
     Trigger,
 )
 from mtgkb.language.validate import validate
+from mtgkb.questions import registry
 
 GRAMMAR = Path(__file__).resolve().parent / "grammar.lark"
 
@@ -493,26 +494,8 @@ _NUMBER = re.compile(r"(?<![\w])[+-]?[0-9]+(?![\w])")
 PLAY_MARK = "\x00"
 # A word or a quoted name of a play.
 _PLAY_WORD = re.compile(r'"(?:[^"\\]|\\["\\])*"|[^\s",]+')
-# `ask explain Q`: the words of each kind of question.
-EXPLAINED_KINDS = {
-    "legal": "legal",
-    "defending": "defending",
-    "defending players": "defending",
-    "attack targets": "attack_targets",
-    "attacks": "attacks",
-    "blocks": "blocks",
-    "order": "order",
-    "block order": "block_order",
-    "damage order": "damage_order",
-    "knowledge": "knowledge",
-    "stack": "stack",
-    "outcome": "outcome",
-    "pay": "pay",
-    "can": "can",
-    "fix": "fix",
-    "actions": "actions",
-    "assignments": "assignments",
-}
+# `ask explain Q`: the words of each kind of question (the registry's).
+EXPLAINED_KINDS = registry.EXPLAIN_WORDS
 
 
 def _plain(text: str) -> str:

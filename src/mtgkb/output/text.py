@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.console import Console
 from rich.text import Text
 from rich.tree import Tree
 
+from mtgkb.questions import registry
 from mtgkb.rulebase import words as _words
 
 # The language of the labels being printed (print_result sets it).
@@ -42,6 +45,160 @@ def _assignments(node: Tree, answer: dict, verb: str) -> None:
         node.add(Text(_t("more", count - len(answer["assignments"])), style="dim"))
 
 
+def _legal(node: Tree, title: Text, answer: dict) -> None:
+    if answer["legal"]:
+        node.label = Text.assemble(title, ": ", Text(_t("legal"), style="green"))
+    else:
+        node.label = Text.assemble(title, ": ", Text(_t("illegal"), style="red"))
+        for v in answer["violations"]:
+            node.add(Text(f"{v['rule']}: {v['message']}"))
+
+
+def _defending(node: Tree, title: Text, answer: dict) -> None:
+    node.label = Text.assemble(title, ": " + (", ".join(answer["players"]) or _t("none")))
+
+
+def _attack_targets(node: Tree, title: Text, answer: dict) -> None:
+    targets = ", ".join(answer["targets"]) or _t("nothing")
+    node.label = Text.assemble(title, _t("targets_for", answer["creature"], targets))
+
+
+def _attacks(node: Tree, title: Text, answer: dict) -> None:
+    _assignments(node, answer, "attack")
+
+
+def _blocks(node: Tree, title: Text, answer: dict) -> None:
+    if answer.get("defender"):
+        node.label = Text.assemble(title, _t("for", answer["defender"]))
+    _assignments(node, answer, "blocks")
+
+
+def _orders(node: Tree, title: Text, answer: dict) -> None:
+    if answer["orders"] == [[]]:
+        node.label = Text.assemble(title, _t("nothing_pending"))
+        return
+    node.label = Text.assemble(title, _t("orders", len(answer["orders"])))
+    for order in answer["orders"]:
+        node.add(Text(_sequence(order)))
+    for player, seqs in answer.get("choice_orders", {}).items():
+        node.add(Text(_t("chooses", player, _t("or").join(_sequence(s) for s in seqs))))
+    for player, by in answer.get("made_by", {}).items():
+        node.add(Text(_t("makes_choices", by, player)))
+
+
+def _knowledge(node: Tree, title: Text, answer: dict) -> None:
+    for player, known in answer["known"].items():
+        node.add(Text(_t("knows", player, ", ".join(known) or _t("nobody"))))
+
+
+def _outcome(node: Tree, title: Text, answer: dict) -> None:
+    for player, life in answer["life"].items():
+        node.add(Text(_t("life", player, life)))
+    for team, life in answer.get("team_life", {}).items():
+        node.add(Text(_t("team_life", team, life)))
+    node.add(Text(_t("lost", ", ".join(answer["lost"]) or _t("nobody"))))
+    for source, n in answer.get("triggers", {}).items():
+        node.add(Text(_t("triggered", source, n)))
+    for player, n in answer.get("poison", {}).items():
+        node.add(Text(_t("poison", player, n)))
+    for team, n in answer.get("team_poison", {}).items():
+        node.add(Text(_t("team_poison", team, n)))
+    for player, sources in answer.get("commander_damage", {}).items():
+        for source, n in sources.items():
+            node.add(Text(_t("commander_damage", player, n, source)))
+    if answer.get("illegal_play"):
+        broken = ", ".join(sorted({v["rule"] for v in answer.get("violations", [])}))
+        node.add(Text(_t("illegal_play", broken), style="bold yellow"))
+    if "destroyed" in answer:
+        node.add(Text(_t("destroyed_list", ", ".join(answer["destroyed"]) or _t("nothing"))))
+
+
+def _actions(node: Tree, title: Text, answer: dict) -> None:
+    may = ", ".join(answer["may"]) or _t("nothing")
+    node.label = Text.assemble(title, _t("actions", answer["player"], may))
+    for player, by in answer.get("made_by", {}).items():
+        node.add(Text(_t("makes_plays", by, player)))
+
+
+def _damage_assignments(node: Tree, title: Text, answer: dict) -> None:
+    count = answer["count"]
+    exact = "" if answer["complete"] else _t("at_least")
+    node.label = Text.assemble(title, _t("assignments", answer["creature"], count) + exact)
+    for i, assignment in enumerate(answer["assignments"], start=1):
+        if not assignment:
+            node.add(Text(_t("no_damage", i)))
+        else:
+            parts = ", ".join(_t("damage_to", n, r) for r, n in assignment.items())
+            node.add(Text(_t("numbered", i, parts)))
+    if len(answer["assignments"]) < count:
+        node.add(Text(_t("more", count - len(answer["assignments"])), style="dim"))
+
+
+def _pay(node: Tree, title: Text, answer: dict) -> None:
+    if answer["can"] is None:
+        text = _t("pay_unknown", answer["player"], answer["amount"])
+    else:
+        verdict = "can_pay" if answer["can"] else "cannot_pay"
+        text = _t(verdict, answer["player"], answer["amount"])
+    node.label = Text.assemble(title, text)
+
+
+def _can(node: Tree, title: Text, answer: dict) -> None:
+    verdict = Text(_t("can_yes" if answer["can"] else "can_no", answer["play"]))
+    verdict.stylize("green" if answer["can"] else "red")
+    node.label = Text.assemble(title, verdict)
+    for v in answer["violations"]:
+        node.add(Text(f"{v['rule']}: {v['message']}"))
+    if answer["forbidden_by"]:
+        node.add(Text(_t("forbidden_by", " + ".join(answer["forbidden_by"])), style="bold red"))
+
+
+def _fix(node: Tree, title: Text, answer: dict) -> None:
+    if answer["legal"]:
+        node.label = Text.assemble(title, _t("fix_legal"))
+    elif answer["changes"] is None:
+        node.label = Text.assemble(title, _t("fix_none"))
+    else:
+        key = "fix_changes" if answer.get("complete", True) else "fix_changes_more"
+        node.label = Text.assemble(title, _t(key, len(answer["changes"]), answer["count"]))
+        for change in answer["changes"]:
+            if "change" in change:
+                node.add(Text(_t("change", change["change"], change["to"])))
+            else:
+                kind = next(iter(change))
+                node.add(Text(_t(kind, change[kind])))
+    if answer.get("remaining"):
+        left = node.add(Text(_t("remaining"), style="yellow"))
+        for v in answer["remaining"]:
+            left.add(Text(f"{v['rule']}: {v['message']}"))
+
+
+def _explain(node: Tree, title: Text, answer: dict) -> None:
+    if answer.get("question"):
+        node.label = Text.assemble(title, _t("explain_of", answer["question"]))
+    _explain_tree(node, answer.get("tree", []))
+
+
+# The readable form of each kind of answer, by the `text` key of its entry in
+# the registry of questions (mtgkb.questions.registry).
+TEXT_FORMS: dict[str, Callable[[Tree, Text, dict], None]] = {
+    "legal": _legal,
+    "defending": _defending,
+    "attack_targets": _attack_targets,
+    "attacks": _attacks,
+    "blocks": _blocks,
+    "orders": _orders,
+    "knowledge": _knowledge,
+    "outcome": _outcome,
+    "actions": _actions,
+    "assignments": _damage_assignments,
+    "pay": _pay,
+    "can": _can,
+    "fix": _fix,
+    "explain": _explain,
+}
+
+
 def _answer_tree(answer: dict) -> Tree:
     ask = answer.get("ask", "?")
     title = Text(f"ask {ask.replace('-', ' ')}", style="bold")
@@ -49,111 +206,10 @@ def _answer_tree(answer: dict) -> Tree:
     if answer.get("supported") is False:
         node.add(Text(answer.get("message", _t("not_supported")), style="yellow"))
         return node
-    if ask == "legal":
-        if answer["legal"]:
-            node.label = Text.assemble(title, ": ", Text(_t("legal"), style="green"))
-        else:
-            node.label = Text.assemble(title, ": ", Text(_t("illegal"), style="red"))
-            for v in answer["violations"]:
-                node.add(Text(f"{v['rule']}: {v['message']}"))
-    elif ask == "defending":
-        node.label = Text.assemble(title, ": " + (", ".join(answer["players"]) or _t("none")))
-    elif ask == "attack-targets":
-        targets = ", ".join(answer["targets"]) or _t("nothing")
-        node.label = Text.assemble(title, _t("targets_for", answer["creature"], targets))
-    elif ask == "attacks":
-        _assignments(node, answer, "attack")
-    elif ask == "blocks":
-        if answer.get("defender"):
-            node.label = Text.assemble(title, _t("for", answer["defender"]))
-        _assignments(node, answer, "blocks")
-    elif ask in ("order", "stack", "block-order", "damage-order") and answer["orders"] == [[]]:
-        node.label = Text.assemble(title, _t("nothing_pending"))
-    elif ask in ("order", "stack", "block-order", "damage-order"):
-        node.label = Text.assemble(title, _t("orders", len(answer["orders"])))
-        for order in answer["orders"]:
-            node.add(Text(_sequence(order)))
-        for player, seqs in answer.get("choice_orders", {}).items():
-            node.add(Text(_t("chooses", player, _t("or").join(_sequence(s) for s in seqs))))
-        for player, by in answer.get("made_by", {}).items():
-            node.add(Text(_t("makes_choices", by, player)))
-    elif ask == "knowledge":
-        for player, known in answer["known"].items():
-            node.add(Text(_t("knows", player, ", ".join(known) or _t("nobody"))))
-    elif ask == "outcome":
-        for player, life in answer["life"].items():
-            node.add(Text(_t("life", player, life)))
-        for team, life in answer.get("team_life", {}).items():
-            node.add(Text(_t("team_life", team, life)))
-        node.add(Text(_t("lost", ", ".join(answer["lost"]) or _t("nobody"))))
-        for source, n in answer.get("triggers", {}).items():
-            node.add(Text(_t("triggered", source, n)))
-        for player, n in answer.get("poison", {}).items():
-            node.add(Text(_t("poison", player, n)))
-        for team, n in answer.get("team_poison", {}).items():
-            node.add(Text(_t("team_poison", team, n)))
-        for player, sources in answer.get("commander_damage", {}).items():
-            for source, n in sources.items():
-                node.add(Text(_t("commander_damage", player, n, source)))
-        if answer.get("illegal_play"):
-            broken = ", ".join(sorted({v["rule"] for v in answer.get("violations", [])}))
-            node.add(Text(_t("illegal_play", broken), style="bold yellow"))
-        if "destroyed" in answer:
-            node.add(Text(_t("destroyed_list", ", ".join(answer["destroyed"]) or _t("nothing"))))
-    elif ask == "actions":
-        may = ", ".join(answer["may"]) or _t("nothing")
-        node.label = Text.assemble(title, _t("actions", answer["player"], may))
-        for player, by in answer.get("made_by", {}).items():
-            node.add(Text(_t("makes_plays", by, player)))
-    elif ask == "assignments":
-        count = answer["count"]
-        exact = "" if answer["complete"] else _t("at_least")
-        node.label = Text.assemble(title, _t("assignments", answer["creature"], count) + exact)
-        for i, assignment in enumerate(answer["assignments"], start=1):
-            if not assignment:
-                node.add(Text(_t("no_damage", i)))
-            else:
-                parts = ", ".join(_t("damage_to", n, r) for r, n in assignment.items())
-                node.add(Text(_t("numbered", i, parts)))
-        if len(answer["assignments"]) < count:
-            node.add(Text(_t("more", count - len(answer["assignments"])), style="dim"))
-    elif ask == "pay":
-        if answer["can"] is None:
-            text = _t("pay_unknown", answer["player"], answer["amount"])
-        else:
-            verdict = "can_pay" if answer["can"] else "cannot_pay"
-            text = _t(verdict, answer["player"], answer["amount"])
-        node.label = Text.assemble(title, text)
-    elif ask == "can":
-        verdict = Text(_t("can_yes" if answer["can"] else "can_no", answer["play"]))
-        verdict.stylize("green" if answer["can"] else "red")
-        node.label = Text.assemble(title, verdict)
-        for v in answer["violations"]:
-            node.add(Text(f"{v['rule']}: {v['message']}"))
-        if answer["forbidden_by"]:
-            node.add(Text(_t("forbidden_by", " + ".join(answer["forbidden_by"])), style="bold red"))
-    elif ask == "fix":
-        if answer["legal"]:
-            node.label = Text.assemble(title, _t("fix_legal"))
-        elif answer["changes"] is None:
-            node.label = Text.assemble(title, _t("fix_none"))
-        else:
-            key = "fix_changes" if answer.get("complete", True) else "fix_changes_more"
-            node.label = Text.assemble(title, _t(key, len(answer["changes"]), answer["count"]))
-            for change in answer["changes"]:
-                if "change" in change:
-                    node.add(Text(_t("change", change["change"], change["to"])))
-                else:
-                    kind = next(iter(change))
-                    node.add(Text(_t(kind, change[kind])))
-        if answer.get("remaining"):
-            left = node.add(Text(_t("remaining"), style="yellow"))
-            for v in answer["remaining"]:
-                left.add(Text(f"{v['rule']}: {v['message']}"))
-    elif ask == "explain":
-        if answer.get("question"):
-            node.label = Text.assemble(title, _t("explain_of", answer["question"]))
-        _explain_tree(node, answer.get("tree", []))
+    entry = registry.by_ask(ask)
+    form = TEXT_FORMS.get(entry.text) if entry is not None else None
+    if form is not None:
+        form(node, title, answer)
     for item in answer.get("inconsistent", []):
         values = ", ".join(str(v) for v in item["values"])
         warn = node.add(

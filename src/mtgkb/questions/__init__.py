@@ -1,4 +1,5 @@
-"""The questions of a scenario: which query answers each, and how its shown
-atoms become the JSON answer (`answers`), the judge's questions (`judge`)
-and the explanations (`explain`).
+"""The questions of a scenario: the one registry of their kinds (`registry`:
+which query answers each, which function renders it), how its shown atoms
+become the JSON answer (`answers`), the judge's questions (`judge`, on the
+play of `plays`) and the explanations (`explain`).
 """

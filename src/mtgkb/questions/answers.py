@@ -3,7 +3,6 @@ atoms become the JSON answer of the spec (section 6)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -12,10 +11,12 @@ import clingo
 from mtgkb.engine import solve as _solve
 from mtgkb.engine.solve import Grounding, SolveResult, group_queries
 from mtgkb.language.errors import check_count, check_timeout
+from mtgkb.questions import registry
 from mtgkb.questions.symbols import Decoder, atoms, cited_rules, names_in, value, values
 from mtgkb.rulebase import words as _words
 from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import query_file
+from mtgkb.rulebase.words import fill_template
 
 DEFAULT_LIMIT = 100
 
@@ -42,26 +43,10 @@ class Limits:
 Answer = dict
 Renderer = Callable[[object, Sequence[clingo.Symbol], Limits], Answer]
 
-# The JSON name of each kind of question (spec, section 6).
-ASK_NAMES = {
-    "legal": "legal",
-    "defending": "defending",
-    "attack_targets": "attack-targets",
-    "attacks": "attacks",
-    "blocks": "blocks",
-    "order": "order",
-    "block_order": "block-order",
-    "damage_order": "damage-order",
-    "knowledge": "knowledge",
-    "stack": "stack",
-    "outcome": "outcome",
-    "pay": "pay",
-    "can": "can",
-    "fix": "fix",
-    "explain": "explain",
-    "actions": "actions",
-    "assignments": "assignments",
-}
+# The tables of the kinds of question are the registry's (mtgkb.questions.registry);
+# these names are views of it, for the code that reads them from here.
+ASK_NAMES = registry.ASK_NAMES
+QUERY_OF = registry.QUERY_OF
 
 # The kinds of play `ask actions` names, in the spec's order and spelling.
 ACTION_KINDS = {
@@ -75,7 +60,7 @@ ACTION_KINDS = {
 
 # Questions that build their own groundings (other facts, or optimisation):
 # they take no part in the groundings a file's questions share.
-OWN_GROUNDINGS = frozenset({"can", "fix"})
+OWN_GROUNDINGS = registry.OWN_GROUNDINGS
 
 
 def _with_rules(answer: Answer, rules: set[str]) -> Answer:
@@ -185,9 +170,7 @@ def _end_session() -> None:
 # all show the same atoms: a batch may solve them for many scenarios at once
 # (mtgkb.engine.scenarios.solve_many) and leave the models here, keyed by scenario
 # (identity), query and the question's asked/1 atoms.
-SINGLE_MODEL_QUERIES = frozenset(
-    {"legal", "defending", "attack_targets", "outcome", "pay", "actions"}
-)
+SINGLE_MODEL_QUERIES = registry.SINGLE_MODEL_QUERIES
 AHEAD: dict[tuple, list[clingo.Symbol]] = {}
 
 
@@ -269,24 +252,6 @@ def violation_entries(pairs, messages: dict[str, str]) -> list[dict]:
 
 def _arguments(term: clingo.Symbol) -> list[clingo.Symbol]:
     return list(term.arguments) if term.type == clingo.SymbolType.Function else []
-
-
-_PLACEHOLDER = re.compile(r"\{(all|[1-9][0-9]*)\}")
-
-
-def fill_template(template: str, words: Sequence[str]) -> str:
-    """A kb/messages.lp template with `{1}`, `{2}`... (the arguments) and `{all}`
-    filled in one pass over the template: text put in (a name such as `{2}`)
-    is never read as a placeholder. A placeholder without an argument stays."""
-
-    def put(found: re.Match) -> str:
-        key = found.group(1)
-        if key == "all":
-            return ", ".join(words)
-        index = int(key) - 1
-        return words[index] if index < len(words) else found.group(0)
-
-    return _PLACEHOLDER.sub(put, template)
 
 
 def answer_defending(question, scenario, facts, limits: Limits) -> Answer:
@@ -513,51 +478,17 @@ def answer_actions(question, scenario, facts, limits: Limits) -> Answer:
     return _with_rules(answer, cited_rules(model))
 
 
-ANSWERS: dict[str, Callable] = {
-    "legal": answer_legal,
-    "defending": answer_defending,
-    "attack_targets": answer_attack_targets,
-    "attacks": answer_attacks,
-    "blocks": answer_blocks,
-    "order": answer_order,
-    "knowledge": answer_knowledge,
-    "stack": answer_stack,
-    "block_order": answer_block_order,
-    "damage_order": answer_damage_order,
-    "outcome": answer_outcome,
-    "pay": answer_pay,
-    "actions": answer_actions,
-    "assignments": answer_assignments,
-}
-
-# The query program each kind of question needs.
-QUERY_OF = {
-    "legal": "legal",
-    "defending": "defending",
-    "attack_targets": "attack_targets",
-    "attacks": "attacks",
-    "blocks": "blocks",
-    "order": "order",
-    "knowledge": "knowledge",
-    "stack": "stack",
-    "block_order": "block_order",
-    "damage_order": "damage_order",
-    "outcome": "outcome",
-    "pay": "pay",
-    "can": "can",
-    "fix": "fix",
-    "explain": "explain",
-    "actions": "actions",
-    "assignments": "assignments",
-}
+# Each kind's answering function, imported when first asked (the registry
+# names it): the dispatch table of `answer`.
+ANSWERS: dict[str, Callable] = {entry.kind: entry for entry in registry.ENTRIES}
 
 
 def answer(question, scenario, facts, limits: Limits) -> Answer:
     """The answer to one question, or a plain 'not supported yet'."""
     kind = question.kind
-    ask = ASK_NAMES.get(kind, kind)
+    ask = registry.ask_name(kind)
     handler = ANSWERS.get(kind)
-    if handler is None or not query_file(QUERY_OF.get(kind, kind)).exists():
+    if handler is None or not query_file(registry.query_of(kind)).exists():
         return {
             "ask": ask,
             "supported": False,
@@ -582,31 +513,3 @@ def facts_for(question, facts):
 
     own = question_symbol(question)
     return [s for s in facts if s.name != "asked" or s.arguments[0] == own]
-
-
-def _answer_explain(question, scenario, facts, limits: Limits) -> Answer:
-    # explain.py reads the other answers' queries; imported on first use, so
-    # that it can import this module without a cycle and a run that asks no
-    # `explain` does not pay for loading it.
-    from mtgkb.questions.explain import answer_explain
-
-    return answer_explain(question, scenario, facts, limits)
-
-
-ANSWERS["explain"] = _answer_explain
-
-
-def _answer_can(question, scenario, facts, limits: Limits) -> Answer:
-    from mtgkb.questions.judge import answer_can
-
-    return answer_can(question, scenario, facts, limits)
-
-
-def _answer_fix(question, scenario, facts, limits: Limits) -> Answer:
-    from mtgkb.questions.judge import answer_fix
-
-    return answer_fix(question, scenario, facts, limits)
-
-
-ANSWERS["can"] = _answer_can
-ANSWERS["fix"] = _answer_fix

@@ -42,12 +42,12 @@ from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
 from mtgkb.engine.solve import SolveTimeout
 from mtgkb.language.facts import DEFAULTED, question_symbol
 from mtgkb.language.model import Question
-from mtgkb.questions.answers import ASK_NAMES, fill_template
-from mtgkb.questions.answers import QUERY_OF as ANSWER_QUERIES
+from mtgkb.questions import registry
 from mtgkb.questions.symbols import names_in
 from mtgkb.rulebase import words as _words
 from mtgkb.rulebase.index import label, load_index, lookup, scan_file, scan_folder, sort_key
 from mtgkb.rulebase.location import data_dir, query_file, rule_files
+from mtgkb.rulebase.words import fill_template
 
 #: Bounds of one explanation.
 MAX_NODES = 200
@@ -739,13 +739,10 @@ def forbidden_plays(g: Graph, facts, violations, timeout: float, lang: str = "en
 # The answer
 # --------------------------------------------------------------------------
 
-# The query of each kind of question this one explains (not itself). `ask
-# fix` is explained by the faults of the declared play.
-QUERY_OF = {kind: query for kind, query in ANSWER_QUERIES.items() if kind != "explain"}
-QUERY_OF["fix"] = "legal"
-# Kinds of question that need a parameter: `ask explain Q` explains them only
-# where the file asks them.
-NEEDS_PARAMETERS = {"attack_targets", "pay", "can", "actions", "assignments"}
+# The query of each kind of question this one explains (not itself), and the
+# kinds explained only where the file asks them: the registry's.
+QUERY_OF = registry.EXPLAINED_BY
+NEEDS_PARAMETERS = registry.NEEDS_PARAMETERS
 
 
 def _explained_symbol(q) -> clingo.Symbol:
@@ -823,7 +820,7 @@ class _Explainer:
     def can(self, item: dict, q, scenario) -> None:
         """`ask can PLAY`: the faults the play can't avoid, on the facts it is
         judged on (mtgkb.questions.judge), and the rules that forbid it."""
-        from mtgkb.questions.judge import STEPS, hypothesis_facts, target_play
+        from mtgkb.questions.plays import STEPS, hypothesis_facts, target_play
 
         field = q["field"]
         if field not in STEPS:
@@ -916,7 +913,7 @@ def answer_explain(question, scenario, facts, limits) -> dict:
     forbidden = ex.forbidden()
     answer: dict = {"ask": "explain", "tree": tree}
     if only is not None:
-        answer = {"ask": "explain", "question": ASK_NAMES.get(only, only), "tree": tree}
+        answer = {"ask": "explain", "question": registry.ask_name(only), "tree": tree}
     if forbidden:
         answer["forbidden"] = forbidden
     answer["truncated"] = ex.builder.truncated

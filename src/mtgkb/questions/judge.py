@@ -1,7 +1,7 @@
 """The judge's questions of spec section 10: `ask can PLAY` and `ask fix`.
 
 `ask can PLAY`: the play is the declaration the parser built from it (the
-grammar's own declaration statements). It is judged against the scenario as
+grammar's own declaration statements; mtgkb.questions.plays). It is judged against the scenario as
 written without becoming one of its declarations: the facts are those of the
 scenario with the file's declarations of the play's step left out and the
 play in their place, and `queries/can.lp` lets the other creatures of that
@@ -24,24 +24,12 @@ import clingo
 
 from mtgkb.engine.solve import Grounding
 from mtgkb.language.facts import scenario_facts
-from mtgkb.language.model import Attack, Block, Play, Target
+from mtgkb.language.model import Attack, Block
 from mtgkb.questions.answers import _single, _with_rules, violation_entries
+from mtgkb.questions.plays import STEPS, hypothesis_facts, target_play
 from mtgkb.questions.symbols import atoms, cited_rules, values
 from mtgkb.rulebase import words as _words
 from mtgkb.rulebase.index import sort_key
-
-# The list of the Scenario a play's declaration belongs to -> the step it is
-# declared in (the argument of asked(can(S))) and the lists of the file that
-# hold that step's declarations (left out while the play is judged).
-STEPS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "attacks": ("attack", ("attacks", "bands")),
-    "bands": ("attack", ("attacks", "bands")),
-    "blocks": ("block", ("blocks",)),
-    "defending_choices": ("defending", ("defending_choices",)),
-    "plays": ("play", ("plays",)),
-    "assignments": ("assign", ("assignments",)),
-    "targets": ("target", ("plays",)),
-}
 
 CORE_TIMEOUT = 5.0
 # `ask fix`: how many of the equally close declarations are read to pick the one listed.
@@ -49,34 +37,6 @@ FIX_SHOWN = 32
 # `ask fix` counts at most this many equally close declarations ("complete":
 # false beyond): each is a model to enumerate, and they multiply.
 FIX_COUNT_CAP = 100
-
-
-def _asked(step: str) -> clingo.Symbol:
-    return clingo.Function("asked", [clingo.Function("can", [clingo.Function(step)])])
-
-
-def target_play(question) -> Play:
-    """`P target X` as the play it asks about: a colorless instant of P's
-    (no color fact) that targets X."""
-    return Play(
-        line=question.line,
-        column=question.column,
-        index=1,
-        kind="cast",
-        player=question["player"],
-        name=f"{question['player']}'s spell",
-        spell_type="instant",
-        targets=[Target(name=question["target"], quoted=question["target_quoted"])],
-    )
-
-
-def hypothesis_facts(scenario, field: str, play) -> tuple[str, list[clingo.Symbol]]:
-    """The step of a play and the facts it is judged on."""
-    step, written = STEPS[field]
-    lists = {name: [] for name in written}
-    lists["plays" if field == "targets" else field] = [play]
-    hypo = replace(scenario, **lists, questions=[])
-    return step, scenario_facts(hypo) + [_asked(step)]
 
 
 def _not_built(question, text: str) -> dict:

@@ -837,7 +837,9 @@ def _edition_lines(data: dict, source: str) -> list[str]:
 
 
 def _base_line() -> str:
-    return current_rule_base().title()
+    from mtgkb.rulebase.words import rule_base_title
+
+    return rule_base_title(current_rule_base())
 
 
 def rules_command(args: argparse.Namespace) -> int:

@@ -111,17 +111,6 @@ class RuleBase:
             out["with"] = [str(p) for p in self.extra]
         return out
 
-    def title(self, lang: str = "en") -> str:
-        """One line naming the rule base: path and digest (and the added files)."""
-        from mtgkb.rulebase import words
-
-        text = words.text("label", "rule_base", lang).format(self.root, self.digest)
-        if self.extra:
-            text += words.text("label", "rule_base_with", lang).format(
-                ", ".join(str(p) for p in self.extra)
-            )
-        return text
-
 
 def _check_root(root: Path) -> Path:
     if not root.is_dir():

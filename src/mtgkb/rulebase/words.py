@@ -11,6 +11,8 @@ rule of the game.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 import clingo
@@ -80,9 +82,38 @@ def text(group: str, key: str, lang: str = "en", default: str | None = None) -> 
     return found
 
 
+def rule_base_title(rule_base, lang: str = "en") -> str:
+    """One line naming a rule base (mtgkb.rulebase.location.RuleBase): path and
+    digest (and the added files)."""
+    line = text("label", "rule_base", lang).format(rule_base.root, rule_base.digest)
+    if rule_base.extra:
+        line += text("label", "rule_base_with", lang).format(
+            ", ".join(str(p) for p in rule_base.extra)
+        )
+    return line
+
+
+_PLACEHOLDER = re.compile(r"\{(all|[1-9][0-9]*)\}")
+
+
+def fill_template(template: str, words: Sequence[str]) -> str:
+    """A kb/messages.lp template with `{1}`, `{2}`... (the arguments) and `{all}`
+    filled in one pass over the template: text put in (a name such as `{2}`)
+    is never read as a placeholder. A placeholder without an argument stays."""
+
+    def put(found: re.Match) -> str:
+        key = found.group(1)
+        if key == "all":
+            return ", ".join(words)
+        index = int(key) - 1
+        return words[index] if index < len(words) else found.group(0)
+
+    return _PLACEHOLDER.sub(put, template)
+
+
 def tables_of(lang: str) -> dict[str, dict[str, str]]:
     """Every group of one language (for the twin test)."""
     return {group: texts for (la, group), texts in _tables(_stamp()).items() if la == lang}
 
 
-__all__ = ["LANGS", "messages", "table", "tables_of", "text"]
+__all__ = ["LANGS", "fill_template", "messages", "rule_base_title", "table", "tables_of", "text"]

@@ -132,21 +132,3 @@ def answer_scenario(scenario, name: str, limits: Limits, facts=None) -> FileResu
     if any(a.get("inconsistent") for a in answers):
         status = EXIT_INCONSISTENT  # the rule base contradicts itself (spec, section 11)
     return FileResult(name, status, {"file": name, "answers": answers})
-
-
-def run(text: str | bytes, name: str = "<string>", lang: str = "en", **limits) -> dict:
-    """The Python API: the spec's JSON object for one scenario text, its
-    messages and explanations in `lang` (`en`, `it`).
-
-    Bad input raises `ScenarioError`; a time-out raises `SolveTimeout`.
-    The work is done in a worker process that is recycled when it has grown
-    (mtgkb.running.pool), so a long-lived caller stays small.
-    """
-    from mtgkb.rulebase.location import current
-    from mtgkb.running.pool import answer as answer_in_pool
-
-    bounds = Limits(lang=lang, **limits)
-    result = answer_in_pool(text, name, bounds)
-    if result.exception is not None:
-        raise result.exception
-    return {**result.output, "rule_base": current().describe()}
