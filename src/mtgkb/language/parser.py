@@ -24,8 +24,6 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.model import (
     COLORS,
-    GAMES,
-    OPTIONS,
     PHASES,
     Ability,
     Attack,
@@ -543,8 +541,16 @@ def _vocab(words: tuple[str, ...]) -> dict[str, str]:
     return {w.replace("_", "-"): w for w in words}
 
 
-_GAME_WORDS = _vocab(GAMES)
-_OPTION_WORDS = _vocab(OPTIONS)
+def _game_words() -> dict[str, str]:
+    """The games a `game:` line may name: the vocabulary's variants."""
+    return _vocab(vocabulary().games)
+
+
+def _option_words() -> dict[str, str]:
+    """The options an `option:` line may name."""
+    return _vocab(vocabulary().options)
+
+
 _PHASE_WORDS = _vocab(PHASES)
 _COLOR_WORDS = _vocab(COLORS)
 # The kinds of spell a `P casts KIND "Name"` line may name (card types, 300.1).
@@ -716,7 +722,7 @@ class _Builder:
 
     def s_game(self, t: Tree, first: Token) -> None:
         words = t.children[1]
-        value = self.word(words, _GAME_WORDS, "game")
+        value = self.word(words, _game_words(), "game")
         made = self.setting("game", first, value, _tokens(words)[0])
         self.sc.game = value
         self.sc.game_given = True
@@ -724,7 +730,7 @@ class _Builder:
 
     def s_option(self, t: Tree, first: Token) -> None:
         words, num = t.children[1], t.children[2]
-        value = self.word(words, _OPTION_WORDS, "option")
+        value = self.word(words, _option_words(), "option")
         at = _tokens(words)[0]
         amount = None
         if value == "range_of_influence":

@@ -8,6 +8,9 @@ words; the parser looks the phrase up here. So a copy of the rule base
 the grammar or to Python. The file is read with clingo, once per process and
 again when it changes on disk (keyed by its stamp, like every cache of the
 rule base); nothing here is a rule of the game.
+
+Its games (`variant/1`) and options (`scenario_option/1`) are the words a
+`game:` and an `option:` line may give.
 """
 
 from __future__ import annotations
@@ -49,6 +52,8 @@ class Vocabulary:
     abilities: tuple[AbilityWord, ...]  # in the order of the file
     examples: tuple[str, ...]  # abilities with arguments, written in full
     evasion: tuple[tuple[str, str], ...]  # (ability, the CR rule of its restriction)
+    games: tuple[str, ...] = ()  # `game:` (variant/1)
+    options: tuple[str, ...] = ()  # `option:` (scenario_option/1)
 
     def simple(self) -> dict[str, AbilityWord]:
         """Each phrase of an ability that takes nothing after it."""
@@ -98,7 +103,7 @@ def _read(files: tuple) -> Vocabulary:
     for path, *_ in files:
         ctl.load(path)
     ctl.ground([("base", [])])
-    abilities, examples, evasion = [], [], []
+    abilities, examples, evasion, games, options = [], [], [], [], []
     for atom in ctl.symbolic_atoms:
         sym, args = atom.symbol, atom.symbol.arguments
         if sym.name == "ability_word" and len(args) == 3:
@@ -114,7 +119,13 @@ def _read(files: tuple) -> Vocabulary:
             examples.append(_phrase(args[0], f"{FILE}: {sym}"))
         elif sym.name == "evasion" and len(args) == 2:
             evasion.append((_text(args[0]), _text(args[1])))
-    return Vocabulary(tuple(abilities), tuple(examples), tuple(evasion))
+        elif sym.name == "variant" and len(args) == 1:
+            games.append(_text(args[0]))
+        elif sym.name == "scenario_option" and len(args) == 1:
+            options.append(_text(args[0]))
+    return Vocabulary(
+        tuple(abilities), tuple(examples), tuple(evasion), tuple(games), tuple(options)
+    )
 
 
 def vocabulary() -> Vocabulary:
