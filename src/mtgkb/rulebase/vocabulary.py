@@ -21,7 +21,7 @@ from functools import lru_cache
 import clingo
 
 from mtgkb.engine.control import new_control
-from mtgkb.engine.programs import quiet, stamp
+from mtgkb.engine.programs import stamp
 from mtgkb.rulebase.location import data_dir
 
 FILE = "vocabulary.lp"
@@ -99,10 +99,14 @@ def _phrase(sym: clingo.Symbol, where: str) -> str:
 
 @lru_cache(maxsize=4)
 def _read(files: tuple) -> Vocabulary:
-    ctl = new_control(logger=quiet)
-    for path, *_ in files:
-        ctl.load(path)
-    ctl.ground([("base", [])])
+    said: list[str] = []
+    ctl = new_control(logger=lambda _code, message: said.append(message.strip()))
+    try:
+        for path, *_ in files:
+            ctl.load(path)
+        ctl.ground([("base", [])])
+    except RuntimeError:
+        raise VocabularyError("\n".join(said) or f"{FILE}: cannot be read") from None
     abilities, examples, evasion, games, options = [], [], [], [], []
     for atom in ctl.symbolic_atoms:
         sym, args = atom.symbol, atom.symbol.arguments
