@@ -16,10 +16,11 @@ from helpers import ROOT
 from mtgkb.audit import corpus
 from mtgkb.audit import report as audit_module
 from mtgkb.audit.report import Checker, audit, consistency, generated_corpus
-from mtgkb.language.model import GAMES
 from mtgkb.language.parser import parse_text
+from mtgkb.rulebase.vocabulary import vocabulary
 
 TABLES = dict(corpus.tables())
+GAMES = vocabulary().games
 
 
 def _copy(tmp_path, edit=None, add=None):

@@ -83,7 +83,6 @@ def test_conformance_c11_syntax_error_at_line_2():
     [
         (TWO + 'Ann controls creature "Bear 2/2\n', (2, 23)),  # unterminated name
         (TWO + 'Ann controls creature "B\\ear" 2/2\n', (2, 23)),  # only \" and \\ escape
-        (TWO + 'Ann controls creature "Bear" 2/2 with flanking\n', (2, 39)),
         (TWO + "ask legal ask order\n", (2, 11)),  # one statement per line
         (TWO + "ask\n", (2, 4)),  # cut short: just past the end
         (TWO + "ask can Ann pay life\n", (2, 17)),

@@ -82,6 +82,8 @@ def as_neutral(tree: Tree, name: str) -> Tree:
             kids.append(as_neutral(kid, name))
         elif isinstance(kid, Token) and kid.type == "NAME" and kid == name:
             kids.append(Token("NAME", NEUTRAL))
+        elif tree.data == "ability" and kid is tree.children[-1] and kid == name:
+            kids.append(Token("WORD", NEUTRAL))  # `can't attack P`: the phrase's last word
         elif isinstance(kid, Token) and kid.type == "CAN_PLAY":
             # the play of `ask can` is parsed on its own (parser.py): its first word
             words = str(kid).split(" ", 1)
@@ -94,13 +96,22 @@ def as_neutral(tree: Tree, name: str) -> Tree:
 
 
 def read_as_name(name: str) -> bool:
-    """True when the grammar reads `name` as a name in every place of TEMPLATE."""
+    """True when the grammar reads `name` as a name in every place of TEMPLATE,
+    and the vocabulary reads `can't attack NAME` as the ability naming a player."""
     neutral = grammar().parse(TEMPLATE.format(p=NEUTRAL))
     try:
         tree = grammar().parse(TEMPLATE.format(p=name))
     except Exception:  # noqa: BLE001 - a syntax error is a misreading too
         return False
-    return as_neutral(tree, name) == neutral
+    if as_neutral(tree, name) != neutral:
+        return False
+    # with no player of that name, the ability that names one is refused
+    text = f'players: Ann, {NEUTRAL}\nAnn controls creature "B" 1/1 with can\'t attack {name}\n'
+    try:
+        parse_text(text, "v.mtg")
+    except ScenarioError as err:
+        return err.message.startswith(f"unknown player {name}")
+    return False
 
 
 def check(name: str) -> None:

@@ -8,9 +8,10 @@ scenario language (so the parser validates every one of them).
   creature per player, life events, a simultaneous choice, waiting triggers
   and the questions the audit checks.
 - `combats(count, seed)`: random combats on those tables, the same for the
-  same seed: random creatures with random abilities from the language's
-  list, random attacks (mostly at what the table lets the attacking player
-  attack, sometimes anywhere), random blocks, legal and illegal.
+  same seed: random creatures with random abilities from the vocabulary
+  of the rule base (kb/vocabulary.lp), random attacks (mostly at what the
+  table lets the attacking player attack, sometimes anywhere), random
+  blocks, legal and illegal.
 
 Nothing here decides a game rule: where the generator aims its attacks it
 only makes legal declarations likely; the rules judge them.
@@ -24,37 +25,22 @@ from dataclasses import dataclass
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
 TEAM_NAMES = ("Red", "Blue", "Green")
 
-#: Every ability form of the language's list (spec, section 2), as written.
-#: `can't attack PLAYER` and the landwalks are added where a table has them.
-ABILITIES = (
-    "flying",
-    "reach",
-    "shadow",
-    "menace",
-    "defender",
-    "can't attack",
-    "can't block",
-    "can't attack alone",
-    "can't block alone",
-    "attacks each combat if able",
-    "blocks each combat if able",
-    "haste",
-    "summoning-sick",
-    "tapped",
-    "lifelink",
-    "banding",
-    "mountainwalk",
-    "landwalk snow forest",
-    "whenever you gain life",
-    "first strike",
-    "double strike",
-    "trample",
-    "deathtouch",
-    "vigilance",
-    "indestructible",
-    "protection from red",
-    "color red",
-)
+
+def abilities() -> tuple[str, ...]:
+    """Every ability of the vocabulary of the rule base in use
+    (kb/vocabulary.lp), as written: each simple one, and an example of each
+    that takes arguments. `can't attack PLAYER` is added where a table has one."""
+    from mtgkb.rulebase.vocabulary import vocabulary
+
+    return vocabulary().written()
+
+
+def __getattr__(name: str):
+    # `corpus.ABILITIES`: the vocabulary's list, read when asked (not at import)
+    if name == "ABILITIES":
+        return abilities()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: The simultaneous events a combat may end with (spec, section 4).
 SIMULTANEOUS = (
@@ -387,7 +373,7 @@ def _abilities(rng: random.Random, t: Table, owner: str) -> list[str]:
             foes = [q for q in t.players if q not in t.side_of(owner)]
             ability = f"can't attack {rng.choice(foes)}" if foes else "haste"
         else:
-            ability = rng.choice(ABILITIES)
+            ability = rng.choice(abilities())
         if ability not in found:
             found.append(ability)
     return found
@@ -541,7 +527,7 @@ def generated_corpus(size: str = "full", seed: int = 2026) -> list[tuple[str, st
 
 
 __all__ = [
-    "ABILITIES",
+    "abilities",
     "Table",
     "combat_text",
     "combats",

@@ -262,26 +262,8 @@ class Question(Located):
 
 # -------------------- the scenario
 
-GAMES = (
-    "two_player",
-    "free_for_all",
-    "grand_melee",
-    "team_vs_team",
-    "two_headed_giant",
-    "emperor",
-    "commander",
-    "brawl",
-    "archenemy",
-    "vanguard",
-)
-OPTIONS = (
-    "attack_multiple_players",
-    "attack_left",
-    "attack_right",
-    "shared_team_turns",
-    "range_of_influence",
-)
-ATTACK_OPTIONS = ("attack_multiple_players", "attack_left", "attack_right")
+# The games and options of the table are the rule base's (kb/vocabulary.lp:
+# mtgkb.rulebase.vocabulary).
 COLORS = ("white", "blue", "black", "red", "green")
 PHASES = (
     "start_of_game",

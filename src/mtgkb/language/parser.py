@@ -7,6 +7,7 @@ the source line); no other exception escapes for any input.
 
 from __future__ import annotations
 
+import difflib
 import errno
 import os
 import re
@@ -23,8 +24,6 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.model import (
     COLORS,
-    GAMES,
-    OPTIONS,
     PHASES,
     Ability,
     Attack,
@@ -51,6 +50,7 @@ from mtgkb.language.model import (
 )
 from mtgkb.language.validate import validate
 from mtgkb.questions import registry
+from mtgkb.rulebase.vocabulary import AbilityWord, Vocabulary, normal_word, vocabulary
 
 GRAMMAR = Path(__file__).resolve().parent / "grammar.lark"
 
@@ -161,11 +161,28 @@ def keyword_patterns() -> tuple[tuple[str, str, re.Pattern], ...]:
 
 
 def keyword_of(name: str) -> str | None:
-    """The keyword of the grammar that the bare name `name` could be read as."""
+    """The keyword of the grammar, or the word of an ability in the
+    vocabulary, that the bare name `name` could be read as."""
     for _, shown, pattern in keyword_patterns():
         if pattern.fullmatch(name):
             return shown
-    return None
+    word = normal_word(name)
+    return repr(word) if word in _words_after_names(vocabulary()) else None
+
+
+@cache
+def _words_after_names(vocab: Vocabulary) -> frozenset[str]:
+    """The words that go on a phrase where a player's name may follow it:
+    with `can't attack PLAYER` and `can't attack alone`, a player called
+    Alone would be read as the ability, not as the name."""
+    found = set()
+    for before in vocab.abilities:
+        if before.shape == "player":
+            n = len(before.words)
+            for other in vocab.abilities:
+                if len(other.words) > n and other.words[:n] == before.words:
+                    found.add(other.words[n])
+    return frozenset(found)
 
 
 # -------------------- entry points
@@ -507,8 +524,16 @@ def _vocab(words: tuple[str, ...]) -> dict[str, str]:
     return {w.replace("_", "-"): w for w in words}
 
 
-_GAME_WORDS = _vocab(GAMES)
-_OPTION_WORDS = _vocab(OPTIONS)
+def _game_words() -> dict[str, str]:
+    """The games a `game:` line may name: the vocabulary's variants."""
+    return _vocab(vocabulary().games)
+
+
+def _option_words() -> dict[str, str]:
+    """The options an `option:` line may name."""
+    return _vocab(vocabulary().options)
+
+
 _PHASE_WORDS = _vocab(PHASES)
 _COLOR_WORDS = _vocab(COLORS)
 # The kinds of spell a `P casts KIND "Name"` line may name (card types, 300.1).
@@ -524,36 +549,10 @@ SPELL_TYPES = (
 )
 _SPELL_WORDS = _vocab(SPELL_TYPES)
 
-_SIMPLE_ABILITIES = {
-    "flying",
-    "reach",
-    "shadow",
-    "menace",
-    "defender",
-    "cant_attack",
-    "cant_block",
-    "cant_attack_alone",
-    "cant_block_alone",
-    "attacks_if_able",
-    "blocks_if_able",
-    "haste",
-    "summoning_sick",
-    "tapped",
-    "lifelink",
-    "banding",
-    "life_gain_trigger",
-    "infect",
-    "commander",
-    "hexproof",
-    "shroud",
-    "first_strike",
-    "double_strike",
-    "trample",
-    "deathtouch",
-    "vigilance",
-    "indestructible",
-}
 _HIDDEN_ZONES = {"hand", "library"}
+# A player's bare name (the grammar's NAME), and a word of letters only.
+_BARE_NAME = re.compile(r"[^\W\d]\w*")
+_LETTERS = re.compile(r"[^\W\d_]+")
 
 
 def _tokens(tree: Tree) -> list[Token]:
@@ -706,7 +705,7 @@ class _Builder:
 
     def s_game(self, t: Tree, first: Token) -> None:
         words = t.children[1]
-        value = self.word(words, _GAME_WORDS, "game")
+        value = self.word(words, _game_words(), "game")
         made = self.setting("game", first, value, _tokens(words)[0])
         self.sc.game = value
         self.sc.game_given = True
@@ -714,7 +713,7 @@ class _Builder:
 
     def s_option(self, t: Tree, first: Token) -> None:
         words, num = t.children[1], t.children[2]
-        value = self.word(words, _OPTION_WORDS, "option")
+        value = self.word(words, _option_words(), "option")
         at = _tokens(words)[0]
         amount = None
         if value == "range_of_influence":
@@ -1033,35 +1032,119 @@ class _Builder:
         self.sc.objects.append(obj)
 
     def abilities(self, obj: GameObject, tree: Tree) -> None:
+        vocab = vocabulary()
         for node in tree.children:
-            if not isinstance(node, Tree):
-                continue
-            toks = _tokens(node)
-            ability = Ability(line=toks[0].line, column=toks[0].column, name=node.data)
-            if node.data == "cant_attack_player":
-                ability.args = (self.name(toks[2]),)
-                ability.positions["player"] = self.pos(toks[2])
-            elif node.data == "typewalk":
-                word = toks[0].value
-                ability.name = "landwalk"
-                ability.args = (word[: -len("walk")].lower(),)
-            elif node.data == "landwalk":
-                ability.args = tuple(self.name(w).lower() for w in toks[1:])
-            elif node.data == "land_type":
-                ability.args = (self.name(toks[1]).lower(),)
-            elif node.data == "toxic":
-                ability.args = (str(self.number(toks[1], 1, "a toxic value")),)
-            elif node.data in ("color", "protection"):
-                word = toks[-1]
-                color = word.value.lower()
-                if color not in COLORS:
-                    known = ", ".join(COLORS)
-                    self.fail(word, f"unknown color '{color}'; expected one of: {known}")
-                ability.args = (color,)
-                ability.positions["color"] = self.pos(word)
-            elif node.data not in _SIMPLE_ABILITIES:  # pragma: no cover - grammar and table agree
-                self.fail(toks[0], f"unknown ability {node.data}")
-            obj.abilities.append(ability)
+            if isinstance(node, Tree):
+                obj.abilities.append(self.ability(_tokens(node), vocab))
+
+    def ability(self, toks: list[Token], vocab: Vocabulary) -> Ability:
+        """One phrase of a `with` list, looked up in the vocabulary of the
+        rule base (kb/vocabulary.lp): its words, then what its shape reads
+        after them (a player, a number, a color, land types)."""
+        words = [normal_word(t.value) for t in toks]
+        made = Ability(line=toks[0].line, column=toks[0].column)
+        simple, shaped = vocab.simple(), vocab.with_arguments()
+        if " ".join(words) in simple:
+            made.name = simple[" ".join(words)].name
+            return made
+        # the longest phrase the words start with (one that takes arguments
+        # before a simple one of the same length: `can't attack Ben`)
+        found = None
+        for k in range(len(words), 0, -1):
+            phrase = " ".join(words[:k])
+            found = shaped.get(phrase) or simple.get(phrase)
+            if found is not None:
+                break
+        if found is None:
+            found = self.suffixed(toks[0], vocab)
+            if found is not None and len(toks) == 1:
+                made.name = found.name
+                made.args = (toks[0].value[: -len(found.phrase)].lower(),)
+                return made
+            k = 1
+        if found is None:
+            self.fail(toks[0], self.unknown_ability(toks, vocab))
+        rest = toks[k:] if found.shape != "suffix" else toks[1:]
+        if found.shape in ("simple", "suffix"):
+            shown = " ".join(t.value for t in toks[:k])
+            self.fail(
+                rest[0],
+                f"unexpected {rest[0].value!r} after the ability '{shown}'; "
+                "separate abilities with ',' or 'and'",
+            )
+        made.name = found.name
+        self.ability_arguments(made, found, toks[:k], rest, vocab)
+        return made
+
+    def ability_arguments(
+        self, made: Ability, found: AbilityWord, head: list[Token], rest: list[Token], vocab
+    ) -> None:
+        """What follows the phrase of an ability that takes arguments."""
+        shown = " ".join(t.value for t in head)
+        wants = {
+            "player": "a player's name",
+            "number": "a number",
+            "color": "a color",
+            "type": "a land type",
+            "types": "one or more land types",
+        }[found.shape]
+        if not rest:
+            examples = [e for e in vocab.examples if e.startswith(found.phrase + " ")]
+            example = f", as in '{examples[0]}'" if examples else ""
+            self.fail(head[0], f"'{shown}' needs {wants} after it{example}")
+        many = found.shape == "types"
+        if not many and len(rest) > 1:
+            self.fail(
+                rest[1],
+                f"unexpected {rest[1].value!r} after the ability '{shown} {rest[0].value}'; "
+                "separate abilities with ',' or 'and'",
+            )
+        for tok in rest:
+            if many and tok.type != "WORD":
+                self.fail(tok, f"unexpected {tok.value!r}; '{shown}' takes {wants}")
+        tok = rest[0]
+        if found.shape == "number":
+            if tok.type != "SIGNED_INT":
+                self.fail(tok, f"unexpected {tok.value!r}; '{shown}' takes {wants}")
+            made.args = (str(self.number(tok, 1, f"a {found.phrase} value")),)
+            return
+        if tok.type != "WORD":
+            self.fail(tok, f"unexpected {tok.value!r}; '{shown}' takes {wants}")
+        if found.shape == "player":
+            if not _BARE_NAME.fullmatch(tok.value):
+                self.fail(tok, f"unexpected {tok.value!r}; '{shown}' takes {wants}")
+            made.args = (self.name(tok),)
+            made.positions["player"] = self.pos(tok)
+        elif found.shape == "color":
+            color = tok.value.lower()
+            if color not in COLORS:
+                known = ", ".join(COLORS)
+                self.fail(tok, f"unknown color '{color}'; expected one of: {known}")
+            made.args = (color,)
+            made.positions["color"] = self.pos(tok)
+        else:  # a land type, or several
+            made.args = tuple(self.name(w).lower() for w in rest)
+
+    @staticmethod
+    def suffixed(tok: Token, vocab: Vocabulary) -> AbilityWord | None:
+        """The ability a single word ends in (`mountainwalk`: landwalk)."""
+        word = tok.value.lower()
+        for suffix, found in vocab.suffixes().items():
+            if word.endswith(suffix) and _LETTERS.fullmatch(word[: -len(suffix)]):
+                return found
+        return None
+
+    @staticmethod
+    def unknown_ability(toks: list[Token], vocab: Vocabulary) -> str:
+        """The message for a phrase that is no ability, with a suggestion."""
+        shown = " ".join(t.value for t in toks)
+        phrase = " ".join(normal_word(t.value) for t in toks)
+        known = [*vocab.simple(), *vocab.with_arguments()]
+        longer = [p for p in known if p.startswith(phrase + " ")]
+        close = longer[:1] or difflib.get_close_matches(phrase, known, n=1, cutoff=0.6)
+        if close:
+            return f"unknown ability '{shown}'; did you mean '{close[0]}'?"
+        return f"unknown ability '{shown}'; expected one of: {', '.join(vocab.written())}"
 
     # ---- 3. declarations
 

@@ -1,0 +1,140 @@
+"""The vocabulary of the scenario language: kb/vocabulary.lp of the rule base in use.
+
+The keyword abilities a `with ...` list may name are data of the rule base,
+`ability_word(Phrase, Name, Shape)` facts (the file's header says what each
+shape reads after the phrase). The grammar reads an ability as a phrase of
+words; the parser looks the phrase up here. So a copy of the rule base
+(`--rule-base DIR`, `MTGKB_RULE_BASE`) may add an ability with no change to
+the grammar or to Python. The file is read with clingo, once per process and
+again when it changes on disk (keyed by its stamp, like every cache of the
+rule base); nothing here is a rule of the game.
+
+Its games (`variant/1`) and options (`scenario_option/1`) are the words a
+`game:` and an `option:` line may give.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import clingo
+
+from mtgkb.engine.control import new_control
+from mtgkb.engine.programs import stamp
+from mtgkb.rulebase.location import data_dir
+
+FILE = "vocabulary.lp"
+
+#: What each shape reads after the phrase (kb/vocabulary.lp says what it becomes).
+SHAPES = ("simple", "player", "number", "color", "type", "types", "suffix")
+
+
+class VocabularyError(ValueError):
+    """kb/vocabulary.lp says something the parser cannot use."""
+
+
+@dataclass(frozen=True)
+class AbilityWord:
+    """`with PHRASE ...`: the ability NAME, read in the given shape."""
+
+    phrase: str  # lower-case words, one space between them
+    name: str  # the constant of the facts (`has(O,flying)`, `toxic(O,N)`, ...)
+    shape: str  # one of SHAPES
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return tuple(self.phrase.split(" "))
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    abilities: tuple[AbilityWord, ...]  # in the order of the file
+    examples: tuple[str, ...]  # abilities with arguments, written in full
+    evasion: tuple[tuple[str, str], ...]  # (ability, the CR rule of its restriction)
+    games: tuple[str, ...] = ()  # `game:` (variant/1)
+    options: tuple[str, ...] = ()  # `option:` (scenario_option/1)
+
+    def simple(self) -> dict[str, AbilityWord]:
+        """Each phrase of an ability that takes nothing after it."""
+        return {a.phrase: a for a in self.abilities if a.shape == "simple"}
+
+    def with_arguments(self) -> dict[str, AbilityWord]:
+        """Each phrase that takes something after it (not a suffix)."""
+        return {a.phrase: a for a in self.abilities if a.shape not in ("simple", "suffix")}
+
+    def suffixes(self) -> dict[str, AbilityWord]:
+        return {a.phrase: a for a in self.abilities if a.shape == "suffix"}
+
+    def written(self) -> tuple[str, ...]:
+        """Every ability as a file writes it: the first phrase of each simple
+        ability, then the examples of those with arguments."""
+        seen: dict[str, str] = {}
+        for a in self.abilities:
+            if a.shape == "simple":
+                seen.setdefault(a.name, a.phrase)
+        return (*seen.values(), *self.examples)
+
+    def names(self) -> tuple[str, ...]:
+        """The constant of every ability, each once, in the order of the file."""
+        return tuple(dict.fromkeys(a.name for a in self.abilities))
+
+
+def normal_word(text: str) -> str:
+    """A written word as the vocabulary spells it: lower case, `_` as `-`,
+    every spelling of can't as `can't`."""
+    word = text.lower().replace("_", "-").replace("\u2019", "'")
+    return "can't" if word == "cannot" else word
+
+
+def _text(sym: clingo.Symbol) -> str:
+    return sym.string if sym.type == clingo.SymbolType.String else str(sym)
+
+
+def _phrase(sym: clingo.Symbol, where: str) -> str:
+    if sym.type != clingo.SymbolType.String or not sym.string.strip():
+        raise VocabularyError(f"{where}: the phrase must be a non-empty string, not {sym}")
+    return " ".join(normal_word(w) for w in sym.string.split())
+
+
+@lru_cache(maxsize=4)
+def _read(files: tuple) -> Vocabulary:
+    said: list[str] = []
+    ctl = new_control(logger=lambda _code, message: said.append(message.strip()))
+    try:
+        for path, *_ in files:
+            ctl.load(path)
+        ctl.ground([("base", [])])
+    except RuntimeError:
+        raise VocabularyError("\n".join(said) or f"{FILE}: cannot be read") from None
+    abilities, examples, evasion, games, options = [], [], [], [], []
+    for atom in ctl.symbolic_atoms:
+        sym, args = atom.symbol, atom.symbol.arguments
+        if sym.name == "ability_word" and len(args) == 3:
+            shape = _text(args[2])
+            if shape not in SHAPES:
+                raise VocabularyError(
+                    f"{FILE}: {sym}: the shape must be one of {', '.join(SHAPES)}"
+                )
+            if args[1].type != clingo.SymbolType.Function or args[1].arguments:
+                raise VocabularyError(f"{FILE}: {sym}: the ability must be a constant")
+            abilities.append(AbilityWord(_phrase(args[0], f"{FILE}: {sym}"), args[1].name, shape))
+        elif sym.name == "ability_example" and len(args) == 1:
+            examples.append(_phrase(args[0], f"{FILE}: {sym}"))
+        elif sym.name == "evasion" and len(args) == 2:
+            evasion.append((_text(args[0]), _text(args[1])))
+        elif sym.name == "variant" and len(args) == 1:
+            games.append(_text(args[0]))
+        elif sym.name == "scenario_option" and len(args) == 1:
+            options.append(_text(args[0]))
+    return Vocabulary(
+        tuple(abilities), tuple(examples), tuple(evasion), tuple(games), tuple(options)
+    )
+
+
+def vocabulary() -> Vocabulary:
+    """The vocabulary of the rule base in use (read again when its file changes)."""
+    return _read(stamp([data_dir("kb") / FILE]))
+
+
+__all__ = ["SHAPES", "AbilityWord", "Vocabulary", "VocabularyError", "normal_word", "vocabulary"]
