@@ -329,7 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
         "facts",
         help="print the facts of a scenario file",
         description="Print the clingo facts of a scenario, for use with plain clingo: "
-        "clingo rules/*.lp kb/*.lp queries/legal.lp facts.lp",
+        "mtgkb program --query legal > p.lp; clingo p.lp facts.lp",
     )
     facts.add_argument("file", metavar="FILE")
     _rule_base_options(facts)
