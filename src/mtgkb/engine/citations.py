@@ -66,31 +66,57 @@ def split_mark(head: str) -> tuple[str, bool]:
     return head[: match.start()], True
 
 
-class _Shape(cast.Transformer):
-    """Each computed argument of a head (operation, interval, pool) as a fresh variable."""
-
-    def __init__(self):
-        self.n = 0
-
-    def _fresh(self, node: cast.AST) -> cast.AST:
-        self.n += 1
-        return cast.Variable(node.location, f"_C{self.n}")
-
-    def visit_BinaryOperation(self, node):
-        return self._fresh(node)
-
-    def visit_UnaryOperation(self, node):
-        return self._fresh(node)
-
-    def visit_Interval(self, node):
-        return self._fresh(node)
-
-    def visit_Pool(self, node):
-        return self._fresh(node)
+#: A term kept as it is in a head shape: a variable, a constant, a number, a string.
+_PLAIN = re.compile(r'-?\d+|[A-Za-z_][A-Za-z0-9_\']*|#(?:sup|inf)|"(?:[^"\\]|\\.)*"', re.S)
+#: A function term (or a parenthesised tuple or expression): its name and arguments.
+_CALL = re.compile(r"([a-z_][A-Za-z0-9_']*)?\((.*)\)", re.S)
 
 
-def head_shape(rule: cast.AST) -> cast.AST:
-    """The term of the rule's one head atom, each computed argument a variable.
+def _arguments(inner: str) -> tuple[list[str], bool] | None:
+    """The top-level arguments of a term's parentheses, and whether they are
+    pooled (`;`); None when the parentheses close before the end."""
+    parts, depth, start, pooled, quoted, escaped = [], 0, 0, False, False, False
+    for i, ch in enumerate(inner):
+        if quoted:
+            escaped, quoted = (not escaped and ch == "\\"), quoted and (escaped or ch != '"')
+            continue
+        if ch == '"':
+            quoted = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth == 0 and ch in ",;":
+            pooled = pooled or ch == ";"
+            parts.append(inner[start:i])
+            start = i + 1
+    parts.append(inner[start:])
+    return parts, pooled
+
+
+def _shape_text(term: str, fresh: list[int]) -> str:
+    """A term's text (as clingo prints it, which puts every operation in
+    parentheses but a unary minus), each computed argument a fresh variable
+    `_C1`, `_C2`, ... Text, not AST nodes: this runs whenever the rule base
+    is read, and clingo's AST is slow to walk from Python."""
+    if _PLAIN.fullmatch(term):
+        return term
+    call = _CALL.fullmatch(term)
+    split = _arguments(call.group(2)) if call else None
+    if split is not None and not split[1]:
+        name, args = call.group(1) or "", split[0]
+        if name:
+            return f"{name}({','.join(_shape_text(x, fresh) for x in args)})"
+        if len(args) > 1:  # a tuple: `(a,b)`, `(a,)`
+            return "(" + ",".join(_shape_text(x, fresh) if x else "" for x in args) + ")"
+    fresh[0] += 1  # an operation, an interval, a pool
+    return f"_C{fresh[0]}"
+
+
+def head_shape(rule: cast.AST) -> str:
+    """The text of the rule's one head atom, each computed argument a variable.
     Raises CitationError for a head that is not one positive atom."""
     head = rule.head
     if (
@@ -100,32 +126,31 @@ def head_shape(rule: cast.AST) -> cast.AST:
         or head.atom.ast_type != cast.ASTType.SymbolicAtom
     ):
         raise CitationError("a `cite` tag needs a rule with one atom as its head")
-    term = head.atom.symbol
-    if term.ast_type == cast.ASTType.Function and (term.name, len(term.arguments)) in CITING:
+    text = str(head)
+    name = re.match(r"[a-z_][A-Za-z0-9_']*", text)
+    if name is None or _arguments(text[name.end() + 1 : -1] if text[name.end() :] else "")[1]:
+        raise CitationError("a `cite` tag needs a rule with one atom as its head")
+    if name.group(0) in {n for n, _ in CITING} and text.startswith(name.group(0) + "("):
         raise CitationError("a citation cannot be marked `cite`: it cites already")
-    if term.ast_type == cast.ASTType.Function:
-        fresh = _Shape()
-        return term.update(arguments=[fresh(a) for a in term.arguments])
-    if term.ast_type == cast.ASTType.SymbolicTerm:
-        return term
-    raise CitationError("a `cite` tag needs a rule with one atom as its head")
+    return _shape_text(text, [0])
 
 
-def citation(shape: cast.AST, number: str, loc) -> cast.AST:
+def citation(shape: str, number: str) -> str:
     """`because(Shape, rule("N")) :- Shape.`"""
-    rule_term = cast.Function(loc, "rule", [cast.SymbolicTerm(loc, clingo.String(number))], 0)
-    because = cast.Function(loc, "because", [shape, rule_term], 0)
-    return cast.Rule(
-        loc,
-        cast.Literal(loc, cast.Sign.NoSign, cast.SymbolicAtom(because)),
-        [cast.Literal(loc, cast.Sign.NoSign, cast.SymbolicAtom(shape))],
-    )
+    return f'because({shape},rule("{number}")) :- {shape}.'  # (a number needs no escape)
 
 
-def citations_of(rule: cast.AST, numbers: Sequence[str]) -> list[cast.AST]:
-    """The citations a rule marked `cite` under these numbers gets."""
+def citations_of(rule: cast.AST, numbers: Sequence[str]) -> list[str]:
+    """The citations (as text) a rule marked `cite` under these numbers gets."""
     shape = head_shape(rule)
-    return [citation(shape, n, rule.location) for n in numbers]
+    return [citation(shape, n) for n in numbers]
+
+
+def parsed(text: str) -> cast.AST:
+    """One generated citation as a statement."""
+    out: list[cast.AST] = []
+    cast.parse_string(text, out.append)
+    return next(n for n in out if n.ast_type == cast.ASTType.Rule)
 
 
 @dataclass(frozen=True)
@@ -150,43 +175,52 @@ def generate(text: str, path: Path | str = "<string>") -> list[Generated]:
 
     Fast, for reading the rule base: only the lines under a marked tag are
     parsed (the statements a tag covers are those below it up to the next tag
-    or blank line); `mtgkb.rulebase.index.scan_file` finds the same ones with
-    the whole file parsed (tests/test_citations.py checks they agree)."""
-    if not _MARKED_LINE.search(text):
+    or blank line), all in one parse; `mtgkb.rulebase.index.scan_file` finds
+    the same ones with the whole file parsed (tests/test_citations.py checks
+    that they agree)."""
+    if MARK not in text:
         return []
     from mtgkb.rulebase.index import parse_tag, tag_cites
 
     lines = text.split("\n")
-    out: list[Generated] = []
-    seen: set[str] = set()
-    for match in _MARKED_LINE.finditer(text):
-        tag_line = text.count("\n", 0, match.start())  # 0-based
-        comment = lines[tag_line].strip()
+    kept = [""] * len(lines)  # the covered lines at their own places, the others blank
+    blocks: list[tuple[int, int, tuple[str, ...]]] = []  # (first line, last line, numbers), 1-based
+    for i, line in enumerate(lines):
+        if MARK not in line or not _MARKED_LINE.match(line):
+            continue
+        comment = line.strip()
         parsed = parse_tag(comment)
         if parsed is None or not tag_cites(comment):
             continue
-        numbers = parsed[0]
-        end = tag_line + 1
+        end = i + 1
         while end < len(lines) and not _ENDS_BLOCK.match(lines[end]):
+            kept[end] = lines[end]
             end += 1
-        # the block's lines, at their own line numbers
-        snippet = "\n" * (tag_line + 1) + "\n".join(lines[tag_line + 1 : end])
-        items: list[cast.AST] = []
+        blocks.append((i + 2, end, parsed[0]))
+    if not blocks:
+        return []
+    items: list[cast.AST] = []
+    try:
+        cast.parse_string("\n".join(kept), items.append, logger=lambda code, msg: None)
+    except RuntimeError as err:
+        raise CitationError(f"{path}:{blocks[0][0]}: cannot be parsed") from err
+    out: list[Generated] = []
+    seen: set[str] = set()
+    for item in items:
+        if item.ast_type in (cast.ASTType.Comment, cast.ASTType.Program):
+            continue
+        line = item.location.begin.line
+        numbers = next((n for first, last, n in blocks if first <= line <= last), None)
+        if numbers is None:
+            continue
         try:
-            cast.parse_string(snippet, items.append, logger=lambda code, msg: None)
-        except RuntimeError as err:
-            raise CitationError(f"{path}:{tag_line + 2}: cannot be parsed") from err
-        for item in items:
-            if item.ast_type in (cast.ASTType.Comment, cast.ASTType.Program):
-                continue
-            try:
-                made = citations_of(item, numbers)
-            except CitationError as err:
-                raise CitationError(f"{path}:{item.location.begin.line}: {err}") from None
-            for number, node in zip(numbers, made, strict=True):
-                if same(node) not in seen:
-                    seen.add(same(node))
-                    out.append(Generated(item.location.begin.line, number, str(node)))
+            made = citations_of(item, numbers)
+        except CitationError as err:
+            raise CitationError(f"{path}:{line}: {err}") from None
+        for number, made_text in zip(numbers, made, strict=True):
+            if _renamed(made_text) not in seen:
+                seen.add(_renamed(made_text))
+                out.append(Generated(line, number, made_text))
     return out
 
 
@@ -218,10 +252,10 @@ def load(ctl: clingo.Control, path: Path | str) -> None:
         ctl.add("base", [], more)
 
 
-def same(node: cast.AST) -> str:
+def same(text: str) -> str:
     """What two generated citations share when they cite the same atoms: the
     text with the variables renamed in order."""
-    return _renamed(str(node))
+    return _renamed(text)
 
 
 def _renamed(term: str) -> str:
@@ -261,7 +295,7 @@ def hand_written(statements: Iterable) -> list:
         if st.kind != "Rule" or not st.tags or st.is_citation:
             return None
         try:
-            shape = _renamed(str(head_shape(st.ast)))
+            shape = _renamed(head_shape(st.ast))
         except CitationError:
             return None
         if not all((shape, n) in plain for n in st.tags):
@@ -290,6 +324,7 @@ __all__ = [
     "hand_written",
     "head_shape",
     "load",
+    "parsed",
     "program_text",
     "same",
     "split_mark",

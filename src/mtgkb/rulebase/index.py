@@ -500,10 +500,11 @@ def _generated(statements: list[Statement], errors: list[str]) -> list[Statement
         except citations.CitationError as err:
             errors.append(f"{st.file}:{st.line}: {err}")
             continue
-        for number, node in zip(st.tags or (), made, strict=True):
-            if citations.same(node) in seen:
+        for number, text in zip(st.tags or (), made, strict=True):
+            if citations.same(text) in seen:
                 continue
-            seen.add(citations.same(node))
+            seen.add(citations.same(text))
+            node = citations.parsed(text)
             out.append(
                 Statement(
                     st.file,
