@@ -27,11 +27,17 @@ Only a rule with one atom as its head may be marked (not a constraint, a
 choice or a disjunction); a marked rule of another shape is an error of its
 file, reported where the rule base's files are scanned.
 
-`program_text(path)` is the one way a rule file is read for solving: its text
-and, after it, its generated citations. `mtgkb.rulebase.index.scan_file` adds
-the same citations (parsed, at the marked rule's line) to the statements
-that explain's traced twins, the switches of minimal cores and the audit
-read. Nothing here is a game rule.
+`program_text(path)` is the one way a rule file is read as program text:
+its text and, after it under a `%%% Generated citations` banner, its
+generated citations (the engine's rule base, hence the slicing analysis and
+the key of its cache; the input checks; `mtgkb program`, which prints the
+program for plain clingo). `load(ctl, path)` is the same for a reader that
+loads the file itself, so that clingo's messages name its lines.
+`mtgkb.rulebase.index.scan_file` adds the same citations (parsed, at the
+marked rule's line) to the statements that explain's traced twins, the
+switches of minimal cores and the audit read; the rule index counts them as
+`cited_at` the marked rule (which is `encoded_at` there itself). Nothing here
+is a game rule.
 """
 
 from __future__ import annotations
