@@ -1,4 +1,4 @@
-"""The command line: `mtgkb run`, `facts`, `rules` and `audit`."""
+"""The command line: `mtgkb run`, `facts`, `program`, `rules` and `audit`."""
 
 from __future__ import annotations
 
@@ -208,6 +208,32 @@ def cmd_facts(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_program(args: argparse.Namespace) -> int:
+    """The program mtgkb solves, for plain clingo: the rule base as read for
+    solving (each file with its generated citations) and the query."""
+    from mtgkb.engine.citations import CitationError, program_text
+    from mtgkb.rulebase.index import label
+    from mtgkb.rulebase.location import data_dir, query_file, rule_files
+
+    files = rule_files()
+    if args.query is not None:
+        path = query_file(args.query)
+        if not path.is_file():
+            known = ", ".join(sorted(f.stem for f in data_dir("queries").glob("*.lp")))
+            print(f"mtgkb: error: no query {args.query!r} (known: {known})", file=sys.stderr)
+            return EXIT_INPUT
+        files = [*files, path]
+    try:
+        texts = [(f, program_text(f)) for f in files]
+    except (CitationError, OSError, UnicodeDecodeError) as err:
+        print(f"mtgkb: error: {err}", file=sys.stderr)
+        return EXIT_INPUT
+    sys.stdout.write(f"% {args.chosen_rule_base.title()}\n")
+    for path, text in texts:
+        sys.stdout.write(f"\n%%% {label(path)}\n\n{text.rstrip()}\n")
+    return 0
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     from mtgkb.rulebase.index import rules_command
 
@@ -304,11 +330,27 @@ def build_parser() -> argparse.ArgumentParser:
         "facts",
         help="print the facts of a scenario file",
         description="Print the clingo facts of a scenario, for use with plain clingo: "
-        "clingo rules/*.lp kb/*.lp queries/legal.lp facts.lp",
+        "mtgkb program --query legal > p.lp; clingo p.lp facts.lp",
     )
     facts.add_argument("file", metavar="FILE")
     _rule_base_options(facts)
     facts.set_defaults(handler=cmd_facts)
+
+    program = sub.add_parser(
+        "program",
+        help="print the program mtgkb solves, for plain clingo",
+        description="Print the rule base as mtgkb solves it (with the citations its "
+        "`cite` tags generate) and, with --query, one query: "
+        "mtgkb program --query legal > p.lp; mtgkb facts FILE > f.lp; clingo p.lp f.lp",
+    )
+    program.add_argument(
+        "--query",
+        default=None,
+        metavar="Q",
+        help="the query to add: queries/Q.lp (legal, blocks, ...)",
+    )
+    _rule_base_options(program)
+    program.set_defaults(handler=cmd_program)
 
     rules = sub.add_parser(
         "rules",

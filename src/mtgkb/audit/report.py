@@ -40,6 +40,7 @@ import clingo
 import clingo.ast as cast
 
 from mtgkb.audit.kinds import missing_texts
+from mtgkb.engine.citations import load as load_program
 from mtgkb.engine.control import new_control
 from mtgkb.engine.cores import (
     Budget,
@@ -286,7 +287,7 @@ def _logger_lint(base: Base) -> list[dict]:
         ctl = new_control(["--warn=all"], _keep(messages))
         try:
             for path in base.files(base.rules) + base.files(base.kb) + list(base.extra) + extra:
-                ctl.load(str(path))
+                load_program(ctl, path)  # with its generated citations
             ctl.ground([("base", [])])
         except RuntimeError:
             pass  # the messages say why

@@ -19,6 +19,7 @@ from mtgkb.engine.analysis import (
     _negative_cycles,
 )
 from mtgkb.engine.analysis_cache import _cache_dir, _load_analysis, _store_analysis
+from mtgkb.engine.citations import program_text
 from mtgkb.engine.programs import stamp as file_stamp
 from mtgkb.engine.sharing import _definitions, _guard
 from mtgkb.rulebase.location import data_dir, query_file, rule_files
@@ -30,7 +31,7 @@ class _RuleBase:
 
     def __init__(self, stamp: tuple, files: list[Path], query_files: list[Path]):
         self.stamp = stamp
-        self.text = "\n".join(f.read_text(encoding="utf-8") for f in files)
+        self.text = "\n".join(program_text(f) for f in files)  # with the generated citations
         self.query_texts = {f.stem: f.read_text(encoding="utf-8") for f in query_files}
         self.controls = 0  # how many Controls this process built from it
         self._analysis: _Analysis | None = None

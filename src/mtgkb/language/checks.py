@@ -20,6 +20,7 @@ import clingo
 import clingo.ast as cast
 from clingo import Function, Number, String, Symbol
 
+from mtgkb.engine.citations import program_text
 from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import add_facts, quiet, stamp
 from mtgkb.language.errors import ScenarioError
@@ -130,7 +131,7 @@ def _program_of(files: tuple) -> tuple[tuple[cast.AST, Pattern | None, tuple[Pat
     """The statements of the checks, each with the pattern of the atom its head
     derives (None: none, or any) and the patterns of the atoms its body needs."""
     parsed: list[cast.AST] = []
-    texts = [Path(path).read_text(encoding="utf-8") for path, *_ in files]
+    texts = [program_text(path) for path, *_ in files]  # with their generated citations
     cast.parse_string("\n".join(texts + [SHOW]), parsed.append)
     out = []
     for node in parsed:

@@ -36,6 +36,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
+from mtgkb.engine.citations import load as load_program
 from mtgkb.engine.control import new_control
 from mtgkb.engine.cores import Budget, active, add_statements, minimal_rules, switch_rules
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
@@ -646,7 +647,7 @@ class Forbidder:
         ctl.add("base", [], self.switches.extra)
         for path in rule_files():
             if path.parent.name != "rules":
-                ctl.load(str(path))
+                load_program(ctl, path)  # kb/ and added files, with their generated citations
         ctl.load(str(query_file(query)))
         add_facts(ctl, facts)
         ctl.ground([("base", [])])

@@ -24,6 +24,7 @@ from typing import NamedTuple
 import clingo
 import clingo.ast as cast
 
+from mtgkb.engine import citations
 from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import stamp
 from mtgkb.rulebase.location import current as current_rule_base
@@ -315,6 +316,8 @@ class Statement:
     tags: tuple[str, ...] | None  # None: no tag line above it
     tag_line: int | None
     ast: cast.AST | None = field(default=None, repr=False)
+    cite: bool = False  # the tag asks for generated citations (`% N cite:`)
+    generated: bool = False  # a citation generated from the `cite` tag of the rule at `line`
 
     @property
     def is_rule(self) -> bool:
@@ -348,6 +351,7 @@ class TagLine:
     line: int
     numbers: tuple[str, ...]
     malformed: tuple[str, ...]
+    cite: bool = False  # `% N cite: ...`: the rule below gets generated citations
 
 
 @dataclass
@@ -360,13 +364,13 @@ class FileScan:
 
 def parse_tag(comment: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """The numbers of a tag comment and the items that are not numbers; None if no
-    tag; no numbers for a `% no rule:` tag."""
+    tag; no numbers for a `% no rule:` tag. (The `cite` marker is not an item:
+    `tag_cites` tells it.)"""
     if NO_RULE_TAG.match(comment):
         return (), ()
     if not TAG_COMMENT.match(comment):
         return None
-    body = comment.lstrip("%").strip()
-    head = body.split(":", 1)[0] if ":" in body else NUMBER.match(body).group(0)
+    head, _ = citations.split_mark(_tag_head(comment))
     numbers, bad = [], []
     for item in head.split(","):
         item = item.strip().rstrip(".")
@@ -377,6 +381,18 @@ def parse_tag(comment: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     return tuple(numbers), tuple(bad)
 
 
+def _tag_head(comment: str) -> str:
+    body = comment.lstrip("%").strip()
+    return body.split(":", 1)[0] if ":" in body else NUMBER.match(body).group(0)
+
+
+def tag_cites(comment: str) -> bool:
+    """A tag with the `cite` marker: `% 101.4 cite: ...` (mtgkb.engine.citations)."""
+    if NO_RULE_TAG.match(comment) or not TAG_COMMENT.match(comment):
+        return False
+    return citations.split_mark(_tag_head(comment))[1]
+
+
 def _tag_of(comment: cast.AST) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     if comment.comment_type != 0:  # a block comment is never a tag
         return None
@@ -384,7 +400,8 @@ def _tag_of(comment: cast.AST) -> tuple[tuple[str, ...], tuple[str, ...]] | None
 
 
 def scan_file(path: Path) -> FileScan:
-    """Every statement of an ASP file with the tag line it sits under.
+    """Every statement of an ASP file with the tag line it sits under, and
+    the citations its `cite` tags ask for (`generated`, at the marked rule's line).
 
     A statement is tagged by the nearest tag comment above it in its block:
     walking up from the statement, only comment lines and other statements
@@ -402,10 +419,32 @@ def scan_file(path: Path) -> FileScan:
         if not errors:
             errors.append(f"{path}: cannot be parsed")
         return FileScan(path, [], [], errors)
+    return _scan_items(path, items, errors)
+
+
+def scan_text(text: str, path: Path) -> FileScan:
+    """`scan_file` of a file's text (`path` names it in the statements)."""
+    items: list[cast.AST] = []
+    errors: list[str] = []
+
+    def log(code, message):
+        errors.append(message.strip().replace("<string>", str(path), 1))
+
+    try:
+        cast.parse_string(text, items.append, logger=log)
+    except RuntimeError:
+        if not errors:
+            errors.append(f"{path}: cannot be parsed")
+        return FileScan(path, [], [], errors)
+    return _scan_items(path, items, errors)
+
+
+def _scan_items(path: Path, items: list[cast.AST], errors: list[str]) -> FileScan:
     items = [i for i in items if i.ast_type != cast.ASTType.Program]
     items.sort(key=lambda i: (i.location.begin.line, i.location.begin.column))
     tags: list[TagLine] = []
     tag_at: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    cite_at: set[int] = set()
     for k, item in enumerate(items):
         if item.ast_type != cast.ASTType.Comment:
             continue
@@ -413,7 +452,10 @@ def scan_file(path: Path) -> FileScan:
         parsed = _tag_of(item) if first_on_line else None
         if parsed is not None:
             tag_at[k] = parsed
-            tags.append(TagLine(path, item.location.begin.line, parsed[0], parsed[1]))
+            cites = tag_cites(item.value)
+            if cites:
+                cite_at.add(k)
+            tags.append(TagLine(path, item.location.begin.line, parsed[0], parsed[1], cites))
     statements = []
     for k, item in enumerate(items):
         if item.ast_type == cast.ASTType.Comment:
@@ -439,9 +481,43 @@ def scan_file(path: Path) -> FileScan:
                 tags=tag_at[found][0] if found is not None else None,
                 tag_line=items[found].location.begin.line if found is not None else None,
                 ast=item,
+                cite=found in cite_at,
             )
         )
-    return FileScan(path, statements, tags, errors)
+    return FileScan(path, statements + _generated(statements, errors), tags, errors)
+
+
+def _generated(statements: list[Statement], errors: list[str]) -> list[Statement]:
+    """The citations the `cite` tags ask for (mtgkb.engine.citations), each
+    once, as statements at the marked rule's line."""
+    out: list[Statement] = []
+    seen: set[str] = set()
+    for st in statements:
+        if not st.cite:
+            continue
+        try:
+            made = citations.citations_of(st.ast, st.tags or ())
+        except citations.CitationError as err:
+            errors.append(f"{st.file}:{st.line}: {err}")
+            continue
+        for number, text in zip(st.tags or (), made, strict=True):
+            if citations.same(text) in seen:
+                continue
+            seen.add(citations.same(text))
+            node = citations.parsed(text)
+            out.append(
+                Statement(
+                    st.file,
+                    st.line,
+                    st.end_line,
+                    "Rule",
+                    (number,),
+                    st.tag_line,
+                    node,
+                    generated=True,
+                )
+            )
+    return out
 
 
 @lru_cache(maxsize=64)

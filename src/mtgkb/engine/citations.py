@@ -1,0 +1,337 @@
+"""Citations generated from the tags, so the rule base need not write them twice.
+
+A rule whose tag carries the word `cite` after its numbers
+
+    % 101.4 cite: a unit's place is that of its earliest member in APNAP order.
+    unit_rank(U,R) :- apnap_unit(_,U), R = #min{ K,P : apnap_unit(P,U), apnap_rank(P,K) }, R < #sup.
+
+gets, for each number of its tag, the citation
+
+    because(unit_rank(U,R), rule("101.4")) :- unit_rank(U,R).
+
+added to the rule base when it is read: every atom of the rule's head shape
+is cited to the tag's numbers, whichever rule derived it. The head shape is
+the head with each computed argument (`N+1`, `-N`, `1..T`, `a;b`) made a
+variable of its own: `life_change(I,P,-N,pay)` cites every
+`life_change(I,P,D,pay)`. So a rule author sees from the file alone what is
+cited: the marked rule's conclusions, under the numbers of its tag.
+
+Write the citation by hand instead (under its own `% N:` tag) when it must
+say more than that: when it cites a number the rule's tag does not hold, only
+some of the tag's numbers, or only the atoms some other condition picks out
+(`because(lost(P), rule("104.3a")) :- conceded(P).`). A hand-written
+citation that the marker would produce is a mistake (`hand_written` finds
+them; tests/test_citations.py fails on one).
+
+Only a rule with one atom as its head may be marked (not a constraint, a
+choice or a disjunction); a marked rule of another shape is an error of its
+file, reported where the rule base's files are scanned.
+
+`program_text(path)` is the one way a rule file is read as program text:
+its text and, after it under a `%%% Generated citations` banner, its
+generated citations (the engine's rule base, hence the slicing analysis and
+the key of its cache; the input checks; `mtgkb program`, which prints the
+program for plain clingo). `load(ctl, path)` is the same for a reader that
+loads the file itself, so that clingo's messages name its lines.
+`mtgkb.rulebase.index.scan_file` adds the same citations (parsed, at the
+marked rule's line) to the statements that explain's traced twins, the
+switches of minimal cores and the audit read; the rule index counts them as
+`cited_at` the marked rule (which is `encoded_at` there itself). Nothing here
+is a game rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import clingo
+import clingo.ast as cast
+
+#: The marker in a tag that asks for generated citations: `% 101.4 cite: ...`,
+#: `% 101.4, 805.6 cite: ...` (after the numbers, before the colon).
+MARK = "cite"
+MARKED = re.compile(rf"\s+{MARK}\s*$")
+
+#: The heads of citations.
+CITING = frozenset({("because", 2), ("rests_on", 2)})
+
+
+class CitationError(ValueError):
+    """A rule marked `cite` whose head is not one atom."""
+
+
+def split_mark(head: str) -> tuple[str, bool]:
+    """The numbers part of a tag (before its colon) without the marker, and
+    whether the marker was there: `101.4, 805.6 cite` -> (`101.4, 805.6`, True)."""
+    match = MARKED.search(head)
+    if match is None:
+        return head, False
+    return head[: match.start()], True
+
+
+#: A term kept as it is in a head shape: a variable, a constant, a number, a string.
+_PLAIN = re.compile(r'-?\d+|[A-Za-z_][A-Za-z0-9_\']*|#(?:sup|inf)|"(?:[^"\\]|\\.)*"', re.S)
+#: A function term (or a parenthesised tuple or expression): its name and arguments.
+_CALL = re.compile(r"([a-z_][A-Za-z0-9_']*)?\((.*)\)", re.S)
+
+
+def _arguments(inner: str) -> tuple[list[str], bool] | None:
+    """The top-level arguments of a term's parentheses, and whether they are
+    pooled (`;`); None when the parentheses close before the end."""
+    parts, depth, start, pooled, quoted, escaped = [], 0, 0, False, False, False
+    for i, ch in enumerate(inner):
+        if quoted:
+            escaped, quoted = (not escaped and ch == "\\"), quoted and (escaped or ch != '"')
+            continue
+        if ch == '"':
+            quoted = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth == 0 and ch in ",;":
+            pooled = pooled or ch == ";"
+            parts.append(inner[start:i])
+            start = i + 1
+    parts.append(inner[start:])
+    return parts, pooled
+
+
+def _shape_text(term: str, fresh: list[int]) -> str:
+    """A term's text (as clingo prints it, which puts every operation in
+    parentheses but a unary minus), each computed argument a fresh variable
+    `_C1`, `_C2`, ... Text, not AST nodes: this runs whenever the rule base
+    is read, and clingo's AST is slow to walk from Python."""
+    if _PLAIN.fullmatch(term):
+        return term
+    call = _CALL.fullmatch(term)
+    split = _arguments(call.group(2)) if call else None
+    if split is not None and not split[1]:
+        name, args = call.group(1) or "", split[0]
+        if name:
+            return f"{name}({','.join(_shape_text(x, fresh) for x in args)})"
+        if len(args) > 1:  # a tuple: `(a,b)`, `(a,)`
+            return "(" + ",".join(_shape_text(x, fresh) if x else "" for x in args) + ")"
+    fresh[0] += 1  # an operation, an interval, a pool
+    return f"_C{fresh[0]}"
+
+
+def head_shape(rule: cast.AST) -> str:
+    """The text of the rule's one head atom, each computed argument a variable.
+    Raises CitationError for a head that is not one positive atom."""
+    head = rule.head
+    if (
+        rule.ast_type != cast.ASTType.Rule
+        or head.ast_type != cast.ASTType.Literal
+        or head.sign != cast.Sign.NoSign
+        or head.atom.ast_type != cast.ASTType.SymbolicAtom
+    ):
+        raise CitationError("a `cite` tag needs a rule with one atom as its head")
+    text = str(head)
+    name = re.match(r"[a-z_][A-Za-z0-9_']*", text)
+    if name is None or _arguments(text[name.end() + 1 : -1] if text[name.end() :] else "")[1]:
+        raise CitationError("a `cite` tag needs a rule with one atom as its head")
+    if name.group(0) in {n for n, _ in CITING} and text.startswith(name.group(0) + "("):
+        raise CitationError("a citation cannot be marked `cite`: it cites already")
+    return _shape_text(text, [0])
+
+
+def citation(shape: str, number: str) -> str:
+    """`because(Shape, rule("N")) :- Shape.`"""
+    return f'because({shape},rule("{number}")) :- {shape}.'  # (a number needs no escape)
+
+
+def citations_of(rule: cast.AST, numbers: Sequence[str]) -> list[str]:
+    """The citations (as text) a rule marked `cite` under these numbers gets."""
+    shape = head_shape(rule)
+    return [citation(shape, n) for n in numbers]
+
+
+def parsed(text: str) -> cast.AST:
+    """One generated citation as a statement."""
+    out: list[cast.AST] = []
+    cast.parse_string(text, out.append)
+    return next(n for n in out if n.ast_type == cast.ASTType.Rule)
+
+
+@dataclass(frozen=True)
+class Generated:
+    """One generated citation: the marked rule's line, the number cited, the statement."""
+
+    line: int
+    number: str
+    text: str
+
+
+#: A line that may be a marked tag (checked with the tag's own grammar below).
+_MARKED_LINE = re.compile(r"^[ \t]*%(?![%*])[^\n:]*\s" + MARK + r"\s*:", re.M)
+#: A line that ends a tag's block: blank, or another tag (`% N...`, `% no rule`).
+_ENDS_BLOCK = re.compile(r"^[ \t]*(?:$|%(?![%*])\s*(?:\d{3}|no rule\b))")
+
+
+def generate(text: str, path: Path | str = "<string>") -> list[Generated]:
+    """The citations the `cite` tags of one file's text ask for, in file order
+    (each once). Raises CitationError (naming the line) for a marked rule that
+    cannot be cited so.
+
+    Fast, for reading the rule base: only the lines under a marked tag are
+    parsed (the statements a tag covers are those below it up to the next tag
+    or blank line), all in one parse; `mtgkb.rulebase.index.scan_file` finds
+    the same ones with the whole file parsed (tests/test_citations.py checks
+    that they agree)."""
+    if MARK not in text:
+        return []
+    from mtgkb.rulebase.index import parse_tag, tag_cites
+
+    lines = text.split("\n")
+    kept = [""] * len(lines)  # the covered lines at their own places, the others blank
+    blocks: list[tuple[int, int, tuple[str, ...]]] = []  # (first line, last line, numbers), 1-based
+    for i, line in enumerate(lines):
+        if MARK not in line or not _MARKED_LINE.match(line):
+            continue
+        comment = line.strip()
+        parsed = parse_tag(comment)
+        if parsed is None or not tag_cites(comment):
+            continue
+        end = i + 1
+        while end < len(lines) and not _ENDS_BLOCK.match(lines[end]):
+            kept[end] = lines[end]
+            end += 1
+        blocks.append((i + 2, end, parsed[0]))
+    if not blocks:
+        return []
+    items: list[cast.AST] = []
+    try:
+        cast.parse_string("\n".join(kept), items.append, logger=lambda code, msg: None)
+    except RuntimeError as err:
+        raise CitationError(f"{path}:{blocks[0][0]}: cannot be parsed") from err
+    out: list[Generated] = []
+    seen: set[str] = set()
+    for item in items:
+        if item.ast_type in (cast.ASTType.Comment, cast.ASTType.Program):
+            continue
+        line = item.location.begin.line
+        numbers = next((n for first, last, n in blocks if first <= line <= last), None)
+        if numbers is None:
+            continue
+        try:
+            made = citations_of(item, numbers)
+        except CitationError as err:
+            raise CitationError(f"{path}:{line}: {err}") from None
+        for number, made_text in zip(numbers, made, strict=True):
+            if _renamed(made_text) not in seen:
+                seen.add(_renamed(made_text))
+                out.append(Generated(line, number, made_text))
+    return out
+
+
+def generated_text(path: Path | str, text: str | None = None) -> str:
+    """The generated citations of one rule file as program text ("" when none)."""
+    path = Path(path)
+    made = generate(path.read_text(encoding="utf-8") if text is None else text, path)
+    lines = [
+        f"% {g.number}: generated from the `cite` tag of line {g.line}.\n{g.text}" for g in made
+    ]
+    return "%%% Generated citations\n\n" + "\n".join(lines) + "\n" if lines else ""
+
+
+def program_text(path: Path | str) -> str:
+    """A rule file as solved: its text and then its generated citations. The
+    one way the readers of the rule base read a file as program text."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    more = generated_text(path, text)
+    return text.rstrip("\n") + "\n\n" + more if more else text
+
+
+def load(ctl: clingo.Control, path: Path | str) -> None:
+    """`ctl.load(path)` and its generated citations: for the readers that
+    want clingo's messages to name the file's own lines."""
+    ctl.load(str(path))
+    more = generated_text(path)
+    if more:
+        ctl.add("base", [], more)
+
+
+def same(text: str) -> str:
+    """What two generated citations share when they cite the same atoms: the
+    text with the variables renamed in order."""
+    return _renamed(text)
+
+
+def _renamed(term: str) -> str:
+    """A term's text with its variables named in order of appearance."""
+    names: dict[str, str] = {}
+
+    def rename(match: re.Match) -> str:
+        return names.setdefault(match.group(0), f"V{len(names)}")
+
+    # variables (not `_`, not inside strings: the CR numbers hold none)
+    return re.sub(r"(?<![A-Za-z0-9_'\"])_?[A-Z][A-Za-z0-9_']*", rename, term)
+
+
+def hand_written(statements: Iterable) -> list:
+    """The hand-written citations of one file's scanned statements that a
+    `cite` marker would produce: `because(H, rule("N")) :- H.` where a rule
+    of the same file has H as its head shape and N in its tag, and every
+    statement under that tag line is a rule whose citations, under every
+    number of the tag, are so written. Each should be the marker instead."""
+    statements = [st for st in statements if not st.generated]
+    plain: dict[tuple[str, str], list] = {}  # (shape, number) -> hand citations
+    for st in statements:
+        if not st.is_citation:
+            continue
+        term = st.ast.head.atom.symbol
+        if term.name != "because" or len(st.ast.body) != 1:
+            continue
+        shape, cited = term.arguments
+        if str(st.ast.body[0]) != str(shape):
+            continue
+        match = re.fullmatch(r'rule\("([^"]+)"\)', str(cited))
+        if match:
+            plain.setdefault((_renamed(str(shape)), match.group(1)), []).append(st)
+
+    def written(st) -> list | None:
+        """The hand citations the marker would make of `st`, if all are written."""
+        if st.kind != "Rule" or not st.tags or st.is_citation:
+            return None
+        try:
+            shape = _renamed(head_shape(st.ast))
+        except CitationError:
+            return None
+        if not all((shape, n) in plain for n in st.tags):
+            return None
+        return [c for n in st.tags for c in plain[(shape, n)]]
+
+    under: dict[int, list] = {}
+    for st in statements:
+        if st.tag_line is not None:
+            under.setdefault(st.tag_line, []).append(st)
+    found: list = []
+    for group in under.values():
+        made = [written(st) for st in group]
+        if any(m is not None for m in made) and all(m is not None for m in made):
+            found += [c for m in made for c in m if c not in found]
+    return found
+
+
+__all__ = [
+    "MARK",
+    "CitationError",
+    "Generated",
+    "citations_of",
+    "generate",
+    "generated_text",
+    "hand_written",
+    "head_shape",
+    "load",
+    "parsed",
+    "program_text",
+    "same",
+    "split_mark",
+]
