@@ -160,7 +160,11 @@ class Checker:
         from mtgkb.language.model import Question
         from mtgkb.rulebase import words
 
-        found = _answers.answer(Question(kind="legal"), None, scene.play_facts(true), self.limits)
+        key = frozenset(true)
+        if key not in scene.asked:  # one play may be judged by several checks
+            facts = scene.play_facts(true)
+            scene.asked[key] = _answers.answer(Question(kind="legal"), None, facts, self.limits)
+        found = scene.asked[key]
         if found.get("supported") is False:
             raise RuntimeError("'ask legal' has no answer")
         return scene.violation_atoms(found["violations"], words.messages("en"))

@@ -203,6 +203,7 @@ class Scene:
         self.on = on_literals(self.ctl, self.present)
         self.forbids: list[int] = []  # the switches of constraints added, off unless in use
         self._violations: dict | None = None
+        self.asked: dict[frozenset, dict] = {}  # play -> what `ask legal` answered of it
 
     def assume(self, true: Iterable[clingo.Symbol]) -> list[int]:
         true = set(true)
