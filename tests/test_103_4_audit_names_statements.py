@@ -12,7 +12,11 @@ from conftest import ROOT
 from test_103_4_self_contradicting_rule_base import HOUSE
 from test_rule_base import copy_base, mtgkb
 
-from mtgkb.audit.report import Base, _scan, _tag_lint, audit, group_conflicts, progress_printer
+from mtgkb.audit.command import progress_printer
+from mtgkb.audit.conflicts import group_conflicts
+from mtgkb.audit.lint import tag_lint
+from mtgkb.audit.report import audit
+from mtgkb.audit.sources import Base, scan
 
 
 def test_103_4_contradicting_file_is_one_grouped_conflict_naming_its_line(tmp_path):
@@ -84,7 +88,7 @@ def test_audit_compares_the_examples_with_their_expected_answers(tmp_path):
 def test_103_4_a_with_file_is_linted_like_the_rule_base(tmp_path):
     house = tmp_path / "house.lp"
     house.write_text("% 103.4: tagged\nmine(P) :- player(P).\n\nuntagged(P) :- mine(P).\n")
-    lint = _tag_lint(_scan(Base.at(ROOT, [house])), None)
+    lint = tag_lint(scan(Base.at(ROOT, [house])), None)
     assert [i["where"] for i in lint if i["kind"] == "untagged"] == [f"{house}:4"]
 
 

@@ -14,7 +14,9 @@ import json
 from conftest import ROOT
 from test_rule_base import mtgkb
 
-from mtgkb.audit.report import audit, edition_history, to_text, word_diff
+from mtgkb.audit.editions import edition_history, word_diff
+from mtgkb.audit.render import to_text
+from mtgkb.audit.report import audit
 from mtgkb.rulebase.index import load_index, read_cr
 
 FIXTURES = ROOT / "tests" / "fixtures"

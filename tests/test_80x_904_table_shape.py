@@ -9,7 +9,7 @@ import clingo
 import pytest
 from helpers import ROOT
 
-from mtgkb.audit.report import generated_corpus
+from mtgkb.audit.consistency import generated_corpus
 from mtgkb.language.checks import input_errors
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.parser import _Builder, grammar, parse_text

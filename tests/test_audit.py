@@ -11,17 +11,14 @@ import shutil
 import pytest
 from helpers import ROOT, SHARED, needs_shared
 
-from mtgkb.audit import report as audit_module
-from mtgkb.audit.report import (
-    audit,
-    audit_command,
-    consistency,
-    file_corpus,
-    generated_corpus,
-    to_json,
-    to_markdown,
-    to_text,
-)
+from mtgkb.audit import command as command_module
+from mtgkb.audit.command import audit_command
+from mtgkb.audit.consistency import consistency, file_corpus, generated_corpus
+from mtgkb.audit.editions import edition_check
+from mtgkb.audit.render import to_json, to_markdown, to_text
+from mtgkb.audit.report import audit
+from mtgkb.audit.sources import Base, scan
+from mtgkb.rulebase.index import load_index
 
 CR_EXCERPT = SHARED / "reference" / "cr-2026-04-17-excerpt.txt"
 needs_cr = pytest.mark.skipif(
@@ -160,10 +157,8 @@ def test_audit_cr_reports_a_rule_whose_text_changed(tmp_path):
     changed.write_text(
         text.replace(marker, marker.replace("greater than 0", "greater than 1")), encoding="utf-8"
     )
-    section, lint, _ = audit_module._editions(
-        changed,
-        audit_module.load_index(ROOT / "kb" / "rule_index.lp"),
-        audit_module._scan(audit_module.Base.at(ROOT)),
+    section, lint, _ = edition_check(
+        changed, load_index(ROOT / "kb" / "rule_index.lp"), scan(Base.at(ROOT))
     )
     assert section["changed"] == ["119.4"] and section["missing"] == []
     assert [i["rule"] for i in lint] == ["119.4"]
@@ -212,11 +207,11 @@ def test_audit_renders_text_and_markdown(broken):
 def test_audit_command_exit_status(monkeypatch, capsys, tmp_path):
     args = argparse.Namespace(json=True, markdown=False, cr=None)
     clean = {"rules": [], "lint": [], "warnings": [], "conflicts": [], "summary": {"ok": True}}
-    monkeypatch.setattr(audit_module, "audit", lambda root, cr, **kw: clean)
+    monkeypatch.setattr(command_module, "audit", lambda root, cr, **kw: clean)
     assert audit_command(args) == 0
     assert json.loads(capsys.readouterr().out)["summary"]["ok"] is True
     dirty = dict(clean, lint=[{"kind": "untagged", "message": "x"}], summary={"ok": False})
-    monkeypatch.setattr(audit_module, "audit", lambda root, cr, **kw: dirty)
+    monkeypatch.setattr(command_module, "audit", lambda root, cr, **kw: dirty)
     assert audit_command(args) == 1
     capsys.readouterr()
     missing = argparse.Namespace(json=False, markdown=False, cr=tmp_path / "no-such-cr.txt")
@@ -231,3 +226,36 @@ def test_file_corpus_reads_examples_and_conformance_cases_and_skips_bad_input():
     assert "../shared/conformance/c11_syntax_error.mtg" not in corpus  # exit 2: input, not rules
     assert 'player("Rob")' in corpus["../shared/conformance/c05_block_other_players_attacker.mtg"]
     assert consistency(sorted(corpus.items())[::6], ROOT) == []
+
+
+def test_the_invariants_are_asp_in_the_package_and_no_asp_is_left_in_its_python():
+    import ast
+    import re
+    from pathlib import Path
+
+    import mtgkb.audit
+    from mtgkb.audit.scene import INVARIANTS
+    from mtgkb.rulebase.index import scan_file
+
+    package = Path(mtgkb.audit.__file__).parent
+    assert INVARIANTS.parent == package and INVARIANTS.suffix == ".lp"
+    scanned = scan_file(INVARIANTS)
+    rules = [st for st in scanned.statements if st.is_rule]
+    assert not scanned.errors and len(rules) > 10
+    assert all(st.tags for st in rules)  # a `% N: intent` comment above each rule
+    assert any(st.tags == ("103.4",) for st in rules)  # two starting life totals
+    for path in sorted(package.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        documents = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if id(node) not in documents:
+                    text = node.value
+                    asp = re.search(r"[\w)]\s*:-|#(external|defined|show)\b", text)
+                    assert asp is None, (path.name, text)

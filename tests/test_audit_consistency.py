@@ -14,12 +14,15 @@ import pytest
 from helpers import ROOT
 
 from mtgkb.audit import corpus
-from mtgkb.audit import report as audit_module
-from mtgkb.audit.report import Checker, audit, consistency, generated_corpus
+from mtgkb.audit.checker import Checker
+from mtgkb.audit.consistency import PARALLEL_FROM, consistency, generated_corpus
+from mtgkb.audit.render import to_text
+from mtgkb.audit.report import audit
 from mtgkb.language.parser import parse_text
 from mtgkb.rulebase.vocabulary import vocabulary
 
 TABLES = dict(corpus.tables())
+
 GAMES = vocabulary().games
 
 
@@ -111,12 +114,32 @@ def test_repository_quick_audit_has_no_lint_and_no_conflict():
 
 
 def test_repository_rules_agree_with_the_installed_answers_on_a_copy(tmp_path):
-    # the copy is audited with its own solving (not `mtgkb run`'s answers): same verdict
+    # the copy is answered as `mtgkb run --rule-base COPY` answers it: same verdict
     root = _copy(tmp_path)
-    # (the installed rule base is the checkout in an editable install, a copy otherwise)
-    assert not Checker(root).installed and Checker(None).installed
     quick = generated_corpus(quick=True)
     assert consistency([quick[0], quick[5], quick[-1]], root) == []  # tables and a combat
+
+
+def test_the_audit_asks_through_the_answers_of_mtgkb_run_with_the_audited_rule_base(
+    tmp_path, monkeypatch
+):
+    import mtgkb.questions.answers
+    from mtgkb.rulebase.location import current
+
+    root = _copy(tmp_path)
+    real = mtgkb.questions.answers.answer
+    seen = []
+
+    def watched(question, scenario, facts, limits):
+        seen.append((question.kind, current().root))
+        return real(question, scenario, facts, limits)
+
+    monkeypatch.setattr(mtgkb.questions.answers, "answer", watched)
+    assert consistency([("combat", COMBAT)], root) == []
+    # the questions of the file, then `ask legal` of each listed declaration fed back
+    assert [k for k, _ in seen[:2]] == ["attacks", "blocks"] and "legal" in [k for k, _ in seen]
+    assert {where for _, where in seen} == {root.resolve()}
+    assert current().root != root.resolve()  # the rule base in use is given back
 
 
 # --------------------------------------------------------------------------
@@ -225,7 +248,7 @@ def test_a_generated_scenario_in_conflict_carries_its_text(tmp_path):
         "warnings": [],
         "conflicts": [first, second],
     }
-    shown = audit_module.to_text(report)
+    shown = to_text(report)
     assert "    scenario:\n      # generated table: two-player\n      game: two-player" in shown
 
 
@@ -269,7 +292,7 @@ def test_checking_in_two_processes_finds_the_same(tmp_path, jobs):
     alone = consistency(cases, root)
     assert [c["scenario"] for c in alone] == [n for n, _ in cases]
     assert consistency(cases, root, jobs=jobs) == alone
-    assert audit_module.PARALLEL_FROM > len(generated_corpus(quick=True)) // 2
+    assert PARALLEL_FROM > len(generated_corpus(quick=True)) // 2
 
 
 COMBAT = (

@@ -241,7 +241,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from mtgkb.audit.report import audit_command
+    from mtgkb.audit.command import audit_command
 
     return audit_command(args)
 

@@ -115,3 +115,16 @@ def check_folder(folder: Path, name: str, progress=None) -> list[dict]:
 
 def _expectation(path: Path) -> Path:
     return path.with_name(path.name[: -len(".mtg")] + ".expected.json")
+
+
+def expected_answers(base, progress=None) -> list[dict]:
+    """The example files beside the rule base `base` (mtgkb.audit.sources.Base)
+    answered with it, made the rule base in use for the while, and compared
+    with their `*.expected.json`."""
+    from mtgkb.rulebase.index import example_folders
+
+    with base.in_use():
+        out = []
+        for folder, name in example_folders(base.root):
+            out += check_folder(folder, name, progress)
+        return out

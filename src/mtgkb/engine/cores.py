@@ -5,7 +5,9 @@ CR numbers is active (`_active(rule("N"))`, an external). Solving under
 assumptions on those externals says whether a set of rules alone makes a
 program unsatisfiable; `minimal_rules` shrinks such a set (the solver's
 unsatisfiable core, then deletion) until removing any one rule makes the
-program satisfiable again.
+program satisfiable again. `switched_control` grounds switched rules with
+other files and facts; `forbid`, `optimum` and `shrink` serve what a core
+cannot say (a wrong optimum: the rules without which it is right).
 
 Used by the audit (the rules behind a contradiction) and by `ask explain`
 (the rules that together forbid an illegal play). Nothing here is a game rule.
@@ -14,13 +16,15 @@ Used by the audit (the rules behind a contradiction) and by `ask explain`
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import clingo
 import clingo.ast as cast
 
-from mtgkb.engine.programs import solve_within
+from mtgkb.engine.control import new_control
+from mtgkb.engine.programs import add_facts, quiet, solve_within
 from mtgkb.rulebase.index import FileScan, label, sort_key
 
 
@@ -168,13 +172,105 @@ def minimal_rules(
     return sorted(current, key=sort_key)
 
 
+def switched_control(
+    switches: Switches,
+    files: Iterable[Path],
+    facts: Sequence[clingo.Symbol] = (),
+    *,
+    externals: Iterable[clingo.Symbol] = (),
+    options: Sequence[str] = (),
+) -> tuple[clingo.Control, list[str]]:
+    """The switched statements, the `files` (kb/, queries, ...) and the `facts`,
+    grounded, with the `externals` and the switches free: each solve's
+    assumptions decide. Returns the control and the CR numbers (or places)
+    whose switch is in the grounding."""
+    ctl = new_control(list(options), quiet)
+    add_statements(ctl, switches.statements)
+    for path in files:
+        ctl.load(str(path))
+    ctl.add("base", [], switches.extra)
+    add_facts(ctl, list(facts))
+    externals = list(externals)
+    if externals:
+        with ctl.backend() as backend:
+            for sym in externals:
+                backend.add_external(backend.add_atom(sym), clingo.TruthValue.Free)
+    ctl.ground([("base", [])])
+    atoms = ctl.symbolic_atoms
+    present = [n for n in switches.numbers if atoms[active(n)] is not None]
+    for n in present:
+        ctl.assign_external(active(n), None)
+    return ctl, present
+
+
+def forbid(ctl: clingo.Control, atoms: Iterable[clingo.Symbol]) -> int:
+    """A fresh literal that, assumed true, forbids each of these atoms."""
+    with ctl.backend() as backend:
+        switch = backend.add_atom()
+        backend.add_rule([switch], choice=True)
+        for sym in atoms:
+            backend.add_rule([], [switch, backend.add_atom(sym)])
+    return switch
+
+
+def optimum(
+    ctl: clingo.Control, assumptions: Sequence[int], timeout: float
+) -> tuple[bool, list[clingo.Symbol] | None, list[int]]:
+    """(satisfiable, the shown atoms of the first optimal model, its cost) under
+    `assumptions`; the control is left enumerating optimal models (optN).
+    Raises Budget when no optimum is proven within `timeout` seconds."""
+    ctl.configuration.solve.opt_mode = "optN"
+    ctl.configuration.solve.models = "0"
+    deadline = time.monotonic() + timeout
+    sat = False
+    with ctl.solve(assumptions=list(assumptions), yield_=True) as handle:
+        for model in handle:
+            sat = True
+            if model.cost and not model.optimality_proven:
+                if time.monotonic() > deadline:
+                    raise Budget()
+                continue
+            return True, model.symbols(shown=True), list(model.cost)
+    return sat, None, []
+
+
+def shrink(
+    ctl: clingo.Control,
+    numbers: Sequence[str],
+    holds: Callable[[list[int]], bool],
+    timeout: float,
+) -> list[str] | None:
+    """A deletion-minimal set of the CR `numbers` whose rules alone (the others
+    switched off) keep `holds(assumptions)` true; None when it is false with
+    all of them on. For what no core says, such as a wrong optimum."""
+    lit = {n: ctl.symbolic_atoms[active(n)].literal for n in numbers}
+    deadline = time.monotonic() + timeout
+
+    def test(keep: set[str]) -> bool:
+        if time.monotonic() > deadline:
+            raise Budget()
+        return holds([lit[n] if n in keep else -lit[n] for n in lit])
+
+    current = set(lit)
+    if not test(current):
+        return None
+    for n in sorted(lit, key=sort_key):
+        if test(current - {n}):
+            current.discard(n)
+    return sorted(current, key=sort_key)
+
+
 __all__ = [
     "Budget",
     "Switches",
     "active",
     "add_statements",
+    "forbid",
     "minimal_rules",
+    "optimum",
+    "shrink",
     "solve_assuming",
     "switch_rules",
     "switch_statements",
+    "switched_control",
 ]

@@ -22,7 +22,7 @@ from mtgkb.engine.analysis_cache import _cache_dir, _load_analysis, _store_analy
 from mtgkb.engine.citations import program_text
 from mtgkb.engine.programs import stamp as file_stamp
 from mtgkb.engine.sharing import _definitions, _guard
-from mtgkb.rulebase.location import data_dir, query_file, rule_files
+from mtgkb.rulebase.location import current, data_dir, query_file, rule_files
 from mtgkb.running import deadline as _deadline
 
 
@@ -34,6 +34,7 @@ class _RuleBase:
         self.text = "\n".join(program_text(f) for f in files)  # with the generated citations
         self.query_texts = {f.stem: f.read_text(encoding="utf-8") for f in query_files}
         self.controls = 0  # how many Controls this process built from it
+        self.where = None  # the rule base (mtgkb.rulebase.location) it was read for
         self._analysis: _Analysis | None = None
         self._guarded: dict[str, str | None] = {}
 
@@ -118,13 +119,15 @@ def rule_base() -> _RuleBase:
     """The rule base of this process, read again when a file of it changed."""
     global _BASE, _CHECKED
     now = time.monotonic()
-    if _BASE is not None and now - _CHECKED < RECHECK_SECONDS:
+    where = current()  # another rule base made the one in use is read at once
+    if _BASE is not None and now - _CHECKED < RECHECK_SECONDS and _BASE.where == where:
         return _BASE
     files = rule_files()
     queries = sorted(data_dir("queries").glob("*.lp"))
     stamp = file_stamp(files + queries)
     if _BASE is None or _BASE.stamp != stamp:
         _BASE = _RuleBase(stamp, files, queries)
+    _BASE.where = where
     _CHECKED = now
     return _BASE
 

@@ -1,0 +1,55 @@
+"""`mtgkb audit`, the command: its options, its progress line, its exit status."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from mtgkb.audit.render import to_json, to_markdown, to_text
+from mtgkb.audit.report import audit
+
+
+def progress_printer(enabled: bool):
+    """A `progress(step, done, total)` that writes one updating line on stderr, or None."""
+    if not enabled:
+        return None
+    state = {"step": None}
+
+    def show(step: str, done: int, total: int) -> None:
+        if state["step"] not in (None, step):
+            print(file=sys.stderr)
+        state["step"] = step
+        end = "\n" if done >= total else ""
+        print(f"\rmtgkb audit: {step}: {done}/{total}", end=end, file=sys.stderr, flush=True)
+        if done >= total:
+            state["step"] = None
+
+    return show
+
+
+def audit_command(args: argparse.Namespace) -> int:
+    """`mtgkb audit [--json | --markdown] [--cr FILE]... [--progress]`: exit 1 on
+    lint, conflicts or examples whose answers differ from their expectation."""
+    cr = getattr(args, "cr", None)
+    crs = [cr] if isinstance(cr, (str, Path)) else list(cr or [])
+    for f in crs:
+        if not Path(f).is_file():
+            print(f"mtgkb audit: {f}: no such file", file=sys.stderr)
+            return 2
+    shown = getattr(args, "progress", False) or sys.stderr.isatty()
+    options = {"progress": progress_printer(shown)}
+    if getattr(args, "quick", False):
+        options["quick"] = True
+    try:
+        report = audit(None, [Path(f) for f in crs] or None, **options)
+    except ValueError as err:
+        print(f"mtgkb audit: {err}", file=sys.stderr)
+        return 2
+    if getattr(args, "json", False):
+        print(to_json(report))
+    elif getattr(args, "markdown", False):
+        print(to_markdown(report), end="")
+    else:
+        print(to_text(report))
+    return 0 if report["summary"]["ok"] else 1

@@ -1,0 +1,136 @@
+"""Lint: untagged ASP rules, tags naming rules outside the index, undefined
+atoms and syntax errors (clingo's logger), kinds of violation without their
+message; and, as warnings, derived predicates nobody reads.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import clingo
+
+from mtgkb.audit.kinds import missing_texts
+from mtgkb.audit.sources import PUBLIC_GRAPH, Base, Scans, documented_names, finding, head_and_body
+from mtgkb.engine.citations import load as load_program
+from mtgkb.engine.control import new_control
+from mtgkb.rulebase.index import RuleIndex, label
+
+_LOG_LINE = re.compile(
+    r"^(?P<file>.*?):(?P<line>\d+):\d+(?:-\d+(?::\d+)?)?: "
+    r"(?P<level>info|warning|error): (?P<text>.*)$",
+    re.S,
+)
+
+
+def _where(path_text: str, line: str) -> str:
+    path = Path(path_text)
+    return label(path, int(line)) if path.suffix == ".lp" else f"{path_text}:{line}"
+
+
+def _keep(messages: list):
+    return lambda code, msg: messages.append((code, msg))
+
+
+def logger_lint(base: Base) -> list[dict]:
+    """Ground the rule base with each query (or alone) and keep clingo's complaints."""
+    programs = [[q] for q in base.query_files()] or [[]]
+    seen: set[tuple[str, str]] = set()
+    found: list[dict] = []
+    for extra in programs:
+        messages: list[tuple[clingo.MessageCode, str]] = []
+        ctl = new_control(["--warn=all"], _keep(messages))
+        try:
+            for path in base.files(base.rules) + base.files(base.kb) + list(base.extra) + extra:
+                load_program(ctl, path)  # with its generated citations
+            ctl.ground([("base", [])])
+        except RuntimeError:
+            pass  # the messages say why
+        for code, msg in messages:
+            match = _LOG_LINE.match(msg.strip())
+            if match:
+                where = _where(match.group("file"), match.group("line"))
+                text = " ".join(match.group("text").split())
+            else:
+                where, text = None, " ".join(msg.split())
+            if code == clingo.MessageCode.AtomUndefined:
+                kind = "undefined"
+            elif match and match.group("level") == "error":
+                kind = "syntax"
+            else:
+                kind = "clingo"
+            key = (where or "", text)
+            if key not in seen:
+                seen.add(key)
+                found.append(finding(kind, text, where))
+    return found
+
+
+def tag_lint(scans: Scans, index: RuleIndex | None) -> list[dict]:
+    """Syntax errors, malformed tags, tags naming no rule of the index, untagged rules."""
+    found = []
+    for scan in scans.all():
+        for err in scan.errors:
+            found.append(finding("syntax", err, label(scan.path)))
+        for tag in scan.tags:
+            where = label(tag.file, tag.line)
+            for bad in tag.malformed:
+                found.append(
+                    finding("malformed-tag", f"tag item {bad!r} is not a CR number", where)
+                )
+            if index is not None:
+                for num in tag.numbers:
+                    if num not in index.entries:
+                        found.append(
+                            finding(
+                                "unknown-tag",
+                                f"the tag names {num}, which is not in the rule index",
+                                where,
+                                num,
+                            )
+                        )
+    for scan in scans.rules:
+        for st in scan.statements:
+            if st.is_rule and st.tags is None:
+                found.append(
+                    finding(
+                        "untagged",
+                        "an ASP rule with no `% N: ...` tag line above it",
+                        label(st.file, st.line),
+                    )
+                )
+    return found
+
+
+def unused(base: Base, scans: Scans) -> list[dict]:
+    """Predicates rules/ derives that no program reads or shows (warnings)."""
+    heads: dict[tuple[str, int], str] = {}
+    uses: set[tuple[str, int]] = set()
+    for in_rules, group in ((True, scans.rules), (False, scans.others)):
+        for scan in group:
+            for st in scan.statements:
+                if st.ast is None:
+                    continue
+                h, u = head_and_body(st.ast)
+                uses |= u
+                if in_rules:
+                    for sig in h:
+                        heads.setdefault(sig, label(st.file, st.line))
+    exempt = PUBLIC_GRAPH | documented_names(base.root)
+    out = []
+    for (name, arity), where in sorted(heads.items()):
+        if (name, arity) in uses or name in exempt or name.startswith("_"):
+            continue
+        out.append(
+            finding("unused", f"{name}/{arity} is derived but no program reads or shows it", where)
+        )
+    return out
+
+
+def lint(base: Base, scans: Scans, index: RuleIndex | None) -> tuple[list[dict], list[dict]]:
+    """(lint, warnings) of the rule base's text, in the report's order."""
+    found = tag_lint(scans, index) + logger_lint(base)
+    warnings: list[dict] = []
+    for kind, _kind, where, text in missing_texts(scans.rules, base.kb):
+        (found if kind == "no-message" else warnings).append(finding(kind, text, where))
+    return found, warnings + unused(base, scans)
