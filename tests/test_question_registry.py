@@ -148,11 +148,11 @@ def test_the_tables_elsewhere_are_the_registry_s():
     assert set(answers.ANSWERS) == set(registry.KINDS)
     assert explain.QUERY_OF is registry.EXPLAINED_BY
     assert explain.NEEDS_PARAMETERS is registry.NEEDS_PARAMETERS
-    from mtgkb.audit import report
+    from mtgkb.audit import checker
     from mtgkb.engine import solve
 
     assert solve.COUNTED_QUERIES is registry.COUNTED_QUERIES
-    assert report.ORDER_QUERIES is registry.ORDER_QUERIES
+    assert checker.ORDER_QUERIES is registry.ORDER_QUERIES
 
 
 def test_fix_is_explained_by_the_declared_play_and_explain_by_nothing():

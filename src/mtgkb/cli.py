@@ -228,7 +228,7 @@ def cmd_program(args: argparse.Namespace) -> int:
     except (CitationError, OSError, UnicodeDecodeError) as err:
         print(f"mtgkb: error: {err}", file=sys.stderr)
         return EXIT_INPUT
-    sys.stdout.write(f"% {args.chosen_rule_base.title()}\n")
+    sys.stdout.write(f"% {rule_base_title(args.chosen_rule_base)}\n")
     for path, text in texts:
         sys.stdout.write(f"\n%%% {label(path)}\n\n{text.rstrip()}\n")
     return 0

@@ -50,10 +50,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
-#: The marker in a tag that asks for generated citations: `% 101.4 cite: ...`,
-#: `% 101.4, 805.6 cite: ...` (after the numbers, before the colon).
-MARK = "cite"
-MARKED = re.compile(rf"\s+{MARK}\s*$")
+from mtgkb.rulebase.tags import MARK, parse_tag, split_mark, tag_cites
 
 #: The heads of citations.
 CITING = frozenset({("because", 2), ("rests_on", 2)})
@@ -61,15 +58,6 @@ CITING = frozenset({("because", 2), ("rests_on", 2)})
 
 class CitationError(ValueError):
     """A rule marked `cite` whose head is not one atom."""
-
-
-def split_mark(head: str) -> tuple[str, bool]:
-    """The numbers part of a tag (before its colon) without the marker, and
-    whether the marker was there: `101.4, 805.6 cite` -> (`101.4, 805.6`, True)."""
-    match = MARKED.search(head)
-    if match is None:
-        return head, False
-    return head[: match.start()], True
 
 
 #: A term kept as it is in a head shape: a variable, a constant, a number, a string.
@@ -186,8 +174,6 @@ def generate(text: str, path: Path | str = "<string>") -> list[Generated]:
     that they agree)."""
     if MARK not in text:
         return []
-    from mtgkb.rulebase.index import parse_tag, tag_cites
-
     lines = text.split("\n")
     kept = [""] * len(lines)  # the covered lines at their own places, the others blank
     blocks: list[tuple[int, int, tuple[str, ...]]] = []  # (first line, last line, numbers), 1-based

@@ -29,18 +29,14 @@ from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import stamp
 from mtgkb.rulebase.location import current as current_rule_base
 from mtgkb.rulebase.location import data_dir
+from mtgkb.rulebase.tags import (
+    parse_tag,
+    tag_cites,
+)
 
 #: The edition of the Comprehensive Rules the rule base follows.
 EDITION = "2026-04-17"
 LANGS = ("en", "it")
-
-#: A CR number: a section (`119`) or a rule (`119.4`, `119.4a`).
-NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
-#: A tag comment: `% 802.4a: intent` or `% 802.4a, 802.4b: intent` (not `%%%`).
-TAG_COMMENT = re.compile(r"%(?![%*])\s*(\d{3}(?:\.\d+[a-z]?)?)\b")
-#: The tag of plumbing that encodes no CR rule: `% no rule: intent`. Such
-#: statements are tagged (not lint) but encode nothing and cite nothing.
-NO_RULE_TAG = re.compile(r"%(?![%*])\s*no rule\b")
 
 #: Statements that are rules of the program and need a tag (directives such as
 #: `#defined`, `#const`, `#program`, `#external` and comments do not).
@@ -360,37 +356,6 @@ class FileScan:
     statements: list[Statement]
     tags: list[TagLine]
     errors: list[str]
-
-
-def parse_tag(comment: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """The numbers of a tag comment and the items that are not numbers; None if no
-    tag; no numbers for a `% no rule:` tag. (The `cite` marker is not an item:
-    `tag_cites` tells it.)"""
-    if NO_RULE_TAG.match(comment):
-        return (), ()
-    if not TAG_COMMENT.match(comment):
-        return None
-    head, _ = citations.split_mark(_tag_head(comment))
-    numbers, bad = [], []
-    for item in head.split(","):
-        item = item.strip().rstrip(".")
-        if NUMBER.fullmatch(item):
-            numbers.append(item)
-        elif item:
-            bad.append(item)
-    return tuple(numbers), tuple(bad)
-
-
-def _tag_head(comment: str) -> str:
-    body = comment.lstrip("%").strip()
-    return body.split(":", 1)[0] if ":" in body else NUMBER.match(body).group(0)
-
-
-def tag_cites(comment: str) -> bool:
-    """A tag with the `cite` marker: `% 101.4 cite: ...` (mtgkb.engine.citations)."""
-    if NO_RULE_TAG.match(comment) or not TAG_COMMENT.match(comment):
-        return False
-    return citations.split_mark(_tag_head(comment))[1]
 
 
 def _tag_of(comment: cast.AST) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
