@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import clingo
@@ -219,7 +220,14 @@ def generate(text: str, path: Path | str = "<string>") -> list[Generated]:
 def generated_text(path: Path | str, text: str | None = None) -> str:
     """The generated citations of one rule file as program text ("" when none)."""
     path = Path(path)
-    made = generate(path.read_text(encoding="utf-8") if text is None else text, path)
+    return _generated_text(str(path), path.read_text(encoding="utf-8") if text is None else text)
+
+
+@lru_cache(maxsize=128)
+def _generated_text(path: str, text: str) -> str:
+    """(Kept per file text: a rule base read again after one file changed
+    generates only that file's citations again.)"""
+    made = generate(text, path)
     lines = [
         f"% {g.number}: generated from the `cite` tag of line {g.line}.\n{g.text}" for g in made
     ]
