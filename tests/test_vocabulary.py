@@ -101,6 +101,8 @@ def test_predicates_doc_names_the_vocabulary_s_abilities_games_and_options():
     assert listed == simple
     games = set(re.findall(r"`(\w+)`", _row("game(V)").split("(")[1].split(". ")[0]))
     assert games == set(vocab.games)
+    players = set(re.findall(r"`(\w+)`", _row("player_has(P,A)").split("|")[2].split("(A")[1]))
+    assert players | {"protection"} == set(vocab.player_abilities)  # (protection: protection/2)
     options = re.findall(r"`(\w+)(?:\(N\))?`", _row("option(O)").split("|")[2].split(";")[0])
     assert options == list(vocab.options)
 
@@ -206,6 +208,19 @@ def test_the_vocabulary_is_the_rule_base_s_in_use(tmp_path, monkeypatch):
     monkeypatch.setenv("MTGKB_RULE_BASE", str(ROOT))
     assert (
         "unknown ability 'volante'" in _error(TWO + 'Ann controls land "L" with volante\n').message
+    )
+
+
+def test_a_player_has_only_the_abilities_the_vocabulary_gives_players():
+    sc = parse_text(TWO + "Ann has hexproof\nBen has protection from Red\n", "t.mtg")
+    assert [(a.ability, a.color) for a in sc.player_abilities] == [
+        ("hexproof", None),
+        ("protection", "red"),
+    ]
+    err = _error(TWO + "Ann has flying\n")
+    assert (err.line, err.column) == (2, 9)
+    assert err.message == (
+        "a player cannot have 'flying'; a player may have: hexproof, shroud, protection from red"
     )
 
 

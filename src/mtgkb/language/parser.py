@@ -863,13 +863,18 @@ class _Builder:
         self.sc.commander_damage.append(made)
 
     def s_player_has(self, t: Tree, first: Token) -> None:
-        node = t.children[-1]
+        toks = _tokens(t.children[-1])
         made = PlayerAbility(line=first.line, column=first.column, player=self.name(first))
         made.positions["player"] = self.pos(first)
-        made.ability = node.data[2:]
-        if made.ability == "protection":
-            word = _tokens(node)[-1]
-            made.color = self.word([word], _COLOR_WORDS, "color")
+        vocab = vocabulary()
+        ability = self.ability(toks, vocab)
+        if ability.name not in vocab.player_abilities:
+            shown = " ".join(tok.value for tok in toks)
+            known = ", ".join(vocab.written_for_players())
+            self.fail(toks[0], f"a player cannot have '{shown}'; a player may have: {known}")
+        made.ability = ability.name
+        if ability.args:  # protection from COLOR
+            made.color = ability.args[0]
         self.sc.player_abilities.append(made)
 
     def s_controls_player(self, t: Tree, first: Token) -> None:

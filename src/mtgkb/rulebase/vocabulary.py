@@ -10,7 +10,8 @@ again when it changes on disk (keyed by its stamp, like every cache of the
 rule base); nothing here is a rule of the game.
 
 Its games (`variant/1`) and options (`scenario_option/1`) are the words a
-`game:` and an `option:` line may give.
+`game:` and an `option:` line may give; `player_ability/1` says which
+abilities a player may have (`P has hexproof`).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ class Vocabulary:
     evasion: tuple[tuple[str, str], ...]  # (ability, the CR rule of its restriction)
     games: tuple[str, ...] = ()  # `game:` (variant/1)
     options: tuple[str, ...] = ()  # `option:` (scenario_option/1)
+    player_abilities: tuple[str, ...] = ()  # `P has ...` (player_ability/1)
 
     def simple(self) -> dict[str, AbilityWord]:
         """Each phrase of an ability that takes nothing after it."""
@@ -74,6 +76,18 @@ class Vocabulary:
             if a.shape == "simple":
                 seen.setdefault(a.name, a.phrase)
         return (*seen.values(), *self.examples)
+
+    def written_for_players(self) -> tuple[str, ...]:
+        """The abilities a player may have, as a file writes them."""
+        first = {}
+        for a in self.abilities:
+            if a.name in self.player_abilities:
+                if a.shape == "simple":
+                    first.setdefault(a.name, a.phrase)
+                else:
+                    shown = [e for e in self.examples if e.startswith(a.phrase + " ")]
+                    first.setdefault(a.name, shown[0] if shown else a.phrase)
+        return tuple(first.values())
 
     def names(self) -> tuple[str, ...]:
         """The constant of every ability, each once, in the order of the file."""
@@ -107,7 +121,7 @@ def _read(files: tuple) -> Vocabulary:
         ctl.ground([("base", [])])
     except RuntimeError:
         raise VocabularyError("\n".join(said) or f"{FILE}: cannot be read") from None
-    abilities, examples, evasion, games, options = [], [], [], [], []
+    abilities, examples, evasion, games, options, players = [], [], [], [], [], []
     for atom in ctl.symbolic_atoms:
         sym, args = atom.symbol, atom.symbol.arguments
         if sym.name == "ability_word" and len(args) == 3:
@@ -127,9 +141,9 @@ def _read(files: tuple) -> Vocabulary:
             games.append(_text(args[0]))
         elif sym.name == "scenario_option" and len(args) == 1:
             options.append(_text(args[0]))
-    return Vocabulary(
-        tuple(abilities), tuple(examples), tuple(evasion), tuple(games), tuple(options)
-    )
+        elif sym.name == "player_ability" and len(args) == 1:
+            players.append(_text(args[0]))
+    return Vocabulary(*(tuple(x) for x in (abilities, examples, evasion, games, options, players)))
 
 
 def vocabulary() -> Vocabulary:
