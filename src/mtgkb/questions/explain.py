@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -589,9 +589,36 @@ class Builder:
 # --------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4)
-def _switches(stamp: tuple):
-    return switch_rules(scan_folder(data_dir("rules")))
+#: Heads of the explanation graph: no rule reads them, so no core needs them.
+GRAPH_HEADS = {"because", "rests_on"}
+
+
+def _head_name(node: cast.AST) -> str | None:
+    head = getattr(node, "head", None)
+    if head is None or head.ast_type != cast.ASTType.Literal:
+        return None
+    term = _term_of(head.atom)
+    return getattr(term, "name", None) if term is not None else None
+
+
+@lru_cache(maxsize=8)
+def _switches(stamp: tuple, within: frozenset[str] | None):
+    """The rules of `rules/` with a switch on each rule whose CR numbers are
+    all among `within` (the numbers some play may switch off; None: every
+    number). A rule with a number outside `within` is on in every question
+    asked of it, so it stays plain and the grounder can settle it; the
+    explanation graph is left out."""
+    scans = []
+    for scan in scan_folder(data_dir("rules")):
+        kept = []
+        for st in scan.statements:
+            if st.ast is not None and _head_name(st.ast) in GRAPH_HEADS:
+                continue
+            if st.tags and within is not None and not set(st.tags) <= within:
+                st = replace(st, tags=())
+            kept.append(st)
+        scans.append(replace(scan, statements=kept))
+    return switch_rules(scans)
 
 
 def _plays(violations: Sequence[clingo.Symbol]) -> list[list[clingo.Symbol]]:
@@ -638,9 +665,15 @@ class Forbidder:
     """A query (the legal one, or `ask can`'s) with CR-number switches,
     grounded once per scenario."""
 
-    def __init__(self, facts: Sequence[clingo.Symbol], query: str = "legal"):
+    def __init__(
+        self,
+        facts: Sequence[clingo.Symbol],
+        query: str = "legal",
+        candidates: Iterable[str] | None = None,
+    ):
         files = sorted(data_dir("rules").glob("*.lp"))
-        self.switches = _switches(stamp(files))
+        within = frozenset(candidates) if candidates is not None else None
+        self.switches = _switches(stamp(files), within)
         ctl = new_control(["--models=1"], quiet)
         add_statements(ctl, self.switches.statements)
         ctl.add("base", [], self.switches.extra)
@@ -712,9 +745,11 @@ def forbidden_plays(g: Graph, facts, violations, timeout: float, lang: str = "en
     """For each illegal play: its violations, objects and the minimal rules forbidding it."""
     if not violations:
         return []
-    forbidder = Forbidder(facts)
+    groups = _plays(violations)
+    candidates = [_candidates(g, group) for group in groups]
+    forbidder = Forbidder(facts, candidates=set().union(*candidates))
     out = []
-    for group in _plays(violations):
+    for group, found in zip(groups, candidates, strict=True):
         objects: list[str] = []
         for v in group:
             for name in names_in(v.arguments[1]):
@@ -722,7 +757,7 @@ def forbidden_plays(g: Graph, facts, violations, timeout: float, lang: str = "en
                     objects.append(name)
         own = sorted({_own_rule(v) for v in group if _own_rule(v)}, key=sort_key)
         try:
-            rules, how = forbidder.rules(group, _candidates(g, group), timeout)
+            rules, how = forbidder.rules(group, found, timeout)
         except Budget:
             rules, how = None, None
         item = {"rules": rules if rules else own, "objects": objects}
@@ -847,8 +882,9 @@ class _Explainer:
         if faults:
             budget = min(CORE_TIMEOUT, self.timeout) if self.timeout else CORE_TIMEOUT
             try:
-                rules, _ = Forbidder(hypo, query="can").rules(
-                    [clingo.Function("can_faulty")], _candidates(g, faults), budget
+                found = _candidates(g, faults)
+                rules, _ = Forbidder(hypo, query="can", candidates=found).rules(
+                    [clingo.Function("can_faulty")], found, budget
                 )
             except Budget:
                 rules = None
