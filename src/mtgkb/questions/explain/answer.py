@@ -76,7 +76,7 @@ class _Explainer:
     def question(self, item: dict, qsym: clingo.Symbol, query: str) -> Graph | None:
         # each question alone: its own asked/1 fact, as when it is answered
         own = [clingo.Function(name, [qsym]) for name in ("asked", "explaining")]
-        program, model = _solve_traced(query, self.situation + own, self.timeout)
+        program, model = _solve_traced(query, self.situation + own, self.timeout, seeded=True)
         if model is None:
             item["note"] = self.w.say("no_answer")
             return None
@@ -108,7 +108,7 @@ class _Explainer:
         own = clingo.Function("can", [clingo.Function(step)])
         situation = [f for f in hypo if f.name != "asked"]
         facts = situation + [clingo.Function(n, [own]) for n in ("asked", "explaining")]
-        program, model = _solve_traced("can", facts, self.timeout)
+        program, model = _solve_traced("can", facts, self.timeout, seeded=True)
         if model is None:
             item["note"] = self.w.say("no_answer")
             return
