@@ -37,6 +37,8 @@ WANTED = "explain_wanted"
 META = GRAPH_HEADS | {"cites", "explain_root", "message", WANTED}
 
 
+#: A graph atom in the text of a statement.
+GRAPH_TEXT = re.compile(r"(?<![A-Za-z0-9_'])(because|rests_on)\(")
 #: An anonymous variable in the text of a literal.
 ANONYMOUS = re.compile(r"(?<![A-Za-z0-9_'])_(?![A-Za-z0-9_'])")
 
@@ -74,8 +76,9 @@ class _Fresh(cast.Transformer):
         return node.update(name=f"_W{self.n}")
 
 
-def _twin(stmt: cast.AST, k: int) -> cast.AST | None:
-    """`_why(k, Head, t(B1,...,Bn)) :- Body.` for a rule with one positive head atom."""
+def _twin(stmt: cast.AST, k: int, seeded: bool = False) -> cast.AST | None:
+    """`_why(k, Head, t(B1,...,Bn)) :- Body.` for a rule with one positive head
+    atom (`seeded`: with `explain_wanted(Head)` first in the body)."""
     head = stmt.head
     if head.ast_type != cast.ASTType.Literal or head.sign != cast.Sign.NoSign:
         return None
@@ -88,19 +91,21 @@ def _twin(stmt: cast.AST, k: int) -> cast.AST | None:
         name = sym.name if sym.type == clingo.SymbolType.Function else None
     if name is None or name in META or name.startswith("_"):
         return None
+    loc = stmt.location
     body_terms = []
-    body = []
+    body = [_literal(loc, WANTED, [head_term])] if seeded else []
     fresh = _Fresh()
+    anonymous = ANONYMOUS.search(str(stmt)) is not None
     for lit in stmt.body:
         if lit.ast_type == cast.ASTType.Literal and lit.sign == cast.Sign.NoSign:
             term = _term_of(lit.atom)
             if term is not None:
                 # an anonymous variable copied into the head must get a name
-                if ANONYMOUS.search(str(lit)):
+                if anonymous and ANONYMOUS.search(str(lit)):
                     lit = fresh(lit)
-                body_terms.append(_term_of(lit.atom))
+                    term = _term_of(lit.atom)
+                body_terms.append(term)
         body.append(lit)
-    loc = stmt.location
     why = cast.Function(
         loc,
         "_why",
@@ -133,6 +138,8 @@ def _seeded(stmt: cast.AST) -> list[cast.AST]:
     docstring): a graph rule guarded by its conclusion being wanted; and the
     conclusions of graph atoms read in its body wanted, so that what the rule
     derives is the same as without seeds."""
+    if not GRAPH_TEXT.search(str(stmt)):
+        return [stmt]
     loc = stmt.location
     guard = []
     head = stmt.head
@@ -147,12 +154,6 @@ def _seeded(stmt: cast.AST) -> list[cast.AST]:
         wanted = _literal(loc, WANTED, [_graph_term(lit)])
         out.append(cast.Rule(loc, wanted, [*guard, *rest]))
     return out
-
-
-def _seeded_twin(twin: cast.AST) -> cast.AST:
-    """The twin, guarded by its head being wanted."""
-    head = twin.head.atom.symbol.arguments[1]
-    return twin.update(body=[_literal(twin.location, WANTED, [head]), *twin.body])
 
 
 def _wanted_bodies(arities: Iterable[int]) -> list[cast.AST]:
@@ -206,9 +207,9 @@ def _traced_file(path: str, stamp: tuple, seeded: bool) -> Traced:
             traced.statements.append(node)
             continue
         traced.statements += _seeded(node) if seeded else [node]
-        twin = _twin(node, base + place)
+        twin = _twin(node, base + place, seeded)
         if twin is not None:
-            traced.statements.append(_seeded_twin(twin) if seeded else twin)
+            traced.statements.append(twin)
             traced.arities.add(len(twin.head.atom.symbol.arguments[2].arguments))
             traced.tags[base + place] = st.tags or ()
             traced.where[base + place] = label(st.file, st.line)
