@@ -17,6 +17,7 @@ from mtgkb.language.parser import parse_text
 from mtgkb.output.text import print_result
 from mtgkb.questions import answers, explain
 from mtgkb.questions.answers import Limits
+from mtgkb.questions.explain import tree
 from mtgkb.rulebase.index import load_index
 
 
@@ -294,7 +295,7 @@ def test_explain_nodes_each_cite_a_rule_of_the_index():
 
 
 def test_explain_is_bounded_and_says_when_cut(monkeypatch):
-    monkeypatch.setattr(explain, "MAX_NODES", 6)
+    monkeypatch.setattr(tree, "MAX_NODES", 6)
     answer = explained(C05 + "ask defending players\n")
     assert answer["truncated"] is True
     assert sum(1 for n in nodes(answer["tree"]) if "question" not in n) <= 6

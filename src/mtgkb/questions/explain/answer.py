@@ -1,0 +1,199 @@
+"""The `explain` answer: a tree per other question of the file, and the
+rules that forbid each illegal play."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import clingo
+
+from mtgkb.engine.cores import Budget
+from mtgkb.language.facts import question_symbol
+from mtgkb.language.model import Question
+from mtgkb.questions import registry
+from mtgkb.questions.explain.forbidden import CORE_TIMEOUT, Forbidder, _candidates, forbidden_plays
+from mtgkb.questions.explain.graph import Graph, _own_rule
+from mtgkb.questions.explain.tables import NEEDS_PARAMETERS, PLAY_FACTS, QUERY_OF
+from mtgkb.questions.explain.text import words_of
+from mtgkb.questions.explain.trace import _solve_traced
+from mtgkb.questions.explain.tree import Builder
+from mtgkb.questions.symbols import names_in
+from mtgkb.rulebase.index import sort_key
+from mtgkb.rulebase.location import query_file
+
+
+def _explained_symbol(q) -> clingo.Symbol:
+    """The asked/1 and explaining/1 term of a question explained."""
+    if q.kind == "fix":
+        return clingo.Function("legal")
+    return question_symbol(q)
+
+
+def _root_order(players: Sequence[str]):
+    """Numbers in order, players in seating order, other names alphabetically."""
+    seats = {name: i for i, name in enumerate(players)}
+
+    def arg(a: clingo.Symbol) -> tuple:
+        if a.type == clingo.SymbolType.Number:
+            return (0, a.number, "")
+        if a.type == clingo.SymbolType.String:
+            return (1, seats.get(a.string, len(seats)), a.string)
+        return (2, 0, str(a))
+
+    return lambda sym: (sym.name, tuple(arg(a) for a in sym.arguments))
+
+
+def _has_play(facts: Iterable[clingo.Symbol]) -> bool:
+    for f in facts:
+        if f.name in PLAY_FACTS:
+            return True
+        if f.name == "event" and len(f.arguments) == 2 and f.arguments[1].name == "pay_life":
+            return True
+    return False
+
+
+def _question_node(question) -> dict:
+    source = getattr(question, "source", "") or f"ask {question.kind.replace('_', ' ')}"
+    return {"conclusion": source.strip(), "question": question.kind}
+
+
+class _Explainer:
+    """The trees of one file's questions, sharing the bounds and the rules cited."""
+
+    def __init__(
+        self, scenario, facts: Sequence[clingo.Symbol], timeout: float | None, lang: str = "en"
+    ):
+        self.lang = lang
+        self.w = words_of(lang)
+        self.facts = list(facts)
+        self.situation = [f for f in self.facts if f.name != "asked"]
+        self.timeout = timeout
+        self.builder = Builder(lang=lang)
+        self.order = _root_order(getattr(scenario, "player_names", []))
+        self.legal: Graph | None = None
+        self.violation_nodes: list[tuple[dict, clingo.Symbol]] = []
+
+    def question(self, item: dict, qsym: clingo.Symbol, query: str) -> Graph | None:
+        # each question alone: its own asked/1 fact, as when it is answered
+        own = [clingo.Function(name, [qsym]) for name in ("asked", "explaining")]
+        program, model = _solve_traced(query, self.situation + own, self.timeout, seeded=True)
+        if model is None:
+            item["note"] = self.w.say("no_answer")
+            return None
+        g = Graph.of(program, model, self.situation + own)
+        roots = sorted(g.roots.get(qsym, []), key=self.order)
+        nodes = self.builder.tree(g, roots)
+        if nodes:
+            item["because"] = nodes
+        if query == "legal":
+            self.legal = g
+            self.violation_nodes += [
+                (node, sym)
+                for node, sym in zip(nodes, roots, strict=False)
+                if sym.name == "violation"
+            ]
+        return g
+
+    def can(self, item: dict, q, scenario) -> None:
+        """`ask can PLAY`: the faults the play can't avoid, on the facts it is
+        judged on (mtgkb.questions.judge), and the rules that forbid it."""
+        from mtgkb.questions.plays import STEPS, hypothesis_facts, target_play
+
+        field = q["field"]
+        if field not in STEPS:
+            item["note"] = self.w.say("not_built")
+            return
+        play = target_play(q) if field == "targets" else q["play"]
+        step, hypo = hypothesis_facts(scenario, field, play)
+        own = clingo.Function("can", [clingo.Function(step)])
+        situation = [f for f in hypo if f.name != "asked"]
+        facts = situation + [clingo.Function(n, [own]) for n in ("asked", "explaining")]
+        program, model = _solve_traced("can", facts, self.timeout, seeded=True)
+        if model is None:
+            item["note"] = self.w.say("no_answer")
+            return
+        g = Graph.of(program, model, facts)
+        roots = sorted(g.roots.get(own, []), key=self.order)
+        nodes = self.builder.tree(g, roots)
+        if nodes:
+            item["because"] = nodes
+        faults = [s for s in roots if s.name == "violation"]
+        if faults:
+            budget = min(CORE_TIMEOUT, self.timeout) if self.timeout else CORE_TIMEOUT
+            try:
+                found = _candidates(g, faults)
+                rules, _ = Forbidder(hypo, query="can", candidates=found).rules(
+                    [clingo.Function("can_faulty")], found, budget
+                )
+            except Budget:
+                rules = None
+            found = rules or sorted({_own_rule(v) for v in faults}, key=sort_key)
+            self.builder.rules.update(found)
+            nodes[0]["forbidden_by"] = {"rules": found, "objects": names_in(faults[0].arguments[1])}
+            if not rules:
+                nodes[0]["forbidden_by"]["minimal"] = False
+
+    def forbidden(self) -> list[dict]:
+        """The illegal plays, each node of one carrying its `forbidden_by`."""
+        g = self.legal
+        if g is None:
+            return []
+        violations = sorted(s for s in g.atoms if s.name == "violation" and len(s.arguments) == 2)
+        budget = min(CORE_TIMEOUT, self.timeout) if self.timeout else CORE_TIMEOUT
+        legal = self.situation + [clingo.Function("asked", [clingo.Function("legal")])]
+        plays = forbidden_plays(g, legal, violations, budget, self.lang)
+        for play in plays:
+            self.builder.rules.update(play["rules"])
+            nodes = [(n, sym) for n, sym in self.violation_nodes if sym in play["_group"]]
+            if not nodes:
+                continue
+            # one node per play carries it: the first violation of a rule in the set
+            node = next((n for n, sym in nodes if _own_rule(sym) in play["rules"]), nodes[0][0])
+            node["forbidden_by"] = {"rules": play["rules"], "objects": play["objects"]}
+            if play.get("minimal") is False:
+                node["forbidden_by"]["minimal"] = False
+        return [{k: v for k, v in play.items() if not k.startswith("_")} for play in plays]
+
+
+def answer_explain(question, scenario, facts, limits) -> dict:
+    """The spec's `explain` answer: a tree per other question of the file, and
+    the rules that forbid each illegal play (`forbidden_by`, `forbidden`)."""
+    lang = getattr(limits, "lang", "en")
+    ex = _Explainer(scenario, facts, getattr(limits, "timeout", None), lang)
+    only = question.get("only")
+    tree: list[dict] = []
+    asked = [q for q in scenario.questions if q.kind != "explain"]
+    if only is not None:
+        asked = [q for q in asked if q.kind == only]
+        if not asked and only not in NEEDS_PARAMETERS and only != "legal":
+            # `ask explain outcome` in a file that does not ask it: as if asked
+            asked = [Question(kind=only, source=f"ask {only.replace('_', ' ')}")]
+    for q in asked:
+        item = _question_node(q)
+        tree.append(item)
+        if q.kind == "can":
+            ex.can(item, q, scenario)
+            continue
+        query = QUERY_OF.get(q.kind)
+        if query is None or not query_file(query).exists():
+            item["note"] = ex.w.say("not_built")
+            continue
+        ex.question(item, _explained_symbol(q), query)
+    if ex.legal is None and only in (None, "legal") and (_has_play(ex.facts) or only):
+        # no `ask legal`: the declared play is judged all the same, and shown
+        # if illegal (or, when `ask explain legal` asks for it, in any case)
+        item = {"conclusion": ex.w.say("declarations"), "question": "legal"}
+        ex.question(item, clingo.Function("legal"), "legal")
+        if ex.violation_nodes or only:
+            tree.append(item)
+        else:
+            ex.legal = None
+    forbidden = ex.forbidden()
+    answer: dict = {"ask": "explain", "tree": tree}
+    if only is not None:
+        answer = {"ask": "explain", "question": registry.ask_name(only), "tree": tree}
+    if forbidden:
+        answer["forbidden"] = forbidden
+    answer["truncated"] = ex.builder.truncated
+    answer["rules"] = sorted(ex.builder.rules, key=sort_key)
+    return answer

@@ -1,0 +1,207 @@
+"""Illegal plays: for each, the smallest set of CR rules that together forbid
+it, a minimal unsatisfiable core over CR-number switches (mtgkb.engine.cores)
+of "the play, and none of its violations holds"."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from functools import lru_cache
+
+import clingo
+import clingo.ast as cast
+
+from mtgkb.engine.citations import load as load_program
+from mtgkb.engine.control import new_control
+from mtgkb.engine.cores import Budget, active, add_statements, minimal_rules, switch_rules
+from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
+from mtgkb.questions.explain.graph import Graph, _own_rule
+from mtgkb.questions.explain.text import describe
+from mtgkb.questions.explain.trace import _term_of
+from mtgkb.questions.symbols import names_in
+from mtgkb.rulebase.index import scan_folder, sort_key
+from mtgkb.rulebase.location import data_dir, query_file, rule_files
+
+CORE_TIMEOUT = 5.0
+
+
+#: Heads of the explanation graph: no rule reads them, so no core needs them.
+GRAPH_HEADS = {"because", "rests_on"}
+
+
+def _head_name(node: cast.AST) -> str | None:
+    head = getattr(node, "head", None)
+    if head is None or head.ast_type != cast.ASTType.Literal:
+        return None
+    term = _term_of(head.atom)
+    return getattr(term, "name", None) if term is not None else None
+
+
+@lru_cache(maxsize=8)
+def _switches(stamp: tuple, within: frozenset[str] | None):
+    """The rules of `rules/` with a switch on each rule whose CR numbers are
+    all among `within` (the numbers some play may switch off; None: every
+    number). A rule with a number outside `within` is on in every question
+    asked of it, so it stays plain and the grounder can settle it; the
+    explanation graph is left out."""
+    scans = []
+    for scan in scan_folder(data_dir("rules")):
+        kept = []
+        for st in scan.statements:
+            if st.ast is not None and _head_name(st.ast) in GRAPH_HEADS:
+                continue
+            if st.tags and within is not None and not set(st.tags) <= within:
+                st = replace(st, tags=())
+            kept.append(st)
+        scans.append(replace(scan, statements=kept))
+    return switch_rules(scans)
+
+
+def _plays(violations: Sequence[clingo.Symbol]) -> list[list[clingo.Symbol]]:
+    """Violations grouped by play: those whose objects overlap by inclusion."""
+    groups: list[tuple[set[str], list[clingo.Symbol]]] = []
+    loose: list[clingo.Symbol] = []
+    for v in sorted(violations, key=lambda s: -len(set(names_in(s.arguments[1])))):
+        names = set(names_in(v.arguments[1]))
+        if not names:
+            loose.append(v)
+            continue
+        for objs, members in groups:
+            if names <= objs or objs <= names:
+                objs |= names
+                members.append(v)
+                break
+        else:
+            groups.append((set(names), [v]))
+    out = [members for _, members in groups]
+    if loose:
+        out.append(loose)
+    return out
+
+
+def _candidates(g: Graph, group: Sequence[clingo.Symbol]) -> set[str]:
+    """The rules the violations name or cite, and those their sub-conclusions cite."""
+    found: set[str] = set()
+    todo = list(group)
+    seen: set[clingo.Symbol] = set()
+    while todo:
+        sym = todo.pop()
+        if sym in seen or len(seen) > 50:
+            continue
+        seen.add(sym)
+        own = _own_rule(sym)
+        if own:
+            found.add(own)
+        found |= g.because.get(sym, set())
+        todo += g.rests.get(sym, [])
+    return found
+
+
+class Forbidder:
+    """A query (the legal one, or `ask can`'s) with CR-number switches,
+    grounded once per scenario."""
+
+    def __init__(
+        self,
+        facts: Sequence[clingo.Symbol],
+        query: str = "legal",
+        candidates: Iterable[str] | None = None,
+    ):
+        files = sorted(data_dir("rules").glob("*.lp"))
+        within = frozenset(candidates) if candidates is not None else None
+        self.switches = _switches(stamp(files), within)
+        ctl = new_control(["--models=1"], quiet)
+        add_statements(ctl, self.switches.statements)
+        ctl.add("base", [], self.switches.extra)
+        for path in rule_files():
+            if path.parent.name != "rules":
+                load_program(ctl, path)  # kb/ and added files, with their generated citations
+        ctl.load(str(query_file(query)))
+        add_facts(ctl, facts)
+        ctl.ground([("base", [])])
+        self.ctl = ctl
+        atoms = ctl.symbolic_atoms
+        self.present = [n for n in self.switches.numbers if atoms[active(n)] is not None]
+
+    def rules(self, group: Sequence[clingo.Symbol], candidates: set[str], timeout: float):
+        """(minimal rules, how they were found) for one play."""
+        ctl = self.ctl
+        free = [n for n in self.present if n in candidates]
+        if not free:
+            return None, None
+        for n in self.present:
+            ctl.assign_external(active(n), None if n in candidates else True)
+        # only the violations seen with every rule on: a rule switched off may
+        # bring others (a blocker no longer defending), which are not the reason
+        watched = [v for v in group if ctl.symbolic_atoms[v] is not None]
+        with ctl.backend() as backend:
+            switch = backend.add_atom()
+            backend.add_rule([switch], choice=True)
+            for v in watched:
+                backend.add_rule([], [switch, backend.add_atom(v)])
+        ctl.configuration.solve.opt_mode = "ignore"
+        rules = minimal_rules(ctl, free, timeout, fixed=[switch])
+        if rules is not None:
+            return rules, "core"
+        # Sat with every rule on: the violation needs the best hypothetical
+        # declaration (508.1d, 509.1c), which a constraint can dodge. Ask the
+        # optimum instead: shrink while the best answer still breaks the rule.
+        rules = self._shrink_optimal(free, set(watched), -switch, timeout)
+        return rules, ("optimum" if rules is not None else None)
+
+    def _shrink_optimal(self, free, watched, off, timeout) -> list[str] | None:
+        ctl = self.ctl
+        lit = {n: ctl.symbolic_atoms[active(n)].literal for n in free}
+        deadline = time.monotonic() + timeout
+        ctl.configuration.solve.opt_mode = "optN"  # the last model is a proven optimum
+
+        def forbidden(keep: set[str]) -> bool:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Budget()
+            last: list[set] = [set()]
+
+            def take(model):
+                last[0] = {s for s in model.symbols(atoms=True) if s in watched}
+
+            assumptions = [off] + [lit[n] if n in keep else -lit[n] for n in lit]
+            solve_within(ctl, left, Budget, assumptions=assumptions, on_model=take)
+            return bool(last[0])
+
+        current = set(lit)
+        if not forbidden(current):
+            return None
+        for n in sorted(lit, key=sort_key):
+            if forbidden(current - {n}):
+                current.discard(n)
+        return sorted(current, key=sort_key)
+
+
+def forbidden_plays(g: Graph, facts, violations, timeout: float, lang: str = "en") -> list[dict]:
+    """For each illegal play: its violations, objects and the minimal rules forbidding it."""
+    if not violations:
+        return []
+    groups = _plays(violations)
+    candidates = [_candidates(g, group) for group in groups]
+    forbidder = Forbidder(facts, candidates=set().union(*candidates))
+    out = []
+    for group, found in zip(groups, candidates, strict=True):
+        objects: list[str] = []
+        for v in group:
+            for name in names_in(v.arguments[1]):
+                if name not in objects:
+                    objects.append(name)
+        own = sorted({_own_rule(v) for v in group if _own_rule(v)}, key=sort_key)
+        try:
+            rules, how = forbidder.rules(group, found, timeout)
+        except Budget:
+            rules, how = None, None
+        item = {"rules": rules if rules else own, "objects": objects}
+        if not rules:
+            item["minimal"] = False  # not found: the rules the violations name
+        item["violations"] = [describe(v, g.messages, lang) for v in group]
+        item["_group"] = group
+        item["_how"] = how
+        out.append(item)
+    return out

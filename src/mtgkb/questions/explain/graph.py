@@ -1,0 +1,173 @@
+"""Reading a model of the traced program: the explanation graph (the rule
+behind each conclusion, its sub-conclusions, the derivations traced)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import clingo
+
+from mtgkb.language.facts import DEFAULTED
+from mtgkb.questions.explain.tables import QUIET_FACTS
+from mtgkb.questions.explain.trace import Traced
+from mtgkb.rulebase.index import sort_key
+
+MAX_HOPS = 6  # atoms walked through (neither fact nor conclusion) below one node
+
+
+@dataclass
+class Graph:
+    atoms: set[clingo.Symbol]
+    facts: set[clingo.Symbol]
+    program: Traced
+    because: dict[clingo.Symbol, set[str]] = field(default_factory=dict)
+    rests: dict[clingo.Symbol, list[clingo.Symbol]] = field(default_factory=dict)
+    why: dict[clingo.Symbol, list[tuple[int, tuple[clingo.Symbol, ...]]]] = field(
+        default_factory=dict
+    )
+    roots: dict[clingo.Symbol, list[clingo.Symbol]] = field(default_factory=dict)
+    messages: dict[str, str] = field(default_factory=dict)
+    _children: dict[clingo.Symbol, list[clingo.Symbol]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, program: Traced, model: Sequence[clingo.Symbol], facts: Iterable[clingo.Symbol]):
+        g = cls(set(), set(facts), program)
+        for sym in model:
+            if sym.type != clingo.SymbolType.Function:
+                continue
+            name, args = sym.name, sym.arguments
+            if (name, len(args)) in DEFAULTED:
+                g.facts.add(sym)  # written, or the spec's default for what was not
+            if name == "_why" and len(args) == 3:
+                g.why.setdefault(args[1], []).append((args[0].number, tuple(args[2].arguments)))
+                continue
+            g.atoms.add(sym)
+            if name == "because" and len(args) == 2 and _is_rule(args[1]):
+                g.because.setdefault(args[0], set()).add(args[1].arguments[0].string)
+            elif name == "rests_on" and len(args) == 2:
+                g.rests.setdefault(args[0], []).append(args[1])
+            elif name == "explain_root" and len(args) == 2:
+                g.roots.setdefault(args[0], []).append(args[1])
+            elif name == "message" and len(args) == 2 and args[1].type == clingo.SymbolType.String:
+                g.messages[str(args[0])] = args[1].string
+        for subs in g.rests.values():
+            subs.sort()
+        for derivations in g.why.values():
+            derivations.sort(key=lambda d: (d[0], [str(a) for a in d[1]]))
+        return g
+
+    def is_fact(self, sym: clingo.Symbol) -> bool:
+        return sym in self.facts
+
+    def is_conclusion(self, sym: clingo.Symbol) -> bool:
+        return sym in self.because or sym.name in ("violation", "explain_limit")
+
+    def derivation(self, sym: clingo.Symbol) -> tuple[int, tuple[clingo.Symbol, ...]] | None:
+        """The derivation to show: one by a rule tagged with a rule the conclusion cites."""
+        found = self.why.get(sym)
+        if not found:
+            return None
+        cited = self.because.get(sym, set())
+        for k, body in found:
+            if cited & set(self.program.tags.get(k, ())):
+                return k, body
+        return found[0]
+
+    def rules_of(self, sym: clingo.Symbol) -> tuple[str | None, list[str]]:
+        """The rule that decided a conclusion, and the others it cites."""
+        own = _own_rule(sym)
+        cited = sorted(self.because.get(sym, set()), key=sort_key)
+        if own is not None:
+            return own, [r for r in cited if r != own]
+        derivation = self.derivation(sym)
+        tags = list(self.program.tags.get(derivation[0], ())) if derivation else []
+        if cited:
+            primary = next((t for t in tags if t in cited), cited[0])
+            return primary, [r for r in cited if r != primary]
+        if tags and not self.is_fact(sym):
+            return tags[0], tags[1:]
+        return None, []
+
+    def children(self, sym: clingo.Symbol) -> list[clingo.Symbol]:
+        """The sub-conclusions and the input facts a conclusion rests on.
+
+        Where the encodings name sub-conclusions (rests_on/2), those are the
+        sub-conclusions, and the derivation adds only its input facts;
+        elsewhere the derivation gives both."""
+        if sym in self._children:
+            return self._children[sym]
+        out: list[clingo.Symbol] = [sub for sub in self.rests.get(sym, []) if sub in self.atoms]
+        if not self.is_fact(sym):
+            found: list[clingo.Symbol] = []
+            self._walk(sym, found, 0, {sym})
+            out += [s for s in found if not out or self.is_fact(s)]
+        seen: set[clingo.Symbol] = set()
+        ordered = []
+        # conclusions first, then the facts they rest on
+        for item in sorted(out, key=lambda s: self.is_fact(s)):
+            if item not in seen and item != sym:
+                seen.add(item)
+                ordered.append(item)
+        self._children[sym] = ordered
+        return ordered
+
+    def folded(self, sym: clingo.Symbol) -> tuple[clingo.Symbol, int]:
+        """Where a chain of unchanged steps ends: a conclusion whose only child is
+        the same conclusion one step earlier (same predicate, rule and value)."""
+        steps = 0
+        seen = {sym}
+        while True:
+            kids = self.children(sym)
+            subs = [k for k in kids if not self.is_fact(k)]
+            if len(subs) != 1:
+                return sym, steps
+            kid = subs[0]
+            # the facts of the step left out must still show further down
+            if not {k for k in kids if self.is_fact(k)} <= set(self.children(kid)):
+                return sym, steps
+            if (
+                kid in seen
+                or kid.name != sym.name
+                or len(kid.arguments) != len(sym.arguments)
+                or not kid.arguments
+                or kid.arguments[-1] != sym.arguments[-1]
+                or self.rules_of(kid)[0] != self.rules_of(sym)[0]
+            ):
+                return sym, steps
+            seen.add(kid)
+            sym, steps = kid, steps + 1
+
+    def _walk(self, sym: clingo.Symbol, out: list, hops: int, visited: set) -> None:
+        derivation = self.derivation(sym)
+        if derivation is None:
+            return
+        for atom in derivation[1]:
+            if atom in visited:
+                continue
+            visited.add(atom)
+            if self.is_fact(atom):
+                if atom.name not in QUIET_FACTS:
+                    out.append(atom)
+            elif self.is_conclusion(atom):
+                out.append(atom)
+            elif hops < MAX_HOPS:
+                self._walk(atom, out, hops + 1, visited)
+
+
+def _is_rule(term: clingo.Symbol) -> bool:
+    return (
+        term.type == clingo.SymbolType.Function
+        and term.name == "rule"
+        and len(term.arguments) == 1
+        and term.arguments[0].type == clingo.SymbolType.String
+    )
+
+
+def _own_rule(sym: clingo.Symbol) -> str | None:
+    """The rule named inside a violation or a limit."""
+    if sym.name == "violation" and sym.arguments and _is_rule(sym.arguments[0]):
+        return sym.arguments[0].arguments[0].string
+    if sym.name == "explain_limit" and len(sym.arguments) == 3 and _is_rule(sym.arguments[1]):
+        return sym.arguments[1].arguments[0].string
+    return None

@@ -1,0 +1,256 @@
+"""The traced program: every rule of the question's program with a twin
+`_why(K,Head,t(Body...))` (K the rule's place, Body its positive body atoms),
+so the derivation of any atom of the model is known.
+
+Seeded (as `ask explain` solves it), the explanation graph and the twins are
+derived only backward from the conclusions of the answer: `queries/explain.lp`
+makes each `explain_root/2` conclusion `explain_wanted/1`, and so is what a
+wanted conclusion rests on; here each `because/2` and `rests_on/2` rule gets
+`explain_wanted(X)` in its body (X the conclusion it is about), each twin
+`explain_wanted(Head)`, and each atom of a derivation traced is wanted in
+turn. The grounding then follows the size of the answer, and every atom of
+the model outside the graph and the twins is the same as without seeds."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import clingo
+import clingo.ast as cast
+
+from mtgkb.engine.control import new_control
+from mtgkb.engine.cores import add_statements
+from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
+from mtgkb.engine.solve import SolveTimeout
+from mtgkb.rulebase.index import label, scan_file, scan_folder
+from mtgkb.rulebase.location import data_dir, query_file, rule_files
+
+#: The explanation graph: the rule behind a conclusion, what it rests on.
+GRAPH_HEADS = {"because", "rests_on"}
+#: The conclusions the explanation needs (queries/explain.lp seeds them).
+WANTED = "explain_wanted"
+#: Heads that are the explanation graph itself: not traced.
+META = GRAPH_HEADS | {"cites", "explain_root", "message", WANTED}
+
+
+#: A graph atom in the text of a statement.
+GRAPH_TEXT = re.compile(r"(?<![A-Za-z0-9_'])(because|rests_on)\(")
+#: An anonymous variable in the text of a literal.
+ANONYMOUS = re.compile(r"(?<![A-Za-z0-9_'])_(?![A-Za-z0-9_'])")
+
+
+@dataclass
+class Traced:
+    """The statements of some files, each rule with its traced twin."""
+
+    statements: list[cast.AST]
+    tags: dict[int, tuple[str, ...]]  # K -> the CR numbers of its tag line
+    where: dict[int, str]  # K -> file:line
+    arities: set[int] = field(default_factory=set)  # of the twins' bodies t(...)
+
+
+def _term_of(atom: cast.AST) -> cast.AST | None:
+    """The term of a positive symbolic atom, or None."""
+    if atom.ast_type != cast.ASTType.SymbolicAtom:
+        return None
+    term = atom.symbol
+    if term.ast_type in (cast.ASTType.Function, cast.ASTType.SymbolicTerm):
+        return term
+    return None
+
+
+class _Fresh(cast.Transformer):
+    """Names each anonymous variable `_` (`_W1`, `_W2`, ...)."""
+
+    def __init__(self):
+        self.n = 0
+
+    def visit_Variable(self, node: cast.AST) -> cast.AST:
+        if node.name != "_":
+            return node
+        self.n += 1
+        return node.update(name=f"_W{self.n}")
+
+
+def _twin(stmt: cast.AST, k: int, seeded: bool = False) -> cast.AST | None:
+    """`_why(k, Head, t(B1,...,Bn)) :- Body.` for a rule with one positive head
+    atom (`seeded`: with `explain_wanted(Head)` first in the body)."""
+    head = stmt.head
+    if head.ast_type != cast.ASTType.Literal or head.sign != cast.Sign.NoSign:
+        return None
+    head_term = _term_of(head.atom)
+    if head_term is None or not stmt.body:
+        return None
+    name = getattr(head_term, "name", None)
+    if name is None and head_term.ast_type == cast.ASTType.SymbolicTerm:
+        sym = head_term.symbol
+        name = sym.name if sym.type == clingo.SymbolType.Function else None
+    if name is None or name in META or name.startswith("_"):
+        return None
+    loc = stmt.location
+    body_terms = []
+    body = [_literal(loc, WANTED, [head_term])] if seeded else []
+    fresh = _Fresh()
+    anonymous = ANONYMOUS.search(str(stmt)) is not None
+    for lit in stmt.body:
+        if lit.ast_type == cast.ASTType.Literal and lit.sign == cast.Sign.NoSign:
+            term = _term_of(lit.atom)
+            if term is not None:
+                # an anonymous variable copied into the head must get a name
+                if anonymous and ANONYMOUS.search(str(lit)):
+                    lit = fresh(lit)
+                    term = _term_of(lit.atom)
+                body_terms.append(term)
+        body.append(lit)
+    why = cast.Function(
+        loc,
+        "_why",
+        [
+            cast.SymbolicTerm(loc, clingo.Number(k)),
+            head_term,
+            cast.Function(loc, "t", body_terms, 0),
+        ],
+        0,
+    )
+    return cast.Rule(loc, cast.Literal(loc, cast.Sign.NoSign, cast.SymbolicAtom(why)), body)
+
+
+def _literal(loc, name: str, args: list, sign=cast.Sign.NoSign) -> cast.AST:
+    return cast.Literal(loc, sign, cast.SymbolicAtom(cast.Function(loc, name, args, 0)))
+
+
+def _graph_term(lit: cast.AST) -> cast.AST | None:
+    """The conclusion X of a `because(X,_)` or `rests_on(X,_)` body literal."""
+    if lit.ast_type != cast.ASTType.Literal:
+        return None
+    term = _term_of(lit.atom)
+    if term is None or getattr(term, "name", None) not in GRAPH_HEADS or not term.arguments:
+        return None
+    return term.arguments[0]
+
+
+def _seeded(stmt: cast.AST) -> list[cast.AST]:
+    """A rule of the rule base as the seeded program has it (see the module's
+    docstring): a graph rule guarded by its conclusion being wanted; and the
+    conclusions of graph atoms read in its body wanted, so that what the rule
+    derives is the same as without seeds."""
+    if not GRAPH_TEXT.search(str(stmt)):
+        return [stmt]
+    loc = stmt.location
+    guard = []
+    head = stmt.head
+    if head.ast_type == cast.ASTType.Literal and head.sign == cast.Sign.NoSign:
+        conclusion = _graph_term(head)
+        if conclusion is not None:
+            guard = [_literal(loc, WANTED, [conclusion])]
+    read = [lit for lit in stmt.body if _graph_term(lit) is not None]
+    rest = [lit for lit in stmt.body if _graph_term(lit) is None]
+    out = [stmt.update(body=[*guard, *stmt.body])] if guard else [stmt]
+    for lit in read:
+        wanted = _literal(loc, WANTED, [_graph_term(lit)])
+        out.append(cast.Rule(loc, wanted, [*guard, *rest]))
+    return out
+
+
+def _wanted_bodies(arities: Iterable[int]) -> list[cast.AST]:
+    """`explain_wanted(B) :- _why(_,_,t(...,B,...)).` for each place of each
+    arity of the twins' bodies: each atom of a derivation traced is wanted
+    (a few rules for all twins, so the grounder's fixpoint stays cheap)."""
+    loc = _LOCATION
+    out = []
+    for n in sorted(set(arities)):
+        for i in range(n):
+            args = [cast.Variable(loc, "B" if j == i else "_") for j in range(n)]
+            why = _literal(
+                loc,
+                "_why",
+                [
+                    cast.Variable(loc, "_"),
+                    cast.Variable(loc, "_"),
+                    cast.Function(loc, "t", args, 0),
+                ],
+            )
+            out.append(cast.Rule(loc, _literal(loc, WANTED, [cast.Variable(loc, "B")]), [why]))
+    return out
+
+
+_LOCATION = cast.Location(cast.Position("<explain>", 1, 1), cast.Position("<explain>", 1, 1))
+_FILE_IDS: dict[str, int] = {}
+
+
+def _scan(path: Path):
+    """The statements of one file; `rules/` parsed once for the switches too."""
+    if path.parent == data_dir("rules"):
+        for scan in scan_folder(path.parent):
+            if scan.path == path:
+                return scan
+    return scan_file(path)  # (each file's twins are cached by _traced_file)
+
+
+@lru_cache(maxsize=64)
+def _traced_file(path: str, stamp: tuple, seeded: bool) -> Traced:
+    """One file's statements and their twins; K = file id * 10000 + place in the file."""
+    scan = _scan(Path(path))
+    if scan.errors:
+        raise RuntimeError("; ".join(scan.errors))
+    base = _FILE_IDS.setdefault(path, len(_FILE_IDS) + 1) * 10000
+    traced = Traced([], {}, {})
+    for place, st in enumerate(scan.statements, start=1):
+        node = st.ast
+        if node is None:
+            continue
+        if st.kind != "Rule":
+            traced.statements.append(node)
+            continue
+        traced.statements += _seeded(node) if seeded else [node]
+        twin = _twin(node, base + place, seeded)
+        if twin is not None:
+            traced.statements.append(twin)
+            traced.arities.add(len(twin.head.atom.symbol.arguments[2].arguments))
+            traced.tags[base + place] = st.tags or ()
+            traced.where[base + place] = label(st.file, st.line)
+    return traced
+
+
+def traced_program(query: str, seeded: bool = False) -> Traced:
+    """The rule base, `queries/<query>.lp` and `queries/explain.lp`, traced
+    (`seeded`: only for the conclusions `explain_wanted/1`)."""
+    files = rule_files() + [query_file(query)]
+    if query != "explain":
+        files.append(query_file("explain"))
+    whole = Traced([], {}, {})
+    arities = set()
+    for path, *state in stamp(files):
+        part = _traced_file(path, tuple(state), seeded)
+        whole.statements += part.statements
+        whole.tags.update(part.tags)
+        whole.where.update(part.where)
+        arities |= part.arities
+    if seeded:
+        whole.statements += _wanted_bodies(arities)
+    return whole
+
+
+def _solve_traced(
+    query: str, facts: Sequence[clingo.Symbol], timeout: float | None, seeded: bool = False
+):
+    """Every atom of the (optimal) model of the question's program, or None.
+    `seeded`: the graph and the derivations only of the wanted conclusions."""
+    program = traced_program(query, seeded)
+    # one model; with a #minimize/#maximize, the first proven optimal one (the
+    # models before it are the optimisation's steps; the last one kept wins)
+    ctl = new_control(["--models=1", "--opt-mode=optN"], quiet)
+    add_statements(ctl, program.statements)
+    add_facts(ctl, facts)
+    ctl.ground([("base", [])])
+    found: list[list[clingo.Symbol]] = []
+
+    def take(model: clingo.Model) -> None:
+        found[:] = [model.symbols(atoms=True)]
+
+    solve_within(ctl, timeout, SolveTimeout, on_model=take)
+    return program, (found[0] if found else None)
