@@ -18,8 +18,9 @@ from mtgkb.language import model, parser
 from mtgkb.language.facts import question_symbol, scenario_facts
 from mtgkb.language.parser import parse_text
 from mtgkb.output.text import TEXT_FORMS, print_result
-from mtgkb.questions import answers, explain, registry
+from mtgkb.questions import answers, registry
 from mtgkb.questions.answers import Limits
+from mtgkb.questions.explain import tables as explain
 from mtgkb.rulebase.location import query_file
 
 SRC = ROOT / "src"

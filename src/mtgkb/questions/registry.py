@@ -69,7 +69,7 @@ class Entry:
 
 _ANSWERS = "mtgkb.questions.answers"
 _JUDGE = "mtgkb.questions.judge"
-_EXPLAIN = "mtgkb.questions.explain"
+_EXPLAIN = "mtgkb.questions.explain.answer"
 
 # In the spec's order (section 6): the order the kinds are listed in.
 ENTRIES: tuple[Entry, ...] = (
