@@ -8,16 +8,19 @@ from rich.tree import Tree
 
 from mtgkb.rulebase import words as _words
 
-# The language of the labels being printed (print_result sets it).
-_lang = "en"
+
+class _Labels:
+    """The labels of kb/texts.lp in the language being printed: `t(key, *args)`
+    is one, filled in. Made by `print_result` and passed down."""
+
+    def __init__(self, lang: str = "en"):
+        self.lang = lang
+
+    def __call__(self, key: str, *args) -> str:
+        return _words.text("label", key, self.lang).format(*args)
 
 
-def _t(key: str, *args) -> str:
-    """A label of kb/texts.lp in the language being printed, filled in."""
-    return _words.text("label", key, _lang).format(*args)
-
-
-def _rules_line(answer: dict) -> Text | None:
+def _rules_line(answer: dict, _t: _Labels) -> Text | None:
     rules = answer.get("rules")
     if not rules:
         return None
@@ -28,7 +31,7 @@ def _sequence(items: list) -> str:
     return " → ".join(str(x) for x in items)
 
 
-def _assignments(node: Tree, answer: dict, verb: str) -> None:
+def _assignments(node: Tree, answer: dict, verb: str, _t: _Labels) -> None:
     count = answer["count"]
     exact = "" if answer["complete"] else _t("at_least")
     node.label = Text.assemble(node.label, _t("declarations", count) + exact)
@@ -42,7 +45,7 @@ def _assignments(node: Tree, answer: dict, verb: str) -> None:
         node.add(Text(_t("more", count - len(answer["assignments"])), style="dim"))
 
 
-def _answer_tree(answer: dict) -> Tree:
+def _answer_tree(answer: dict, _t: _Labels) -> Tree:
     ask = answer.get("ask", "?")
     title = Text(f"ask {ask.replace('-', ' ')}", style="bold")
     node = Tree(title)
@@ -62,11 +65,11 @@ def _answer_tree(answer: dict) -> Tree:
         targets = ", ".join(answer["targets"]) or _t("nothing")
         node.label = Text.assemble(title, _t("targets_for", answer["creature"], targets))
     elif ask == "attacks":
-        _assignments(node, answer, "attack")
+        _assignments(node, answer, "attack", _t)
     elif ask == "blocks":
         if answer.get("defender"):
             node.label = Text.assemble(title, _t("for", answer["defender"]))
-        _assignments(node, answer, "blocks")
+        _assignments(node, answer, "blocks", _t)
     elif ask in ("order", "stack", "block-order", "damage-order") and answer["orders"] == [[]]:
         node.label = Text.assemble(title, _t("nothing_pending"))
     elif ask in ("order", "stack", "block-order", "damage-order"):
@@ -153,7 +156,7 @@ def _answer_tree(answer: dict) -> Tree:
     elif ask == "explain":
         if answer.get("question"):
             node.label = Text.assemble(title, _t("explain_of", answer["question"]))
-        _explain_tree(node, answer.get("tree", []))
+        _explain_tree(node, answer.get("tree", []), _t)
     for item in answer.get("inconsistent", []):
         values = ", ".join(str(v) for v in item["values"])
         warn = node.add(
@@ -163,13 +166,13 @@ def _answer_tree(answer: dict) -> Tree:
             where = ", ".join(d.get("at", [])) or _t("place_not_found")
             rules = ", ".join(d["rules"]) or "-"
             warn.add(Text(_t("derived_at", d["value"], rules, where), style="red"))
-    rules = _rules_line(answer)
+    rules = _rules_line(answer, _t)
     if rules is not None:
         node.add(rules)
     return node
 
 
-def _explain_tree(node: Tree, items: list, said: set | None = None) -> None:
+def _explain_tree(node: Tree, items: list, _t: _Labels, said: set | None = None) -> None:
     """Each conclusion with its rules; a rule's paraphrase the first time it appears."""
     said = set() if said is None else said
     for item in items:
@@ -200,16 +203,15 @@ def _explain_tree(node: Tree, items: list, said: set | None = None) -> None:
             if forbidden.get("minimal") is False:
                 text += _t("not_minimal")
             child.add(Text(text, style="bold red"))
-        _explain_tree(child, item.get("because", []), said)
+        _explain_tree(child, item.get("because", []), _t, said)
         if item.get("truncated"):
             child.add(Text(_t("cut"), style="dim"))
 
 
 def print_result(console: Console, output: dict, lang: str = "en") -> None:
     """Print one file's answers as a tree, its labels in `lang`."""
-    global _lang
-    _lang = lang
+    labels = _Labels(lang)
     root = Tree(Text(output.get("file", "?"), style="bold cyan"))
     for answer in output.get("answers", []):
-        root.add(_answer_tree(answer))
+        root.add(_answer_tree(answer, labels))
     console.print(root)

@@ -144,9 +144,6 @@ def _twin(stmt: cast.AST, k: int) -> cast.AST | None:
     return cast.Rule(loc, cast.Literal(loc, cast.Sign.NoSign, cast.SymbolicAtom(why)), body)
 
 
-_FILE_IDS: dict[str, int] = {}
-
-
 def _scan(path: Path):
     """The statements of one file; `rules/` parsed once for the switches too."""
     if path.parent == data_dir("rules"):
@@ -157,12 +154,13 @@ def _scan(path: Path):
 
 
 @lru_cache(maxsize=64)
-def _traced_file(path: str, stamp: tuple) -> Traced:
-    """One file's statements and their twins; K = file id * 10000 + place in the file."""
+def _traced_file(path: str, stamp: tuple, number: int) -> Traced:
+    """One file's statements and their twins; K = file number (its place in
+    the program) * 10000 + place in the file."""
     scan = _scan(Path(path))
     if scan.errors:
         raise RuntimeError("; ".join(scan.errors))
-    base = _FILE_IDS.setdefault(path, len(_FILE_IDS) + 1) * 10000
+    base = number * 10000
     traced = Traced([], {}, {})
     for place, st in enumerate(scan.statements, start=1):
         node = st.ast
@@ -185,8 +183,8 @@ def traced_program(query: str) -> Traced:
     if query != "explain":
         files.append(query_file("explain"))
     whole = Traced([], {}, {})
-    for path, *state in stamp(files):
-        part = _traced_file(path, tuple(state))
+    for number, (path, *state) in enumerate(stamp(files), start=1):
+        part = _traced_file(path, tuple(state), number)
         whole.statements += part.statements
         whole.tags.update(part.tags)
         whole.where.update(part.where)
@@ -880,9 +878,11 @@ class _Explainer:
         return [{k: v for k, v in play.items() if not k.startswith("_")} for play in plays]
 
 
-def answer_explain(question, scenario, facts, limits) -> dict:
+def answer_explain(question, scenario, facts, limits, session=None) -> dict:
     """The spec's `explain` answer: a tree per other question of the file, and
-    the rules that forbid each illegal play (`forbidden_by`, `forbidden`)."""
+    the rules that forbid each illegal play (`forbidden_by`, `forbidden`).
+    (`session`: the file's, mtgkb.engine.state.Session; the traced programs
+    here are built apart from its groundings.)"""
     lang = getattr(limits, "lang", "en")
     ex = _Explainer(scenario, facts, getattr(limits, "timeout", None), lang)
     only = question.get("only")
