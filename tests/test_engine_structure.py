@@ -251,3 +251,46 @@ def test_a_control_call_is_found():
     assert list(control_calls(tree)) == [2]
     tree = ast.parse("from clingo import Control as C\nctl = C()\n")
     assert list(control_calls(tree)) == [2]
+
+
+# --- the objects that hold the state ----------------------------------------
+
+
+def test_options_are_read_from_the_environment_when_an_engine_is_made():
+    from mtgkb.engine.state import Options
+
+    off = Options.from_env({"MTGKB_SLICING": "0", "MTGKB_COMBINE": "off", "MTGKB_CACHE": "no"})
+    assert (off.slicing, off.combine, off.share, off.cache_dir) == (False, False, True, None)
+    assert off.but(slicing=True).slicing is True and off.slicing is False
+    with pytest.raises(TypeError, match="no such engine option"):
+        off.but(slicng=True)
+
+
+def test_one_engine_reads_the_rule_base_once_for_many_files(tmp_path):
+    from helpers import ILLEGAL_BLOCK_PLAY
+
+    from mtgkb.engine.state import Engine
+    from mtgkb.questions.answers import Limits
+    from mtgkb.running.batch import answer_files
+
+    examples = sorted(str(p) for p in (PACKAGE.parents[1] / "examples").glob("0[12]_*.mtg"))
+    illegal = tmp_path / "illegal.mtg"
+    illegal.write_text(ILLEGAL_BLOCK_PLAY + "ask legal\n", encoding="utf-8")
+    engine = Engine()
+    base = engine.rule_base()
+    results = list(answer_files([*examples, str(illegal)], Limits(), engine=engine))
+    assert [r.status for r in results] == [0, 0, 1]  # 802.4a forbids the declared block
+    assert results[2].output["answers"][0]["rules"] == ["802.4a", "802.4b"]
+    assert engine.rule_base() is base and base.controls >= 3
+    assert base._analysis is not None  # analysed once, kept
+
+
+def test_each_file_and_chunk_has_its_own_session():
+    from mtgkb.engine.state import Engine, Session
+
+    engine = Engine()
+    one, other = Session(engine), Session(engine)
+    one.ahead["key"] = []
+    assert other.ahead == {} and one.engine is other.engine
+    one.end_file()
+    assert one.groundings is None

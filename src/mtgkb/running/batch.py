@@ -13,22 +13,21 @@ is answered on its own, in a child process bounded by it.
 One engine (mtgkb.engine.state.Engine) answers every chunk of a run in this
 process or in its recycled worker (which inherits it); each chunk has its
 own session (mtgkb.engine.state.Session), which holds the models solved
-ahead for it. The processes of `--jobs` and Dask's workers make an engine
+ahead for it. The workers of `--jobs` (a mtgkb.running.pool.Pool) hold the
+run's engine, forked after it read the rule base; Dask's workers make one
 per chunk (a task cannot carry one).
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
 
 from mtgkb.engine.state import Engine, Session
 from mtgkb.language.parser import ReadTimeout, read_source
 from mtgkb.questions.answers import Limits
-from mtgkb.running.deadline import DeadlineExceeded, die_with_parent
+from mtgkb.running.deadline import DeadlineExceeded
 from mtgkb.running.runner import (
     EXIT_INPUT,
     EXIT_TIMEOUT,
@@ -38,9 +37,6 @@ from mtgkb.running.runner import (
     parse_or_fail,
     release_session,
 )
-
-if TYPE_CHECKING:  # imported where a pool is made: a run without --jobs does not need it
-    from concurrent.futures import ProcessPoolExecutor
 
 PROGRESS_FROM = 20  # files: fewer finish before a bar is worth drawing
 CHUNK = 32  # files answered together
@@ -250,58 +246,60 @@ def answer_files(
     yield from progress(results(), len(items))
 
 
-def _pool_context():
-    """Fork where there is fork: the workers inherit the rule base already read."""
-    import multiprocessing  # here: a run without --jobs does not pay for importing it
-
-    try:
-        return multiprocessing.get_context("fork")
-    except ValueError:
-        return multiprocessing.get_context()
-
-
 def answer_in_pool(
     paths: list[str], limits: Limits, jobs: int, engine: Engine | None = None
 ) -> Iterator[FileResult]:
-    """Answer files in `jobs` local processes; results come in input order.
-    (Each chunk is answered with an engine of its own: a task carries none.
-    `engine` is read here first, so that the rule base's analysis is on disk.)"""
-    (Engine() if engine is None else engine).prepare()
+    """Answer files in `jobs` local worker processes (a mtgkb.running.pool.Pool
+    forked after `engine` read the rule base: each worker holds it for all
+    its chunks); results come in input order."""
+    from mtgkb.running import pool
+
+    engine = (Engine() if engine is None else engine).prepare()
     items = _pending(paths, limits)
     size = max(1, min(CHUNK, -(-len(items) // (jobs * 2))))
     chunks = _chunks(items, size)
 
     def results() -> Iterator[FileResult]:
-        from concurrent.futures import ProcessPoolExecutor
-        from concurrent.futures.process import BrokenProcessPool
+        from concurrent.futures import ThreadPoolExecutor
 
-        pool = ProcessPoolExecutor(
-            max_workers=jobs,
-            mp_context=_pool_context(),
-            initializer=die_with_parent,
-            initargs=(os.getpid(),),
-        )
+        workers = pool.Pool(jobs, memory=pool.task_memory(limits), engine=engine)
+        threads = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="mtgkb-jobs")
         given = 0
         try:
-            for done in pool.map(_answer_chunk, chunks, [limits] * len(chunks)):
+            futures = [threads.submit(_chunk_in, workers, chunk, limits) for chunk in chunks]
+            for future in futures:
+                done = future.result()
                 given += 1
                 yield from done
-        except BrokenProcessPool:
+        except DeadlineExceeded:
             # A worker was killed from outside (the kernel's OOM killer, a
             # signal): the files not answered yet say so; the run goes on.
-            _kill_workers(pool)
+            workers.kill()
             for chunk in chunks[given:]:
                 for name, _, _ in chunk:
                     yield _lost(name)
         except BaseException:
             # Interrupted (SIGINT, SIGTERM, a closed reader): stop the workers
             # now rather than wait for their chunks.
-            _kill_workers(pool)
+            workers.kill()
             raise
-        else:
-            pool.shutdown(wait=True)
+        finally:
+            threads.shutdown(wait=False, cancel_futures=True)
+            workers.close()
 
     yield from progress(results(), len(items))
+
+
+def _chunk_in(workers, chunk: list[Item], limits: Limits) -> list[FileResult]:
+    """One chunk answered in `workers` (a mtgkb.running.pool.Pool); past its
+    memory bound, file by file again, so that only the file at fault says
+    so. A worker killed from outside raises DeadlineExceeded."""
+    try:
+        return workers.call(_answer_chunk, chunk, limits, with_engine=True)
+    except DeadlineExceeded as lost:
+        if not getattr(lost, "out_of_memory", False):
+            raise
+    return [_alone(workers, item, limits) for item in chunk]
 
 
 def _alone(workers, item: Item, limits: Limits) -> FileResult:
@@ -319,21 +317,6 @@ def _alone(workers, item: Item, limits: Limits) -> FileResult:
 def _lost(name: str) -> FileResult:
     message = f"{name}: error: the worker process answering it was killed"
     return FileResult(name, EXIT_TIMEOUT, {"file": name, "error": "timeout"}, message)
-
-
-def _kill_workers(pool: ProcessPoolExecutor) -> None:
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        try:
-            process.kill()
-        except (OSError, AttributeError):
-            pass
-    for process in processes:
-        try:
-            process.join(timeout=2)
-        except (OSError, AttributeError, AssertionError):
-            pass
 
 
 def answer_on_dask(paths: list[str], limits: Limits, address: str) -> Iterator[FileResult]:

@@ -221,16 +221,17 @@ class Worker:
     rss: int = 0
     tasks: int = 0
     born: float = field(default_factory=time.monotonic)
+    #: the pipe ends its pool holds (this worker's leave it when it is closed)
+    ends: set[int] = field(default_factory=set, repr=False, compare=False)
 
     @property
     def growth(self) -> int:
         return max(0, self.rss - self.started_rss)
 
-    def close(self, ends: set[int] | None = None) -> None:
-        """End the worker now and reap it (its pipe ends leave `ends`)."""
+    def close(self) -> None:
+        """End the worker now and reap it (its pipe ends leave its pool's)."""
         for fd in (self.requests, self.answers):
-            if ends is not None:
-                ends.discard(fd)
+            self.ends.discard(fd)
             try:
                 os.close(fd)
             except OSError:
@@ -276,7 +277,7 @@ def _fork_worker(ends: set[int], engine: Engine | None) -> Worker:
     os.close(task_read)
     os.close(answer_write)
     ends.update((task_write, answer_read))
-    return Worker(pid, task_write, answer_read)
+    return Worker(pid, task_write, answer_read, ends=ends)
 
 
 def _forget_in_child(reference: weakref.ref) -> None:
@@ -319,9 +320,13 @@ class Pool:
         self.recycled = 0  # workers ended because they grew, aged or failed
         self.started = 0
         self._idle: list[Worker] = []
+        self._running: set[int] = set()  # the pids of the workers busy with a task
         self._busy = 0
         self._owner = os.getpid()
         self._lock = threading.Condition()
+        # one fork at a time: a worker forked while another's pipes are being
+        # set up would hold that one's ends, and it would never see their end
+        self._forking = threading.Lock()
         self._closed = False
         if hasattr(os, "register_at_fork"):
             reference = weakref.ref(self)
@@ -341,6 +346,7 @@ class Pool:
         its pipe ends, and start afresh if used (`_adopt`)."""
         _close_ends(self._ends)
         self._idle = []
+        self._running = set()
         self._lock = threading.Condition()  # (another thread may have held it at the fork)
 
     # ---- workers
@@ -373,19 +379,20 @@ class Pool:
             self._busy -= 1
             if worker is not None:
                 if self._closed or os.getpid() != self._owner:
-                    worker.close(self._ends)
+                    worker.close()
                 else:
                     self._idle.append(worker)
             self._lock.notify()
 
     def _start(self) -> Worker:
         _prepare_fork(self.engine)
-        worker = _fork_worker(self._ends, self.engine)
+        with self._forking:
+            worker = _fork_worker(self._ends, self.engine)
         self.started += 1
         try:
             worker.started_rss = worker.rss = _receive(worker.answers, time.monotonic() + 30)
         except (EOFError, OSError, DeadlineExceeded) as err:
-            worker.close(self._ends)
+            worker.close()
             raise WorkerLost("a worker process could not start") from err
         return worker
 
@@ -423,6 +430,8 @@ class Pool:
         try:
             if worker is None:
                 worker = self._start()
+            with self._lock:
+                self._running.add(worker.pid)
             end = None if timeout is None else time.monotonic() + max(0.0, timeout) + GRACE
             memory = self._task_memory(memory)
             task = (function, args, kwargs, memory, with_engine)
@@ -431,7 +440,7 @@ class Pool:
                     _send(worker.requests, task)
                 except OSError:
                     # the worker died while idle (killed from outside): a fresh one
-                    worker.close(self._ends)
+                    worker.close()
                     with self._lock:
                         self.recycled += 1
                     worker = None
@@ -453,8 +462,11 @@ class Pool:
                 return value
             raise value
         finally:
+            if worker is not None:
+                with self._lock:
+                    self._running.discard(worker.pid)
             if worker is not None and keep is None:
-                worker.close(self._ends)
+                worker.close()
                 with self._lock:
                     self.recycled += 1
             self._give_back(keep)
@@ -496,7 +508,23 @@ class Pool:
             self._lock.notify_all()
         if os.getpid() == self._owner:
             for worker in idle:
-                worker.close(self._ends)
+                worker.close()
+
+    def kill(self) -> None:
+        """Stop now: kill every worker, busy ones too (their calls raise
+        WorkerLost), and close the pool."""
+        import signal
+
+        with self._lock:
+            self._closed = True
+            pids = set(self._running) if os.getpid() == self._owner else set()
+            self._lock.notify_all()
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        self.close()
 
     def __enter__(self) -> Pool:
         return self
