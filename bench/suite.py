@@ -166,12 +166,21 @@ def _env(speedups: bool) -> dict:
 
 
 def _set_flags(speedups: bool) -> None:
+    """The speed-ups of the in-process parts: engines read them from the
+    environment when made (an mtgkb before mtgkb.engine.state, from its flags)."""
+    for flag in SPEEDUP_FLAGS:
+        if speedups:
+            os.environ.pop(flag, None)
+        else:
+            os.environ[flag] = "0"
     from mtgkb.engine import solve
-    from mtgkb.running import batch
 
-    solve.SLICING = solve.SHARE = solve.FAST_COUNT = batch.COMBINE = speedups
-    if hasattr(solve, "COUNT_PARTS"):
-        solve.COUNT_PARTS = speedups
+    if hasattr(solve, "SLICING"):
+        from mtgkb.running import batch
+
+        solve.SLICING = solve.SHARE = solve.FAST_COUNT = batch.COMBINE = speedups
+        if hasattr(solve, "COUNT_PARTS"):
+            solve.COUNT_PARTS = speedups
 
 
 def _target(name: str, value: float) -> str:
@@ -502,20 +511,31 @@ def bench_pool(report: Report, repeat: int, floor_runs: list[Run], calls: int = 
     text = COMBAT_FILE.read_text(encoding="utf-8")
     floor = best(floor_runs)
     saved = os.environ.get("MTGKB_POOL")
+    held: dict = {}  # MTGKB_POOL setting -> the mtgkb.Answerer held for it
+
+    def runner(setting: str):
+        """`run(text, name)` as a long-lived caller does it: through an
+        mtgkb.Answerer held across calls (an mtgkb before it: mtgkb.run)."""
+        os.environ["MTGKB_POOL"] = setting
+        if not hasattr(mtgkb, "Answerer"):
+            return mtgkb.run
+        if setting not in held:
+            held[setting] = mtgkb.Answerer()
+        return held[setting].run
 
     def per_call(setting: str) -> float:
-        os.environ["MTGKB_POOL"] = setting
+        run = runner(setting)
         start = time.perf_counter()
         for _ in range(calls):
-            mtgkb.run(text, "pool.mtg")
+            run(text, "pool.mtg")
         return (time.perf_counter() - start) / calls
 
     def growth(setting: str, count: int) -> float:
-        os.environ["MTGKB_POOL"] = setting
-        mtgkb.run(_fresh_names(-1), "warm")
+        run = runner(setting)
+        run(_fresh_names(-1), "warm")
         before = pool.resident()
         for i in range(count):
-            mtgkb.run(_fresh_names(i + (0 if setting == "1" else 10**6)), "fresh")
+            run(_fresh_names(i + (0 if setting == "1" else 10**6)), "fresh")
         return (pool.resident() - before) / 2**20
 
     try:
@@ -524,7 +544,7 @@ def bench_pool(report: Report, repeat: int, floor_runs: list[Run], calls: int = 
         for _ in range(repeat):
             pooled.append(per_call("1"))
             local.append(per_call("0"))
-        workers = pool.default_pool()
+        workers = held["1"].pool if "1" in held else pool.default_pool()
         recycle = []
         for _ in range(repeat):
             start = time.perf_counter()
@@ -534,6 +554,8 @@ def bench_pool(report: Report, repeat: int, floor_runs: list[Run], calls: int = 
         grown_pooled = growth("1", 200)
         grown_local = growth("0", 200)
     finally:
+        for answerer in held.values():
+            answerer.close()
         if saved is None:
             os.environ.pop("MTGKB_POOL", None)
         else:
@@ -606,14 +628,19 @@ def bench_server(report: Report, floor_runs: list[Run], n: int = 200) -> None:
     # the same scenarios answered by mtgkb.run in this process, warm: what the server adds
     saved = os.environ.get("MTGKB_POOL")
     os.environ["MTGKB_POOL"] = "0"
+    # (held across calls, as a long-lived caller does: an mtgkb.Answerer where there is one)
+    answerer = mtgkb.Answerer() if hasattr(mtgkb, "Answerer") else None
+    run = answerer.run if answerer is not None else mtgkb.run
     try:
-        mtgkb.run(bodies[0])
+        run(bodies[0])
         local = []
         for body in bodies[: min(n, 40)]:
             start = time.perf_counter()
-            mtgkb.run(body)
+            run(body)
             local.append(time.perf_counter() - start)
     finally:
+        if answerer is not None:
+            answerer.close()
         if saved is None:
             os.environ.pop("MTGKB_POOL", None)
         else:

@@ -15,13 +15,12 @@ from __future__ import annotations
 import random
 import sys
 
-import pytest
 from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtgkb.audit import corpus
-from mtgkb.engine import solve
+from mtgkb.engine.state import Engine, Options
 from mtgkb.questions.answers import Limits
 from mtgkb.running.runner import answer_text
 
@@ -31,17 +30,15 @@ from bench.generate import astronomical, enumeration, scale  # noqa: E402
 COUNTED = ("attacks", "blocks")
 
 
-def _counted(text: str, limits: Limits) -> list[dict]:
-    output = answer_text(text, "count.mtg", limits).output
+def _counted(text: str, limits: Limits, engine: Engine | None = None) -> list[dict]:
+    output = answer_text(text, "count.mtg", limits, engine=engine).output
     return [a for a in output.get("answers", []) if a["ask"] in COUNTED]
 
 
-def _by_enumeration(text: str, monkeypatch) -> list[dict]:
+def _by_enumeration(text: str) -> list[dict]:
     """The answers with every model enumerated through Python, one by one."""
-    with monkeypatch.context() as m:
-        m.setattr(solve, "COUNT_PARTS", False)
-        m.setattr(solve, "FAST_COUNT", False)
-        return _counted(text, Limits(max_models=0))
+    engine = Engine(Options.from_env().but(count_parts=False, fast_count=False))
+    return _counted(text, Limits(max_models=0), engine)
 
 
 def _random_combat(seed: int) -> str:
@@ -59,11 +56,7 @@ def _random_combat(seed: int) -> str:
 @given(st.integers(0, 10**6))
 def test_counts_by_parts_equal_plain_enumeration(seed):
     text = _random_combat(seed)
-    monkeypatch = pytest.MonkeyPatch()
-    try:
-        plain = _by_enumeration(text, monkeypatch)
-    finally:
-        monkeypatch.undo()
+    plain = _by_enumeration(text)
     parts = _counted(text, Limits(max_models=0))
     assert [(a["ask"], a["count"], a["complete"]) for a in parts] == [
         (a["ask"], a["count"], a["complete"]) for a in plain
@@ -96,11 +89,7 @@ def test_group_restrictions_are_counted_as_one_part(blockers, attackers):
     lines += [f'"A{i}" attacks Ben' for i in range(1, len(attackers) + 1)]
     lines += ["ask blocks for Ben limit 2"]
     text = "\n".join(lines) + "\n"
-    monkeypatch = pytest.MonkeyPatch()
-    try:
-        plain = _by_enumeration(text, monkeypatch)
-    finally:
-        monkeypatch.undo()
+    plain = _by_enumeration(text)
     (parts,) = _counted(text, Limits(max_models=0))
     assert parts["count"] == plain[0]["count"] and parts["complete"]
     assert "509.1a" in parts["rules"]
@@ -126,7 +115,7 @@ def test_the_model_cap_bounds_only_the_listing():
     assert "509.1a" in capped["rules"]
 
 
-def test_two_players_with_a_hundred_creatures_each_are_counted_exactly(monkeypatch):
+def test_two_players_with_a_hundred_creatures_each_are_counted_exactly():
     text = scale(creatures=100, players=2, questions=("blocks for Ben limit 3",))
     (answer,) = _counted(text, Limits())
     assert answer["complete"] is True and "509.1a" in answer["rules"]
@@ -134,6 +123,7 @@ def test_two_players_with_a_hundred_creatures_each_are_counted_exactly(monkeypat
     # counts alone here (no group restriction), so the product of one-blocker
     # tables gives the whole
     single = []
+    by_enumeration = Engine(Options.from_env().but(count_parts=False))
     for i in range(1, 101):
         lines = [line for line in text.splitlines() if not line.startswith("Ben controls")]
         lines = [line for line in lines if not line.startswith('"Ben ')]
@@ -144,9 +134,7 @@ def test_two_players_with_a_hundred_creatures_each_are_counted_exactly(monkeypat
         )
         lines.insert(5, own)
         one = "\n".join(lines) + "\n"
-        with monkeypatch.context() as m:
-            m.setattr(solve, "COUNT_PARTS", False)
-            (part,) = _counted(one, Limits(max_models=0))
+        (part,) = _counted(one, Limits(max_models=0), by_enumeration)
         single.append(part["count"])
     product = 1
     for n in single:

@@ -14,6 +14,7 @@ import os
 import pytest
 
 from mtgkb.engine import analysis_cache, rule_base
+from mtgkb.engine.state import Engine
 from mtgkb.running.runner import answer_text
 
 ZERO_LIFE = """players: Ann, Ben
@@ -35,14 +36,17 @@ ask blocks for Ben
 
 
 def _fresh(monkeypatch, folder) -> None:
-    """This process reads the rule base and its analysis again, with `folder`."""
+    """The next engine reads the rule base and its analysis again, with `folder`."""
     monkeypatch.setenv("MTGKB_CACHE_DIR", str(folder))
     monkeypatch.setenv("MTGKB_CACHE", "1")
-    monkeypatch.setattr(rule_base, "_BASE", None)
 
 
 def _answers() -> list[dict]:
-    return [answer_text(t, "cache.mtg").output["answers"][0] for t in (ZERO_LIFE, BLOCKS)]
+    """The answers of a fresh engine (its options read from the environment now)."""
+    engine = Engine()
+    return [
+        answer_text(t, "cache.mtg", engine=engine).output["answers"][0] for t in (ZERO_LIFE, BLOCKS)
+    ]
 
 
 @pytest.fixture()
@@ -58,7 +62,6 @@ def expected():
     """The answers with no cache at all."""
     with pytest.MonkeyPatch.context() as m:
         m.setenv("MTGKB_CACHE", "0")
-        m.setattr(rule_base, "_BASE", None)
         found = _answers()
     assert found[0]["lost"] == ["Ben"] and "104.3b" in found[0]["rules"]
     assert found[1]["count"] == 2 and "509.1a" in found[1]["rules"]
@@ -74,7 +77,7 @@ def _cache_file(folder):
 def test_the_cache_holds_no_program_text(folder, expected):
     assert _answers() == expected
     data = _cache_file(folder).read_bytes()
-    base = rule_base.rule_base()
+    base = Engine().rule_base()
     # not one statement of the rule base (as clingo would read it) is in the file
     for line in base.text.splitlines():
         line = line.strip()
@@ -173,7 +176,7 @@ def test_a_cache_in_a_folder_others_may_write_is_not_read(folder, expected, monk
 
 def test_the_old_json_cache_is_not_read(folder, expected, monkeypatch):
     assert _answers() == expected
-    base = rule_base.rule_base()
+    base = Engine().rule_base()
     (folder / f"analysis-{base._key()}.json").write_text('{"base": [{"text": "lost(\\"Ann\\")."}]}')
     _cache_file_marshal = next(folder.glob("analysis-*.marshal"))
     _cache_file_marshal.unlink()

@@ -15,7 +15,7 @@ from helpers import CONFORMANCE, ROOT, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgkb.engine import solve
+from mtgkb.engine.state import Engine, Options
 from mtgkb.questions.answers import Limits
 from mtgkb.running.batch import answer_files, answer_in_pool, answer_on_dask, answer_path
 from mtgkb.running.runner import answer_text
@@ -109,24 +109,32 @@ def _canonical(output: dict) -> str:
     return json.dumps(canon(output), sort_keys=True)
 
 
-@pytest.mark.parametrize("flag", ["SLICING", "SHARE", "FAST_COUNT"])
-def test_each_speed_up_keeps_every_answer(corpus, single, flag, monkeypatch):
-    monkeypatch.setattr(solve, flag, False)
+def _engine(**off) -> Engine:
+    """An engine with these options switched (the others from the environment)."""
+    return Engine(Options.from_env().but(**off))
+
+
+@pytest.mark.parametrize("option", ["slicing", "share", "fast_count"])
+def test_each_speed_up_keeps_every_answer(corpus, single, option):
+    engine = _engine(**{option: False})
     readable = [p for p in corpus if Path(p).exists()]
-    slow = [answer_path(p, LIMITS).output for p in readable]
+    slow = [answer_path(p, LIMITS, engine).output for p in readable]
     fast = [single[corpus.index(p)] for p in readable]
     assert [_canonical(o) for o in slow] == [_canonical(o) for o in fast]
 
 
-def test_counting_in_clasp_counts_what_python_counts(monkeypatch):
+def test_counting_in_clasp_counts_what_python_counts():
     text = enumeration(blockers=4, attackers=2)  # 3^4 = 81 declarations
-    fast = answer_text(text, "x", Limits(max_models=1000)).output["answers"][0]
-    capped = answer_text(text, "x", Limits(max_models=50)).output["answers"][0]
-    monkeypatch.setattr(solve, "COUNT_PARTS", False)
-    counted = answer_text(text, "x", Limits(max_models=1000)).output["answers"][0]
-    stopped = answer_text(text, "x", Limits(max_models=50)).output["answers"][0]
-    monkeypatch.setattr(solve, "FAST_COUNT", False)
-    slow = answer_text(text, "x", Limits(max_models=1000)).output["answers"][0]
+
+    def ask(max_models: int, engine: Engine) -> dict:
+        return answer_text(text, "x", Limits(max_models=max_models), engine=engine).output[
+            "answers"
+        ][0]
+
+    fast, capped = ask(1000, _engine()), ask(50, _engine())
+    by_enumeration = _engine(count_parts=False)
+    counted, stopped = ask(1000, by_enumeration), ask(50, by_enumeration)
+    slow = ask(1000, _engine(count_parts=False, fast_count=False))
     assert fast["count"] == counted["count"] == slow["count"] == 81
     assert fast["complete"] and counted["complete"] and slow["complete"]
     # counted by parts, the cap bounds only the listing and the count stays exact;

@@ -73,7 +73,10 @@ def test_802_4a_run_in_a_worker_answers_as_in_process():
         assert answered == answer_now(text, name, Limits()).output
     (legal,) = mtgkb.run(ILLEGAL_BLOCK)["answers"]
     assert legal["legal"] is False and legal["rules"] == ["802.4a", "802.4b"]
-    assert pool.default_pool().stats()["started"] >= 1  # it did run in a worker
+    with mtgkb.Answerer() as answerer:
+        (held,) = answerer.run(ILLEGAL_BLOCK)["answers"]
+        assert mtgkb.run(ILLEGAL_BLOCK, answerer=answerer)["answers"] == [held] == [legal]
+        assert answerer.pool.stats()["started"] == 1  # it did run in one worker, kept
 
 
 def test_run_does_not_solve_in_the_calling_process():
@@ -219,9 +222,10 @@ def test_a_worker_killed_while_idle_is_replaced_for_the_next_task():
 
 
 def test_a_forked_child_holds_no_pipe_of_its_parents_workers():
-    workers = pool.default_pool()
-    mtgkb.run(ILLEGAL_BLOCK)
-    ends = set(pool._OPEN_ENDS)
+    answerer = mtgkb.Answerer()
+    workers = answerer.pool
+    answerer.run(ILLEGAL_BLOCK)
+    ends = set(workers._ends)
     assert ends
     read_end, write_end = os.pipe()
     child = os.fork()
@@ -236,6 +240,7 @@ def test_a_forked_child_holds_no_pipe_of_its_parents_workers():
         assert pipe.read() == "[]"
     os.waitpid(child, 0)
     assert workers.stats()["idle"] == 1
+    answerer.close()
 
 
 def _is_open(fd: int) -> bool:

@@ -153,9 +153,12 @@ def _run(args: argparse.Namespace, limits: Limits) -> int:
 
         results = answer_on_dask(args.files, limits, args.scheduler)
     else:
+        from mtgkb.engine.state import Engine
         from mtgkb.running.batch import answer_files
 
-        results = answer_files(args.files, limits, args.jobs)
+        # the run's one engine: the rule base chosen, read once for every file
+        engine = Engine(location=args.chosen_rule_base)
+        results = answer_files(args.files, limits, args.jobs, engine)
     status = 0
     collected = []
     console = None

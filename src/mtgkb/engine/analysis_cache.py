@@ -9,29 +9,17 @@ worked out again, quietly.
 from __future__ import annotations
 
 import os
+import re
 import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mtgkb.engine.analysis import ANALYSIS_VERSION, UNKNOWN
-from mtgkb.engine.programs import env_flag
 
 if TYPE_CHECKING:
     from mtgkb.engine.rule_base import _RuleBase
 
-
-# --------------------------------------------------------------------------
-# The rule base and the queries, read once per process
-
-
-def _cache_dir() -> Path | None:
-    if not env_flag("MTGKB_CACHE"):
-        return None
-    if os.environ.get("MTGKB_CACHE_DIR"):
-        return Path(os.environ["MTGKB_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "mtgkb"
-
+# (Where the cache lives is an engine option: mtgkb.engine.state.Options.cache_dir.)
 
 # --------------------------------------------------------------------------
 # The analysis cache on disk: MAGIC, a digest of the payload, the payload
@@ -44,7 +32,9 @@ CACHE_MAGIC = b"mtgkb-analysis\x00" + bytes([ANALYSIS_VERSION])
 _STATEMENT_KEYS = frozenset(
     ("span", "root", "heads", "needs", "fwd_heads", "fwd_needs", "other_needs", "restricts_shown")
 )
-_GAP = None  # compiled lazily: whitespace and comments between statements
+# whitespace and comments between statements (atomic and possessive: no
+# backtracking, linear in the gap)
+_GAP = re.compile(rb"(?>\s+|%\*.*?\*%|%[^\n]*+)*+", re.DOTALL)
 
 
 def _private_folder(folder: Path) -> bool:
@@ -111,14 +101,8 @@ def _is_pattern(p) -> bool:
 def _sound_statements(statements, source: bytes) -> bool:
     """Every statement well formed, and their offsets the statements of `source`:
     in order, each ending with a full stop, only blanks and comments between."""
-    global _GAP
     if type(statements) is not list:
         return False
-    if _GAP is None:
-        import re
-
-        # atomic and possessive: no backtracking, linear in the gap
-        _GAP = re.compile(rb"(?>\s+|%\*.*?\*%|%[^\n]*+)*+", re.DOTALL)
     at = 0
     last = None
     gap = _GAP.fullmatch

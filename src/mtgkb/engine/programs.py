@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 import clingo
@@ -64,8 +63,3 @@ def solve_within(
         if on_core is not None and result.unsatisfiable:
             on_core(handle.core())  # clingo calls no on_core in asynchronous solving
         return result
-
-
-def env_flag(name: str) -> bool:
-    """An on/off switch from the environment: on unless set to 0, no, false or off."""
-    return os.environ.get(name, "1").lower() not in ("0", "no", "false", "off")

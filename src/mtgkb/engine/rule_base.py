@@ -1,11 +1,10 @@
 """The rule base and the queries as read from disk, with their slicing
-analysis (from the disk cache or worked out once per process).
+analysis (from the disk cache or worked out once per rule base). An engine
+(mtgkb.engine.state.Engine) holds one and reads it again when a file changed.
 """
 
 from __future__ import annotations
 
-import atexit
-import time
 import zlib
 from pathlib import Path
 
@@ -18,29 +17,38 @@ from mtgkb.engine.analysis import (
     _digest,
     _negative_cycles,
 )
-from mtgkb.engine.analysis_cache import _cache_dir, _load_analysis, _store_analysis
+from mtgkb.engine.analysis_cache import _load_analysis, _store_analysis
 from mtgkb.engine.citations import program_text
-from mtgkb.engine.programs import stamp as file_stamp
 from mtgkb.engine.sharing import _definitions, _guard
-from mtgkb.rulebase.location import current, data_dir, query_file, rule_files
-from mtgkb.running import deadline as _deadline
 
 
 class _RuleBase:
     """The rule base and the queries, as read from disk at one moment."""
 
-    def __init__(self, stamp: tuple, files: list[Path], query_files: list[Path]):
+    def __init__(
+        self,
+        stamp: tuple,
+        files: list[Path],
+        query_files: list[Path],
+        queries: Path,
+        cache_dir: Path | None = None,
+    ):
+        """The `files` and `query_files` as they read now (`stamp` names
+        them); `queries` is the folder of the query files, `cache_dir` where
+        the analysis is cached (None: it is not)."""
         self.stamp = stamp
+        self.queries = queries
+        self.cache_dir = cache_dir
         self.text = "\n".join(program_text(f) for f in files)  # with the generated citations
         self.query_texts = {f.stem: f.read_text(encoding="utf-8") for f in query_files}
         self.controls = 0  # how many Controls this process built from it
-        self.where = None  # the rule base (mtgkb.rulebase.location) it was read for
         self._analysis: _Analysis | None = None
         self._guarded: dict[str, str | None] = {}
 
     def query_text(self, name: str) -> str:
         if name not in self.query_texts:  # a query file added since
-            self.query_texts[name] = query_file(name).read_text(encoding="utf-8")
+            path = self.queries / f"{name}.lp"
+            self.query_texts[name] = path.read_text(encoding="utf-8")
         return self.query_texts[name]
 
     def _key(self) -> str:
@@ -64,7 +72,7 @@ class _RuleBase:
             return self._analysis
         key = self._key()
         source = self.text.encode("utf-8")
-        folder = _cache_dir()
+        folder = self.cache_dir
         name = f"analysis-{key}.marshal"
         data = _load_analysis(folder / name, key, source, self) if folder else None
         if data is None:
@@ -98,44 +106,3 @@ class _RuleBase:
     def definitions(self, name: str) -> dict[str, list[str]]:
         """Predicate name -> digests of the rules defining it in the query."""
         return self.analysis().definitions.get(name, {})
-
-
-_BASE: _RuleBase | None = None
-
-
-@atexit.register
-def _release() -> None:
-    """Drop parsed statements while clingo can still free them (at exit its
-    module may go first, and its AST destructor would fail noisily)."""
-    global _BASE
-    _BASE = None
-
-
-_CHECKED = 0.0
-RECHECK_SECONDS = 1.0  # how often a long batch looks for edited rule files
-
-
-def rule_base() -> _RuleBase:
-    """The rule base of this process, read again when a file of it changed."""
-    global _BASE, _CHECKED
-    now = time.monotonic()
-    where = current()  # another rule base made the one in use is read at once
-    if _BASE is not None and now - _CHECKED < RECHECK_SECONDS and _BASE.where == where:
-        return _BASE
-    files = rule_files()
-    queries = sorted(data_dir("queries").glob("*.lp"))
-    stamp = file_stamp(files + queries)
-    if _BASE is None or _BASE.stamp != stamp:
-        _BASE = _RuleBase(stamp, files, queries)
-    _BASE.where = where
-    _CHECKED = now
-    return _BASE
-
-
-def prepare() -> None:
-    """Read and analyse the rule base now (before forking workers that inherit it)."""
-    rule_base().analysis()
-
-
-# A child forked to answer under a time-out inherits the rule base read here.
-_deadline.before_fork(prepare)

@@ -6,18 +6,16 @@ share no atom and a model of the whole is a model of each.
 
 from __future__ import annotations
 
-import atexit
 from collections.abc import Sequence
 
 import clingo
 
-from mtgkb.engine import solve as _solve
 from mtgkb.engine.analysis import _is_plain
 from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import quiet, solve_within
-from mtgkb.engine.rule_base import rule_base
 from mtgkb.engine.sharing import _location
 from mtgkb.engine.solve import SolveTimeout
+from mtgkb.engine.state import Engine
 
 # --------------------------------------------------------------------------
 # Many scenarios in one grounding
@@ -107,23 +105,17 @@ def _scenario_program(text: str) -> list:
     return out
 
 
-_SCENARIO_PROGRAMS: dict[tuple, list | None] = {}
-
-
-@atexit.register
-def _release() -> None:
-    """Drop parsed statements while clingo can still free them."""
-    _SCENARIO_PROGRAMS.clear()
-
-
-def _scenario_statements(query: str) -> list | None:
+def _scenario_statements(query: str, engine: Engine) -> list | None:
     """The rule base (backward-sliced for `query`) and the query, with the
-    scenario argument; None when some statement does not allow it."""
-    base = rule_base()
+    scenario argument; None when some statement does not allow it. Kept by
+    the engine (`engine.scenario_programs`) for the next chunk."""
+    _SCENARIO_PROGRAMS = engine.scenario_programs
+    base = engine.rule_base()
     key = (base.stamp, query)
     if key not in _SCENARIO_PROGRAMS:
         analysis = base.analysis()
-        kept = analysis.kept((query,)) if _solve.SLICING and query in analysis.queries else None
+        slicing = engine.options.slicing
+        kept = analysis.kept((query,)) if slicing and query in analysis.queries else None
         rules = base.text if kept is None else analysis.program(kept)
         try:
             program = _scenario_program(rules + "\n" + base.query_text(query))
@@ -137,16 +129,21 @@ def _scenario_statements(query: str) -> list | None:
 
 
 def solve_many(
-    query: str, instances: Sequence[Sequence[clingo.Symbol]], *, timeout: float | None = None
+    query: str,
+    instances: Sequence[Sequence[clingo.Symbol]],
+    *,
+    timeout: float | None = None,
+    engine: Engine | None = None,
 ) -> list[list[clingo.Symbol]] | None:
     """The shown atoms of one (optimal) model for each instance (the facts of
     one scenario and question), all grounded and solved together. Meant for
     queries whose shown atoms are the same in every optimal model. None when
     this cannot be done (a statement the scenario argument does not fit, or
-    no model: then solve each instance alone, which says why)."""
+    no model: then solve each instance alone, which says why). `engine`:
+    whose rule base, options and kept programs (a fresh one when not given)."""
     import clingo.ast
 
-    program = _scenario_statements(query)
+    program = _scenario_statements(query, Engine() if engine is None else engine)
     if program is None or not instances:
         return None
     ctl = new_control(["--project=show", "--models=1"], quiet)

@@ -4,7 +4,8 @@ Nothing here knows a game rule; it only runs clingo with a model cap and a
 time-out and hands the shown atoms of each model to the caller.
 
 How the work is kept small (bench/README.md has the measurements; each step
-can be switched off with an environment variable, for comparison):
+is an option of the engine, mtgkb.engine.state.Options, read from the
+environment when the engine is made, and can be switched off for comparison):
 
 - Slicing (MTGKB_SLICING=0 to switch off; mtgkb.engine.analysis). Only the
   statements of the rule base that can matter are grounded, which is exact:
@@ -24,6 +25,10 @@ can be switched off with an environment variable, for comparison):
 - Counting (MTGKB_FAST_COUNT=0, MTGKB_COUNT_PARTS=0; mtgkb.engine.counting).
   Past the models an answer lists, models are counted by clasp, by
   independent parts of the ground program, with no Python per model.
+
+Every function here takes the `engine` (mtgkb.engine.state.Engine) whose
+rule base and options it uses; without one, a fresh engine is made (it reads
+the rule base again: callers that answer more than once pass theirs).
 """
 
 from __future__ import annotations
@@ -36,16 +41,13 @@ import clingo
 
 from mtgkb.engine.analysis import UNKNOWN
 from mtgkb.engine.control import new_control
-from mtgkb.engine.programs import env_flag, quiet, solve_within
-from mtgkb.engine.rule_base import _RuleBase, rule_base
+from mtgkb.engine.programs import quiet, solve_within
+from mtgkb.engine.rule_base import _RuleBase
 from mtgkb.engine.sharing import GUARD
+from mtgkb.engine.state import Engine
 from mtgkb.questions import registry
 
 ModelCallback = Callable[[Sequence[clingo.Symbol]], None]
-SLICING = env_flag("MTGKB_SLICING")  # ground only the statements that can matter
-SHARE = env_flag("MTGKB_SHARE")  # the questions of a file share groundings
-FAST_COUNT = env_flag("MTGKB_FAST_COUNT")  # count models without Python per model
-COUNT_PARTS = env_flag("MTGKB_COUNT_PARTS")  # count by independent parts (mtgkb.engine.counting)
 
 # The queries whose answers count their models: their groundings are recorded
 # (mtgkb.engine.counting) so that the count is exact without enumerating them all.
@@ -82,12 +84,12 @@ def _mergeable(base: _RuleBase, a: str, b: str) -> bool:
     return True
 
 
-def group_queries(names: Iterable[str]) -> list[list[str]]:
+def group_queries(names: Iterable[str], engine: Engine | None = None) -> list[list[str]]:
     """Queries (in first-use order) in groups that can be grounded together.
     (Letting queries that define a predicate differently share too would be
     as exact, but the grounding then covers both definitions at once, say
     every attack with every block: measured 3x slower on small combats.)"""
-    base = rule_base()
+    base = (Engine() if engine is None else engine).rule_base()
     groups: list[list[str]] = []
     for name in dict.fromkeys(names):
         for group in groups:
@@ -115,16 +117,20 @@ class Grounding:
         switchable: Sequence[clingo.Symbol] = (),
         project: bool = True,
         slicing: bool = True,
+        engine: Engine | None = None,
     ):
-        """Ground the rule base with `queries` and `facts`. The `switchable`
-        atoms (say the `asked/1` of each question) are externals, false unless
-        a solve names them true. Several queries need `#show p/n` statements
-        and no statement other than rules, shows, #minimize and #defined.
-        Facts given as text (tests, plain clingo users) turn slicing off."""
+        """Ground the rule base of `engine` with `queries` and `facts`. The
+        `switchable` atoms (say the `asked/1` of each question) are externals,
+        false unless a solve names them true. Several queries need `#show p/n`
+        statements and no statement other than rules, shows, #minimize and
+        #defined. Facts given as text (tests, plain clingo users) turn
+        slicing off, as does `slicing=False` or the engine's option."""
         self.queries = list(dict.fromkeys(queries))
         if not self.queries:
             raise ValueError("a grounding needs at least one query")
-        base = rule_base()
+        engine = Engine() if engine is None else engine
+        self.options = options = engine.options
+        base = engine.rule_base()
         merged = len(self.queries) > 1
         if merged and any(base.guarded(q) is None for q in self.queries):
             raise ValueError("these queries cannot share a grounding")
@@ -135,13 +141,13 @@ class Grounding:
         ctl = new_control(["--project=show"] if project else [], quiet)
         self.ctl = ctl
         self.recorder = None
-        if COUNT_PARTS and project and any(q in COUNTED_QUERIES for q in self.queries):
+        if options.count_parts and project and any(q in COUNTED_QUERIES for q in self.queries):
             from mtgkb.engine.counting import GroundRecorder
 
             self.recorder = GroundRecorder()
             ctl.register_observer(self.recorder)
         base.controls += 1
-        ctl.add("base", [], self._rule_base_text(base, facts, slicing and SLICING))
+        ctl.add("base", [], self._rule_base_text(base, facts, slicing and options.slicing))
         if merged:
             ctl.add("base", [], "\n".join(base.guarded(q) for q in self.queries) + "\n#show.")
         else:
@@ -210,7 +216,7 @@ class Grounding:
         if self.recorder is not None and on_model is None and keep is not None:
             return self._solve_by_parts(query, result, max_models, keep, end, on)
         count_only = (
-            FAST_COUNT
+            self.options.fast_count
             and on_model is None
             and keep is not None
             and (max_models == 0 or keep < max_models)
@@ -298,6 +304,7 @@ def solve(
     timeout: float | None = None,
     on_model: ModelCallback | None = None,
     project: bool = True,
+    engine: Engine | None = None,
 ) -> SolveResult:
     """Solve the rule base with `queries/<query>.lp` and the scenario facts.
 
@@ -305,9 +312,10 @@ def solve(
     clingo users, fact text. `max_models` caps the enumeration (0: all);
     `keep` is how many models to keep in the result (None: all); every model
     is also passed to `on_model`. With a `#minimize`/`#maximize` in the
-    program only the optimal models are counted.
+    program only the optimal models are counted. `engine`: whose rule base
+    and options (a fresh one when not given).
     """
-    grounding = Grounding([query], facts, project=project)
+    grounding = Grounding([query], facts, project=project, engine=engine)
     return grounding.solve(
         query, max_models=max_models, keep=keep, timeout=timeout, on_model=on_model
     )

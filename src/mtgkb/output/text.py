@@ -11,16 +11,19 @@ from rich.tree import Tree
 from mtgkb.questions import registry
 from mtgkb.rulebase import words as _words
 
-# The language of the labels being printed (print_result sets it).
-_lang = "en"
+
+class _Labels:
+    """The labels of kb/texts.lp in the language being printed: `t(key, *args)`
+    is one, filled in. Made by `print_result` and passed down."""
+
+    def __init__(self, lang: str = "en"):
+        self.lang = lang
+
+    def __call__(self, key: str, *args) -> str:
+        return _words.text("label", key, self.lang).format(*args)
 
 
-def _t(key: str, *args) -> str:
-    """A label of kb/texts.lp in the language being printed, filled in."""
-    return _words.text("label", key, _lang).format(*args)
-
-
-def _rules_line(answer: dict) -> Text | None:
+def _rules_line(answer: dict, _t: _Labels) -> Text | None:
     rules = answer.get("rules")
     if not rules:
         return None
@@ -31,7 +34,7 @@ def _sequence(items: list) -> str:
     return " → ".join(str(x) for x in items)
 
 
-def _assignments(node: Tree, answer: dict, verb: str) -> None:
+def _assignments(node: Tree, answer: dict, verb: str, _t: _Labels) -> None:
     count = answer["count"]
     exact = "" if answer["complete"] else _t("at_least")
     node.label = Text.assemble(node.label, _t("declarations", count) + exact)
@@ -45,7 +48,7 @@ def _assignments(node: Tree, answer: dict, verb: str) -> None:
         node.add(Text(_t("more", count - len(answer["assignments"])), style="dim"))
 
 
-def _legal(node: Tree, title: Text, answer: dict) -> None:
+def _legal(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
     if answer["legal"]:
         node.label = Text.assemble(title, ": ", Text(_t("legal"), style="green"))
     else:
@@ -54,26 +57,26 @@ def _legal(node: Tree, title: Text, answer: dict) -> None:
             node.add(Text(f"{v['rule']}: {v['message']}"))
 
 
-def _defending(node: Tree, title: Text, answer: dict) -> None:
+def _defending(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
     node.label = Text.assemble(title, ": " + (", ".join(answer["players"]) or _t("none")))
 
 
-def _attack_targets(node: Tree, title: Text, answer: dict) -> None:
+def _attack_targets(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
     targets = ", ".join(answer["targets"]) or _t("nothing")
     node.label = Text.assemble(title, _t("targets_for", answer["creature"], targets))
 
 
-def _attacks(node: Tree, title: Text, answer: dict) -> None:
-    _assignments(node, answer, "attack")
+def _attacks(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
+    _assignments(node, answer, "attack", _t)
 
 
-def _blocks(node: Tree, title: Text, answer: dict) -> None:
+def _blocks(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
     if answer.get("defender"):
         node.label = Text.assemble(title, _t("for", answer["defender"]))
-    _assignments(node, answer, "blocks")
+    _assignments(node, answer, "blocks", _t)
 
 
-def _orders(node: Tree, title: Text, answer: dict) -> None:
+def _orders(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
     if answer["orders"] == [[]]:
         node.label = Text.assemble(title, _t("nothing_pending"))
         return
@@ -86,12 +89,12 @@ def _orders(node: Tree, title: Text, answer: dict) -> None:
         node.add(Text(_t("makes_choices", by, player)))
 
 
-def _knowledge(node: Tree, title: Text, answer: dict) -> None:
+def _knowledge(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
     for player, known in answer["known"].items():
         node.add(Text(_t("knows", player, ", ".join(known) or _t("nobody"))))
 
 
-def _outcome(node: Tree, title: Text, answer: dict) -> None:
+def _outcome(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
     for player, life in answer["life"].items():
         node.add(Text(_t("life", player, life)))
     for team, life in answer.get("team_life", {}).items():
@@ -113,14 +116,14 @@ def _outcome(node: Tree, title: Text, answer: dict) -> None:
         node.add(Text(_t("destroyed_list", ", ".join(answer["destroyed"]) or _t("nothing"))))
 
 
-def _actions(node: Tree, title: Text, answer: dict) -> None:
+def _actions(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
     may = ", ".join(answer["may"]) or _t("nothing")
     node.label = Text.assemble(title, _t("actions", answer["player"], may))
     for player, by in answer.get("made_by", {}).items():
         node.add(Text(_t("makes_plays", by, player)))
 
 
-def _damage_assignments(node: Tree, title: Text, answer: dict) -> None:
+def _damage_assignments(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
     count = answer["count"]
     exact = "" if answer["complete"] else _t("at_least")
     node.label = Text.assemble(title, _t("assignments", answer["creature"], count) + exact)
@@ -134,7 +137,7 @@ def _damage_assignments(node: Tree, title: Text, answer: dict) -> None:
         node.add(Text(_t("more", count - len(answer["assignments"])), style="dim"))
 
 
-def _pay(node: Tree, title: Text, answer: dict) -> None:
+def _pay(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
     if answer["can"] is None:
         text = _t("pay_unknown", answer["player"], answer["amount"])
     else:
@@ -143,7 +146,7 @@ def _pay(node: Tree, title: Text, answer: dict) -> None:
     node.label = Text.assemble(title, text)
 
 
-def _can(node: Tree, title: Text, answer: dict) -> None:
+def _can(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
     verdict = Text(_t("can_yes" if answer["can"] else "can_no", answer["play"]))
     verdict.stylize("green" if answer["can"] else "red")
     node.label = Text.assemble(title, verdict)
@@ -153,7 +156,7 @@ def _can(node: Tree, title: Text, answer: dict) -> None:
         node.add(Text(_t("forbidden_by", " + ".join(answer["forbidden_by"])), style="bold red"))
 
 
-def _fix(node: Tree, title: Text, answer: dict) -> None:
+def _fix(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
     if answer["legal"]:
         node.label = Text.assemble(title, _t("fix_legal"))
     elif answer["changes"] is None:
@@ -173,15 +176,15 @@ def _fix(node: Tree, title: Text, answer: dict) -> None:
             left.add(Text(f"{v['rule']}: {v['message']}"))
 
 
-def _explain(node: Tree, title: Text, answer: dict) -> None:
+def _explain(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
     if answer.get("question"):
         node.label = Text.assemble(title, _t("explain_of", answer["question"]))
-    _explain_tree(node, answer.get("tree", []))
+    _explain_tree(node, answer.get("tree", []), _t)
 
 
 # The readable form of each kind of answer, by the `text` key of its entry in
 # the registry of questions (mtgkb.questions.registry).
-TEXT_FORMS: dict[str, Callable[[Tree, Text, dict], None]] = {
+TEXT_FORMS: dict[str, Callable[[Tree, Text, dict, _Labels], None]] = {
     "legal": _legal,
     "defending": _defending,
     "attack_targets": _attack_targets,
@@ -199,7 +202,7 @@ TEXT_FORMS: dict[str, Callable[[Tree, Text, dict], None]] = {
 }
 
 
-def _answer_tree(answer: dict) -> Tree:
+def _answer_tree(answer: dict, _t: _Labels) -> Tree:
     ask = answer.get("ask", "?")
     title = Text(f"ask {ask.replace('-', ' ')}", style="bold")
     node = Tree(title)
@@ -209,7 +212,7 @@ def _answer_tree(answer: dict) -> Tree:
     entry = registry.by_ask(ask)
     form = TEXT_FORMS.get(entry.text) if entry is not None else None
     if form is not None:
-        form(node, title, answer)
+        form(node, title, answer, _t)
     for item in answer.get("inconsistent", []):
         values = ", ".join(str(v) for v in item["values"])
         warn = node.add(
@@ -219,13 +222,13 @@ def _answer_tree(answer: dict) -> Tree:
             where = ", ".join(d.get("at", [])) or _t("place_not_found")
             rules = ", ".join(d["rules"]) or "-"
             warn.add(Text(_t("derived_at", d["value"], rules, where), style="red"))
-    rules = _rules_line(answer)
+    rules = _rules_line(answer, _t)
     if rules is not None:
         node.add(rules)
     return node
 
 
-def _explain_tree(node: Tree, items: list, said: set | None = None) -> None:
+def _explain_tree(node: Tree, items: list, _t: _Labels, said: set | None = None) -> None:
     """Each conclusion with its rules; a rule's paraphrase the first time it appears."""
     said = set() if said is None else said
     for item in items:
@@ -256,16 +259,15 @@ def _explain_tree(node: Tree, items: list, said: set | None = None) -> None:
             if forbidden.get("minimal") is False:
                 text += _t("not_minimal")
             child.add(Text(text, style="bold red"))
-        _explain_tree(child, item.get("because", []), said)
+        _explain_tree(child, item.get("because", []), _t, said)
         if item.get("truncated"):
             child.add(Text(_t("cut"), style="dim"))
 
 
 def print_result(console: Console, output: dict, lang: str = "en") -> None:
     """Print one file's answers as a tree, its labels in `lang`."""
-    global _lang
-    _lang = lang
+    labels = _Labels(lang)
     root = Tree(Text(output.get("file", "?"), style="bold cyan"))
     for answer in output.get("answers", []):
-        root.add(_answer_tree(answer))
+        root.add(_answer_tree(answer, labels))
     console.print(root)

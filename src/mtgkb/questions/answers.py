@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import clingo
 
-from mtgkb.engine import solve as _solve
-from mtgkb.engine.solve import Grounding, SolveResult, group_queries
+from mtgkb.engine.solve import Grounding, SolveResult
+from mtgkb.engine.state import Session, SharedGroundings
 from mtgkb.language.errors import check_count, check_timeout
 from mtgkb.questions import registry
 from mtgkb.questions.symbols import Decoder, atoms, cited_rules, names_in, value, values
@@ -79,56 +79,11 @@ def _consistent(answer: Answer, model, query: str, facts) -> Answer:
     return answer
 
 
-# The groundings of the file being answered: its questions share them where
-# their queries allow (mtgkb.engine.solve.group_queries), with each question's
-# `asked/1` switched on for its own solve only. A session lasts from a file's
-# first question to its last and is keyed by the scenario and its facts.
-_session: _Session | None = None
-
-
-# Queries grounded together pay the rule base's set-up once, but each query's
-# rules become conditional, so what they derive is no longer a fact to the
-# grounder: past a few hundred facts that costs more than it saves (bench/).
-SHARE_UP_TO_FACTS = 500
-
-
-class _Session:
-    def __init__(self, scenario, fixed: list):
-        from mtgkb.language.facts import question_symbol
-
-        self.scenario = scenario
-        self.fixed = fixed
-        names = _queries_of(scenario)
-        self.uses = {name: names.count(name) for name in names}
-        if len(fixed) <= SHARE_UP_TO_FACTS:
-            self.groups = group_queries(names)
-        else:
-            self.groups = [[name] for name in self.uses]
-        self.remaining = {tuple(g): sum(self.uses[name] for name in g) for g in self.groups}
-        self.asked = list(
-            dict.fromkeys(
-                clingo.Function("asked", [question_symbol(q)]) for q in scenario.questions
-            )
-        )
-        self.built: dict[tuple, Grounding] = {}
-
-    def matches(self, scenario, fixed: list) -> bool:
-        return (
-            self.scenario is scenario
-            and len(self.fixed) == len(fixed)
-            and all(a is b or a == b for a, b in zip(self.fixed, fixed, strict=True))
-        )
-
-    def group_of(self, query: str) -> tuple | None:
-        return next((tuple(g) for g in self.groups if query in g), None)
-
-    def done(self, query: str) -> None:
-        """One question of `query` answered: free its grounding after the last."""
-        group = self.group_of(query)
-        if group in self.remaining:
-            self.remaining[group] -= 1
-            if self.remaining[group] <= 0:
-                self.built.pop(group, None)
+# The groundings of the file being answered are its session's
+# (mtgkb.engine.state.Session.groundings): its questions share them where
+# their queries allow (mtgkb.engine.state.SharedGroundings), with each
+# question's `asked/1` switched on for its own solve only. They last from a
+# file's first question to its last and are keyed by the scenario and its facts.
 
 
 def _queries_of(scenario) -> list[str]:
@@ -142,56 +97,58 @@ def _queries_of(scenario) -> list[str]:
     return names
 
 
-def _grounding(query: str, scenario, facts) -> tuple[Grounding, tuple]:
+def _grounding(query: str, scenario, facts, session: Session) -> tuple[Grounding, tuple]:
     """The grounding to solve `query` in, and the atoms to switch on for it."""
-    global _session
-    if not _solve.SHARE or scenario is None or isinstance(facts, str):
-        return Grounding([query], facts), ()
+    engine = session.engine
+    if not engine.options.share or scenario is None or isinstance(facts, str):
+        return engine.grounding([query], facts), ()
     fixed = [s for s in facts if s.name != "asked"]
     asked = tuple(s for s in facts if s.name == "asked")
-    if _session is None or not _session.matches(scenario, fixed):
-        _session = _Session(scenario, fixed)
-    session = _session
-    group = session.group_of(query)
-    alone = group is None or (len(group) == 1 and session.uses.get(query, 0) <= 1)
-    if alone or any(a not in session.asked for a in asked):
-        return Grounding([query], facts), ()
-    if group not in session.built:
-        session.built[group] = Grounding(group, fixed, switchable=session.asked)
-    return session.built[group], asked
+    shared = session.groundings
+    if shared is None or not shared.matches(scenario, fixed):
+        from mtgkb.language.facts import question_symbol
 
-
-def _end_session() -> None:
-    global _session
-    _session = None
+        every = [clingo.Function("asked", [question_symbol(q)]) for q in scenario.questions]
+        shared = SharedGroundings(engine, scenario, fixed, _queries_of(scenario), every)
+        session.groundings = shared
+    return shared.grounding(query, facts, asked)
 
 
 # The queries whose answer is the one model they have, or whose optimal models
 # all show the same atoms: a batch may solve them for many scenarios at once
-# (mtgkb.engine.scenarios.solve_many) and leave the models here, keyed by scenario
-# (identity), query and the question's asked/1 atoms.
+# (mtgkb.engine.scenarios.solve_many) and leave the models in the session
+# (Session.ahead), keyed by scenario (identity), query and the question's
+# asked/1 atoms.
 SINGLE_MODEL_QUERIES = registry.SINGLE_MODEL_QUERIES
-AHEAD: dict[tuple, list[clingo.Symbol]] = {}
 
 
 def ahead_key(scenario, query: str, facts) -> tuple:
     return (id(scenario), query, tuple(s for s in facts if s.name == "asked"))
 
 
-def _single(query: str, scenario, facts, limits: Limits) -> list[clingo.Symbol]:
-    if AHEAD and not isinstance(facts, str):
-        model = AHEAD.pop(ahead_key(scenario, query, facts), None)
+def _single(
+    query: str, scenario, facts, limits: Limits, session: Session | None = None
+) -> list[clingo.Symbol]:
+    session = Session() if session is None else session
+    if session.ahead and not isinstance(facts, str):
+        model = session.ahead.pop(ahead_key(scenario, query, facts), None)
         if model is not None:
             return model
-    grounding, on = _grounding(query, scenario, facts)
+    grounding, on = _grounding(query, scenario, facts, session)
     result = grounding.solve(query, max_models=1, timeout=limits.timeout, true=on)
     return sorted(result.models[0]) if result.models else []
 
 
 def _all_models(
-    query: str, scenario, facts, limits: Limits, keep: int | None = None
+    query: str,
+    scenario,
+    facts,
+    limits: Limits,
+    session: Session | None = None,
+    keep: int | None = None,
 ) -> SolveResult:
-    grounding, on = _grounding(query, scenario, facts)
+    session = Session() if session is None else session
+    grounding, on = _grounding(query, scenario, facts, session)
     return grounding.solve(
         query, max_models=limits.max_models, keep=keep, timeout=limits.timeout, true=on
     )
@@ -217,8 +174,8 @@ def _by_seat(scenario, names) -> list[str]:
     return sorted(names, key=lambda n: (seats.get(n, len(seats)), n))
 
 
-def answer_legal(question, scenario, facts, limits: Limits) -> Answer:
-    model = _single("legal", scenario, facts, limits)
+def answer_legal(question, scenario, facts, limits: Limits, session=None) -> Answer:
+    model = _single("legal", scenario, facts, limits, session)
     if limits.lang == "en":
         messages = {str(kind): text for kind, text in values(model, "message", 2)}
     else:
@@ -254,14 +211,14 @@ def _arguments(term: clingo.Symbol) -> list[clingo.Symbol]:
     return list(term.arguments) if term.type == clingo.SymbolType.Function else []
 
 
-def answer_defending(question, scenario, facts, limits: Limits) -> Answer:
-    model = _single("defending", scenario, facts, limits)
+def answer_defending(question, scenario, facts, limits: Limits, session=None) -> Answer:
+    model = _single("defending", scenario, facts, limits, session)
     players = _by_seat(scenario, (p for (p,) in values(model, "defending", 1)))
     return _with_rules({"ask": "defending", "players": players}, cited_rules(model))
 
 
-def answer_attack_targets(question, scenario, facts, limits: Limits) -> Answer:
-    model = _single("attack_targets", scenario, facts, limits)
+def answer_attack_targets(question, scenario, facts, limits: Limits, session=None) -> Answer:
+    model = _single("attack_targets", scenario, facts, limits, session)
     creature = question["creature"]
     targets = _by_seat(scenario, (x for c, x in values(model, "attack_target", 2) if c == creature))
     answer = {"ask": "attack-targets", "creature": creature, "targets": targets}
@@ -269,10 +226,10 @@ def answer_attack_targets(question, scenario, facts, limits: Limits) -> Answer:
 
 
 def _declarations(
-    query: str, pred: str, question, scenario, facts, limits: Limits
+    query: str, pred: str, question, scenario, facts, limits: Limits, session: Session | None
 ) -> tuple[dict, set, SolveResult]:
     limit = question.get("limit") if question.get("limit") is not None else DEFAULT_LIMIT
-    result = _all_models(query, scenario, facts, limits, keep=max(limit, 1))
+    result = _all_models(query, scenario, facts, limits, session, keep=max(limit, 1))
     assignments = [
         {str(a): str(b) for a, b in values(model, pred, 2)} for model in result.models[:limit]
     ]
@@ -280,13 +237,15 @@ def _declarations(
     return body, _cites_of(result), result
 
 
-def answer_attacks(question, scenario, facts, limits: Limits) -> Answer:
-    body, rules, _ = _declarations("attacks", "attacks", question, scenario, facts, limits)
+def answer_attacks(question, scenario, facts, limits: Limits, session=None) -> Answer:
+    body, rules, _ = _declarations("attacks", "attacks", question, scenario, facts, limits, session)
     return _with_rules({"ask": "attacks", **body}, rules)
 
 
-def answer_blocks(question, scenario, facts, limits: Limits) -> Answer:
-    body, rules, result = _declarations("blocks", "blocks", question, scenario, facts, limits)
+def answer_blocks(question, scenario, facts, limits: Limits, session=None) -> Answer:
+    body, rules, result = _declarations(
+        "blocks", "blocks", question, scenario, facts, limits, session
+    )
     defender = question.get("defender")
     if defender is None:
         # `ask blocks` without `for P`: the defending players' blocks together;
@@ -312,8 +271,10 @@ def _distinct(sequences) -> list[list]:
     return out
 
 
-def _orders(query: str, pred: str, ask: str, scenario, facts, limits: Limits) -> Answer:
-    result = _all_models(query, scenario, facts, limits)
+def _orders(
+    query: str, pred: str, ask: str, scenario, facts, limits: Limits, session: Session | None
+) -> Answer:
+    result = _all_models(query, scenario, facts, limits, session)
     read = Decoder()
     orders = _distinct(read.sequence(model, pred) for model in result.models)
     answer = {"ask": ask, "orders": orders}
@@ -322,8 +283,8 @@ def _orders(query: str, pred: str, ask: str, scenario, facts, limits: Limits) ->
     return _with_rules(answer, read.cited_rules(result.models))
 
 
-def answer_order(question, scenario, facts, limits: Limits) -> Answer:
-    result = _all_models("order", scenario, facts, limits)
+def answer_order(question, scenario, facts, limits: Limits, session=None) -> Answer:
+    result = _all_models("order", scenario, facts, limits, session)
     read = Decoder()
     orders = _distinct(read.sequence(model, "order") for model in result.models)
     sequences: dict[str, list[list]] = {}
@@ -345,8 +306,8 @@ def answer_order(question, scenario, facts, limits: Limits) -> Answer:
     return _with_rules(answer, read.cited_rules(result.models))
 
 
-def answer_knowledge(question, scenario, facts, limits: Limits) -> Answer:
-    model = _single("knowledge", scenario, facts, limits)
+def answer_knowledge(question, scenario, facts, limits: Limits, session=None) -> Answer:
+    model = _single("knowledge", scenario, facts, limits, session)
     known: dict[str, list[str]] = {p: [] for p in scenario.player_names}
     for knower, chooser in values(model, "knows", 2):
         known.setdefault(knower, []).append(chooser)
@@ -355,16 +316,16 @@ def answer_knowledge(question, scenario, facts, limits: Limits) -> Answer:
     return _with_rules({"ask": "knowledge", "known": known}, cited_rules(model))
 
 
-def answer_stack(question, scenario, facts, limits: Limits) -> Answer:
-    return _orders("stack", "stack", "stack", scenario, facts, limits)
+def answer_stack(question, scenario, facts, limits: Limits, session=None) -> Answer:
+    return _orders("stack", "stack", "stack", scenario, facts, limits, session)
 
 
-def answer_block_order(question, scenario, facts, limits: Limits) -> Answer:
-    return _orders("block_order", "block_order", "block-order", scenario, facts, limits)
+def answer_block_order(question, scenario, facts, limits: Limits, session=None) -> Answer:
+    return _orders("block_order", "block_order", "block-order", scenario, facts, limits, session)
 
 
-def answer_damage_order(question, scenario, facts, limits: Limits) -> Answer:
-    return _orders("damage_order", "damage_order", "damage-order", scenario, facts, limits)
+def answer_damage_order(question, scenario, facts, limits: Limits, session=None) -> Answer:
+    return _orders("damage_order", "damage_order", "damage-order", scenario, facts, limits, session)
 
 
 def _team_order(scenario):
@@ -373,10 +334,10 @@ def _team_order(scenario):
     return lambda pair: (declared.get(str(pair[0]), len(declared)), str(pair[0]))
 
 
-def answer_outcome(question, scenario, facts, limits: Limits) -> Answer:
+def answer_outcome(question, scenario, facts, limits: Limits, session=None) -> Answer:
     from mtgkb.questions.consistency import holders
 
-    model = _single("outcome", scenario, facts, limits)
+    model = _single("outcome", scenario, facts, limits, session)
     seats = _seat_order(scenario)
     several = holders(model)  # never pick one of several values: "inconsistent" lists them
 
@@ -410,7 +371,7 @@ def answer_outcome(question, scenario, facts, limits: Limits) -> Answer:
     if destroyed or fought:
         answer["destroyed"] = destroyed
     rules = cited_rules(model)
-    illegal = _illegal_play(scenario, facts, limits)
+    illegal = _illegal_play(scenario, facts, limits, session)
     if illegal:
         # spec section 11: the declared play is illegal; the answer says so
         # (the damage still follows the declarations as written).
@@ -420,12 +381,12 @@ def answer_outcome(question, scenario, facts, limits: Limits) -> Answer:
     return _consistent(_with_rules(answer, rules), model, "outcome", facts)
 
 
-def _illegal_play(scenario, facts, limits: Limits) -> list[dict]:
+def _illegal_play(scenario, facts, limits: Limits, session: Session | None) -> list[dict]:
     """The violations of the file's declared play, if it has one (`ask legal`'s)."""
     if scenario is None or not _declares_play(scenario):
         return []
     legal_facts = facts if isinstance(facts, str) else [s for s in facts if s.name != "asked"]
-    answer = answer_legal(None, None, legal_facts, limits)
+    answer = answer_legal(None, None, legal_facts, limits, session)
     return answer["violations"]
 
 
@@ -439,9 +400,9 @@ def _declares_play(scenario) -> bool:
     )
 
 
-def answer_assignments(question, scenario, facts, limits: Limits) -> Answer:
+def answer_assignments(question, scenario, facts, limits: Limits, session=None) -> Answer:
     limit = DEFAULT_LIMIT
-    result = _all_models("assignments", scenario, facts, limits, keep=limit)
+    result = _all_models("assignments", scenario, facts, limits, session, keep=limit)
     assignments = [
         {str(r): n for r, n in values(model, "assignment", 2)} for model in result.models[:limit]
     ]
@@ -456,8 +417,8 @@ def answer_assignments(question, scenario, facts, limits: Limits) -> Answer:
     return _with_rules(answer, _cites_of(result))
 
 
-def answer_pay(question, scenario, facts, limits: Limits) -> Answer:
-    model = _single("pay", scenario, facts, limits)
+def answer_pay(question, scenario, facts, limits: Limits, session=None) -> Answer:
+    model = _single("pay", scenario, facts, limits, session)
     payable = {(p, n) for p, n in values(model, "can_pay", 2)}
     can = (question["player"], question["amount"]) in payable
     answer = {"ask": "pay", "player": question["player"], "amount": question["amount"], "can": can}
@@ -467,8 +428,8 @@ def answer_pay(question, scenario, facts, limits: Limits) -> Answer:
     return answer
 
 
-def answer_actions(question, scenario, facts, limits: Limits) -> Answer:
-    model = _single("actions", scenario, facts, limits)
+def answer_actions(question, scenario, facts, limits: Limits, session=None) -> Answer:
+    model = _single("actions", scenario, facts, limits, session)
     kinds = {str(k) for (k,) in values(model, "may", 1)}
     may = [word for kind, word in ACTION_KINDS.items() if kind in kinds]
     answer = {"ask": "actions", "player": question["player"], "may": may}
@@ -483,8 +444,11 @@ def answer_actions(question, scenario, facts, limits: Limits) -> Answer:
 ANSWERS: dict[str, Callable] = {entry.kind: entry for entry in registry.ENTRIES}
 
 
-def answer(question, scenario, facts, limits: Limits) -> Answer:
-    """The answer to one question, or a plain 'not supported yet'."""
+def answer(question, scenario, facts, limits: Limits, session: Session | None = None) -> Answer:
+    """The answer to one question, or a plain 'not supported yet'. The
+    questions of one file share `session` (mtgkb.engine.state.Session: its
+    engine, its groundings, the models a batch solved ahead); without one,
+    the question is answered in a session of its own."""
     kind = question.kind
     ask = registry.ask_name(kind)
     handler = ANSWERS.get(kind)
@@ -494,14 +458,16 @@ def answer(question, scenario, facts, limits: Limits) -> Answer:
             "supported": False,
             "message": _words.text("label", "not_built", limits.lang).format(ask.replace("-", " ")),
         }
+    session = Session() if session is None else session
     try:
-        return handler(question, scenario, facts_for(question, facts), limits)
+        return handler(question, scenario, facts_for(question, facts), limits, session)
     finally:
-        if _session is not None and _session.scenario is scenario:
-            _session.done(QUERY_OF.get(kind, kind))
+        shared = session.groundings
+        if shared is not None and shared.scenario is scenario:
+            shared.done(QUERY_OF.get(kind, kind))
         questions = getattr(scenario, "questions", None)
         if not questions or question is questions[-1]:
-            _end_session()
+            session.end_file()
 
 
 def facts_for(question, facts):

@@ -48,13 +48,13 @@ def _not_built(question, text: str) -> dict:
     }
 
 
-def answer_can(question, scenario, facts, limits) -> dict:
+def answer_can(question, scenario, facts, limits, session=None) -> dict:
     field = question["field"]
     if field not in STEPS:
         return _not_built(question, f"'ask can' does not judge this kind of play ({field}) yet")
     play = target_play(question) if field == "targets" else question["play"]
     step, hypo = hypothesis_facts(scenario, field, play)
-    grounding = Grounding(["can"], hypo)
+    grounding = Grounding(["can"], hypo, engine=session and session.engine)
     result = grounding.solve("can", max_models=1, keep=1, timeout=limits.timeout)
     model = result.models[0] if result.models else []
     faults = list(atoms(model, "can_fault", 2))
@@ -117,15 +117,15 @@ def _changes(written: list[tuple[str, str]], chosen: set[tuple[str, str]], say) 
     return out
 
 
-def answer_fix(question, scenario, facts, limits) -> dict:
-    legal_model = _single("legal", None, _legal_facts(facts), limits)
+def answer_fix(question, scenario, facts, limits, session=None) -> dict:
+    legal_model = _single("legal", None, _legal_facts(facts), limits, session)
     broken = list(atoms(legal_model, "violation", 2))
     rules = cited_rules(legal_model) | {str(r.arguments[0].string) for r, _ in broken}
     if not broken:
         answer = {"ask": "fix", "legal": True, "changes": [], "count": 1}
         return _with_rules(answer, rules)
     situation = [f for f in facts if f.name != "asked"]
-    grounding = Grounding(["fix"], situation)
+    grounding = Grounding(["fix"], situation, engine=session and session.engine)
     # core-guided optimisation: the lower bound rises with each fault found,
     # where branch and bound would walk down from a far declaration
     grounding.ctl.configuration.solver.opt_strategy = "usc"
@@ -153,14 +153,14 @@ def answer_fix(question, scenario, facts, limits) -> dict:
     if not result.complete:
         answer["complete"] = False
     # what no change of attacks and blocks mends (a payment, a cast, a choice)
-    remaining = _remaining(scenario, best, limits)
+    remaining = _remaining(scenario, best, limits, session)
     if remaining:
         answer["remaining"] = remaining
         rules |= {v["rule"] for v in remaining}
     return _with_rules(answer, rules)
 
 
-def _remaining(scenario, model, limits) -> list[dict]:
+def _remaining(scenario, model, limits, session=None) -> list[dict]:
     """The violations of the file with the fixed attacks and blocks in place
     of the declared ones (`ask legal` on that play)."""
     players = set(scenario.player_names)
@@ -177,7 +177,7 @@ def _remaining(scenario, model, limits) -> list[dict]:
         for b, c in sorted(chosen_blocks - {(b.blocker, b.attacker) for b in blocks})
     ]
     fixed = replace(scenario, attacks=attacks, blocks=blocks, questions=[])
-    model = _single("legal", None, _legal_facts(scenario_facts(fixed)), limits)
+    model = _single("legal", None, _legal_facts(scenario_facts(fixed)), limits, session)
     pairs = [(r.arguments[0], k) for r, k in atoms(model, "violation", 2)]
     return violation_entries(pairs, _words.messages(limits.lang))
 

@@ -62,9 +62,10 @@ class Entry:
         module, _, name = self.answer.partition(":")
         return getattr(importlib.import_module(module), name)
 
-    def __call__(self, question, scenario, facts, limits):
-        """Answer one question of this kind (see `answerer`)."""
-        return self.answerer()(question, scenario, facts, limits)
+    def __call__(self, question, scenario, facts, limits, session=None):
+        """Answer one question of this kind (see `answerer`), in `session`
+        (mtgkb.engine.state.Session) when one is given."""
+        return self.answerer()(question, scenario, facts, limits, session)
 
 
 _ANSWERS = "mtgkb.questions.answers"

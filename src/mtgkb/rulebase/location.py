@@ -4,7 +4,9 @@ after it (`--with FILE.lp` or `MTGKB_WITH=FILE.lp:FILE.lp`).
 
 `resolve_rule_base` is the one place that decides which rule base a command
 uses; `use_rule_base` makes it the one of this process and of the processes
-it starts (through the environment, which workers inherit).
+it starts (through the environment, which workers inherit). Nothing here is
+kept between calls: an engine (mtgkb.engine.state.Engine) holds the rule base
+it answers from.
 """
 
 from __future__ import annotations
@@ -59,26 +61,34 @@ def file_stamp(files) -> tuple:
     return tuple(out)
 
 
-_DIGESTS: dict[tuple, str] = {}
-
-
-def digest_of(root: Path, names: tuple[str, ...] = FOLDERS, extra: tuple[Path, ...] = ()) -> str:
+def digest_of(
+    root: Path,
+    names: tuple[str, ...] = FOLDERS,
+    extra: tuple[Path, ...] = (),
+    known: dict[tuple, str] | None = None,
+) -> str:
     """A short digest of the `*.lp` files of these folders of `root` (names
-    and contents) and of the extra files: equal digests, equal rule bases."""
+    and contents) and of the extra files: equal digests, equal rule bases.
+    `known`: digests worked out before, keyed by the files' stamps (looked
+    up, and the new one added)."""
     files = [f for name in names for f in sorted((root / name).glob("*.lp"))] + list(extra)
     key = (str(root), names, file_stamp(files))
-    if key not in _DIGESTS:
-        h = hashlib.sha256()
-        for f in files:
-            rel = f.relative_to(root).as_posix() if f.is_relative_to(root) else f"with/{f.name}"
-            h.update(rel.encode("utf-8") + b"\0")
-            try:
-                h.update(f.read_bytes())
-            except OSError:
-                pass
-            h.update(b"\0")
-        _DIGESTS[key] = h.hexdigest()[:12]
-    return _DIGESTS[key]
+    if known is not None and key in known:
+        return known[key]
+    h = hashlib.sha256()
+    for f in files:
+        rel = f.relative_to(root).as_posix() if f.is_relative_to(root) else f"with/{f.name}"
+        h.update(rel.encode("utf-8") + b"\0")
+        try:
+            h.update(f.read_bytes())
+        except OSError:
+            pass
+        h.update(b"\0")
+    digest = h.hexdigest()[:12]
+    if known is not None:
+        known.clear()  # one version of the files at a time
+        known[key] = digest
+    return digest
 
 
 @dataclass(frozen=True)
@@ -88,6 +98,8 @@ class RuleBase:
 
     root: Path
     extra: tuple[Path, ...] = field(default=())
+    # this rule base's digests, by the stamps of its files (see `digest`)
+    _digests: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     def folder(self, name: str) -> Path:
         return self.root / name
@@ -102,7 +114,7 @@ class RuleBase:
 
     @property
     def digest(self) -> str:
-        return digest_of(self.root, FOLDERS, self.extra)
+        return digest_of(self.root, FOLDERS, self.extra, self._digests)
 
     def describe(self) -> dict:
         """What answers and reports say of the rule base they used."""
@@ -146,16 +158,10 @@ def resolve_rule_base(path: str | os.PathLike | None = None, with_files=None, en
     return RuleBase(root, extra)
 
 
-_CURRENT: tuple[tuple, RuleBase] | None = None
-
-
 def current() -> RuleBase:
-    """The rule base of this process (from the environment, read again when it changes)."""
-    global _CURRENT
-    key = (os.environ.get(ENV_RULE_BASE), os.environ.get(ENV_WITH))
-    if _CURRENT is None or _CURRENT[0] != key:
-        _CURRENT = (key, resolve_rule_base())
-    return _CURRENT[1]
+    """The rule base of this process, as the environment names it now
+    (resolved at each call: an engine keeps the one it was made with)."""
+    return resolve_rule_base()
 
 
 def use_rule_base(path=None, with_files=None) -> RuleBase:

@@ -9,19 +9,25 @@ that have one answer per scenario (`ask legal`, `outcome`, `defending`,
 grounding per kind of question (mtgkb.engine.scenarios.solve_many): the rule base's
 set-up is paid once per chunk, not once per file. With a time-out each file
 is answered on its own, in a child process bounded by it.
+
+One engine (mtgkb.engine.state.Engine) answers every chunk of a run in this
+process or in its recycled worker (which inherits it); each chunk has its
+own session (mtgkb.engine.state.Session), which holds the models solved
+ahead for it. The workers of `--jobs` (a mtgkb.running.pool.Pool) hold the
+run's engine, forked after it read the rule base; Dask's workers make one
+per chunk (a task cannot carry one).
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
 
+from mtgkb.engine.state import Engine, Session
 from mtgkb.language.parser import ReadTimeout, read_source
 from mtgkb.questions.answers import Limits
-from mtgkb.running.deadline import DeadlineExceeded, die_with_parent
+from mtgkb.running.deadline import DeadlineExceeded
 from mtgkb.running.runner import (
     EXIT_INPUT,
     EXIT_TIMEOUT,
@@ -32,12 +38,8 @@ from mtgkb.running.runner import (
     release_session,
 )
 
-if TYPE_CHECKING:  # imported where a pool is made: a run without --jobs does not need it
-    from concurrent.futures import ProcessPoolExecutor
-
 PROGRESS_FROM = 20  # files: fewer finish before a bar is worth drawing
 CHUNK = 32  # files answered together
-COMBINE = os.environ.get("MTGKB_COMBINE", "1").lower() not in ("0", "no", "false", "off")
 
 Item = tuple[str, bytes | None, str | None]  # name, bytes (None: read it), read error
 
@@ -72,48 +74,53 @@ def _read_timed(path: str, limits: Limits) -> tuple[Item, float]:
     return item, time.monotonic() - start
 
 
-def answer_path(path: str, limits: Limits) -> FileResult:
+def answer_path(path: str, limits: Limits, engine: Engine | None = None) -> FileResult:
     """Read and answer one file on its own."""
     (name, data, error), spent = _read_timed(path, limits)
     if error is not None:
         return _unreadable(name, error)
-    return _answer_data((name, data), limits, spent)
+    return _answer_data((name, data), limits, spent, engine)
 
 
-def _answer_data(item: tuple[str, bytes], limits: Limits, spent: float = 0.0) -> FileResult:
+def _answer_data(
+    item: tuple[str, bytes], limits: Limits, spent: float = 0.0, engine: Engine | None = None
+) -> FileResult:
     name, data = item
-    result = answer_text(data, name, limits, spent)
+    result = answer_text(data, name, limits, spent, engine)
     result.exception = None  # exceptions need not travel back from a worker
     return result
 
 
 def _answer_chunk_named(items: list[Item], limits: Limits) -> list[FileResult]:
     """`_answer_chunk` on a Dask worker: each answer names the worker's rule base."""
-    from mtgkb.rulebase.location import current
-
-    base = current().describe()
-    results = _answer_chunk(items, limits)
+    engine = Engine()
+    base = engine.describe()
+    results = _answer_chunk(items, limits, engine)
     for result in results:
         result.output.setdefault("rule_base", base)
     return results
 
 
-def _answer_chunk(items: list[Item], limits: Limits) -> list[FileResult]:
-    """Answer a chunk of inputs; questions with one answer per scenario are
-    solved for the whole chunk at once (without a time-out)."""
-    if limits.timeout is not None or not COMBINE or len(items) < 2:
-        return [_answer_item(item, limits) for item in items]
+def _answer_chunk(
+    items: list[Item], limits: Limits, engine: Engine | None = None
+) -> list[FileResult]:
+    """Answer a chunk of inputs with `engine` (a fresh one when not given);
+    questions with one answer per scenario are solved for the whole chunk at
+    once (without a time-out, unless the engine's `combine` is off)."""
+    engine = Engine() if engine is None else engine
+    if limits.timeout is not None or not engine.options.combine or len(items) < 2:
+        return [_answer_item(item, limits, engine) for item in items]
     try:
-        return _answer_combined(items, limits)
+        return _answer_combined(items, limits, engine)
     except MemoryError:
         pass  # (leave the handler first: its traceback holds the grounding)
     # One file of the chunk outgrew the memory bound: answer each on its own,
     # so that only that file says so.
     release_session(limits)
-    return [_answer_item(item, limits) for item in items]
+    return [_answer_item(item, limits, engine) for item in items]
 
 
-def _answer_item(item: Item, limits: Limits) -> FileResult:
+def _answer_item(item: Item, limits: Limits, engine: Engine | None = None) -> FileResult:
     """One input on its own: read within the time-out (unless read already),
     then answered in what is left of it."""
     name, data, error = item
@@ -122,10 +129,10 @@ def _answer_item(item: Item, limits: Limits) -> FileResult:
         (name, data, error), spent = _read_timed(name, limits)
     if error is not None:
         return _unreadable(name, error)
-    return _answer_data((name, data), limits, spent)
+    return _answer_data((name, data), limits, spent, engine)
 
 
-def _answer_combined(items: list[Item], limits: Limits) -> list[FileResult]:
+def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[FileResult]:
     loaded: list[Item] = [
         read_input(n) if d is None and e is None else (n, d, e) for n, d, e in items
     ]
@@ -154,28 +161,23 @@ def _answer_combined(items: list[Item], limits: Limits) -> list[FileResult]:
             if question.kind in answers.ANSWERS and query in answers.SINGLE_MODEL_QUERIES:
                 own = answers.facts_for(question, facts)
                 work.setdefault(query, []).append((answers.ahead_key(scenario, query, own), own))
-    keys: list[tuple] = []
-    try:
-        for query, instances in work.items():
-            if len(instances) < 2:
-                continue
-            models = solve_many(query, [own for _, own in instances])
-            if models is None:
-                continue
-            for (key, _), model in zip(instances, models, strict=True):
-                answers.AHEAD[key] = sorted(model)
-                keys.append(key)
-        results = []
-        for entry in parsed:
-            if isinstance(entry, FileResult):
-                results.append(entry)
-                continue
-            name, scenario, facts = entry
-            results.append(answer_scenario(scenario, name, limits, facts))
-        return results
-    finally:
-        for key in keys:
-            answers.AHEAD.pop(key, None)
+    session = Session(engine)  # the chunk's: its models solved ahead
+    for query, instances in work.items():
+        if len(instances) < 2:
+            continue
+        models = solve_many(query, [own for _, own in instances], engine=engine)
+        if models is None:
+            continue
+        for (key, _), model in zip(instances, models, strict=True):
+            session.ahead[key] = sorted(model)
+    results = []
+    for entry in parsed:
+        if isinstance(entry, FileResult):
+            results.append(entry)
+            continue
+        name, scenario, facts = entry
+        results.append(answer_scenario(scenario, name, limits, facts, session))
+    return results
 
 
 def _chunks(items: list[Item], size: int) -> list[list[Item]]:
@@ -206,10 +208,14 @@ def progress(results: Iterable[FileResult], total: int) -> Iterator[FileResult]:
             yield result
 
 
-def answer_files(paths: list[str], limits: Limits, jobs: int = 1) -> Iterator[FileResult]:
-    """Answer files in this process (jobs 1) or a pool of `jobs`; in input order."""
+def answer_files(
+    paths: list[str], limits: Limits, jobs: int = 1, engine: Engine | None = None
+) -> Iterator[FileResult]:
+    """Answer files in this process (jobs 1) or a pool of `jobs`; in input
+    order; with `engine` (one made for the run when not given)."""
+    engine = Engine() if engine is None else engine
     if jobs > 1 and len(paths) > 1:
-        yield from answer_in_pool(paths, limits, jobs)
+        yield from answer_in_pool(paths, limits, jobs, engine)
         return
     items = _pending(paths, limits)
 
@@ -220,14 +226,15 @@ def answer_files(paths: list[str], limits: Limits, jobs: int = 1) -> Iterator[Fi
         if len(items) > CHUNK:
             from mtgkb.running import pool
 
-            workers = pool.Pool(1, memory=pool.task_memory(limits)) if pool.enabled() else None
+            if pool.enabled():
+                workers = pool.Pool(1, memory=pool.task_memory(limits), engine=engine)
         try:
             for chunk in _chunks(items, CHUNK):
                 if workers is None:
-                    yield from _answer_chunk(chunk, limits)
+                    yield from _answer_chunk(chunk, limits, engine)
                     continue
                 try:
-                    done = workers.call(_answer_chunk, chunk, limits)
+                    done = workers.call(_answer_chunk, chunk, limits, with_engine=True)
                 except DeadlineExceeded:  # WorkerLost: killed from outside, or its memory
                     # file by file again, so that only the file at fault says so
                     done = [_alone(workers, item, limits) for item in chunk]
@@ -239,56 +246,60 @@ def answer_files(paths: list[str], limits: Limits, jobs: int = 1) -> Iterator[Fi
     yield from progress(results(), len(items))
 
 
-def _pool_context():
-    """Fork where there is fork: the workers inherit the rule base already read."""
-    import multiprocessing  # here: a run without --jobs does not pay for importing it
+def answer_in_pool(
+    paths: list[str], limits: Limits, jobs: int, engine: Engine | None = None
+) -> Iterator[FileResult]:
+    """Answer files in `jobs` local worker processes (a mtgkb.running.pool.Pool
+    forked after `engine` read the rule base: each worker holds it for all
+    its chunks); results come in input order."""
+    from mtgkb.running import pool
 
-    try:
-        return multiprocessing.get_context("fork")
-    except ValueError:
-        return multiprocessing.get_context()
-
-
-def answer_in_pool(paths: list[str], limits: Limits, jobs: int) -> Iterator[FileResult]:
-    """Answer files in `jobs` local processes; results come in input order."""
-    from mtgkb.engine.rule_base import prepare
-
-    prepare()  # read and analyse the rule base once, before the workers fork
+    engine = (Engine() if engine is None else engine).prepare()
     items = _pending(paths, limits)
     size = max(1, min(CHUNK, -(-len(items) // (jobs * 2))))
     chunks = _chunks(items, size)
 
     def results() -> Iterator[FileResult]:
-        from concurrent.futures import ProcessPoolExecutor
-        from concurrent.futures.process import BrokenProcessPool
+        from concurrent.futures import ThreadPoolExecutor
 
-        pool = ProcessPoolExecutor(
-            max_workers=jobs,
-            mp_context=_pool_context(),
-            initializer=die_with_parent,
-            initargs=(os.getpid(),),
-        )
+        workers = pool.Pool(jobs, memory=pool.task_memory(limits), engine=engine)
+        threads = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="mtgkb-jobs")
         given = 0
         try:
-            for done in pool.map(_answer_chunk, chunks, [limits] * len(chunks)):
+            futures = [threads.submit(_chunk_in, workers, chunk, limits) for chunk in chunks]
+            for future in futures:
+                done = future.result()
                 given += 1
                 yield from done
-        except BrokenProcessPool:
+        except DeadlineExceeded:
             # A worker was killed from outside (the kernel's OOM killer, a
             # signal): the files not answered yet say so; the run goes on.
-            _kill_workers(pool)
+            workers.kill()
             for chunk in chunks[given:]:
                 for name, _, _ in chunk:
                     yield _lost(name)
         except BaseException:
             # Interrupted (SIGINT, SIGTERM, a closed reader): stop the workers
             # now rather than wait for their chunks.
-            _kill_workers(pool)
+            workers.kill()
             raise
-        else:
-            pool.shutdown(wait=True)
+        finally:
+            threads.shutdown(wait=False, cancel_futures=True)
+            workers.close()
 
     yield from progress(results(), len(items))
+
+
+def _chunk_in(workers, chunk: list[Item], limits: Limits) -> list[FileResult]:
+    """One chunk answered in `workers` (a mtgkb.running.pool.Pool); past its
+    memory bound, file by file again, so that only the file at fault says
+    so. A worker killed from outside raises DeadlineExceeded."""
+    try:
+        return workers.call(_answer_chunk, chunk, limits, with_engine=True)
+    except DeadlineExceeded as lost:
+        if not getattr(lost, "out_of_memory", False):
+            raise
+    return [_alone(workers, item, limits) for item in chunk]
 
 
 def _alone(workers, item: Item, limits: Limits) -> FileResult:
@@ -296,7 +307,7 @@ def _alone(workers, item: Item, limits: Limits) -> FileResult:
     from mtgkb.running.runner import out_of_memory
 
     try:
-        return workers.call(_answer_chunk, [item], limits)[0]
+        return workers.call(_answer_chunk, [item], limits, with_engine=True)[0]
     except DeadlineExceeded as lost:
         if getattr(lost, "out_of_memory", False):
             return out_of_memory(item[0], limits)
@@ -306,21 +317,6 @@ def _alone(workers, item: Item, limits: Limits) -> FileResult:
 def _lost(name: str) -> FileResult:
     message = f"{name}: error: the worker process answering it was killed"
     return FileResult(name, EXIT_TIMEOUT, {"file": name, "error": "timeout"}, message)
-
-
-def _kill_workers(pool: ProcessPoolExecutor) -> None:
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        try:
-            process.kill()
-        except (OSError, AttributeError):
-            pass
-    for process in processes:
-        try:
-            process.join(timeout=2)
-        except (OSError, AttributeError, AssertionError):
-            pass
 
 
 def answer_on_dask(paths: list[str], limits: Limits, address: str) -> Iterator[FileResult]:

@@ -18,8 +18,6 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-_BEFORE_FORK: list[Callable[[], object]] = []
-
 
 class DeadlineExceeded(Exception):
     """The child did not finish within its time."""
@@ -36,13 +34,6 @@ class WorkerLost(DeadlineExceeded):
 
     def __reduce__(self):
         return (WorkerLost, (str(self), self.out_of_memory))
-
-
-def before_fork(function: Callable[[], object]) -> None:
-    """Run `function` in the parent before each fork (say, to load what every
-    child would otherwise load again). Errors in it are ignored."""
-    if function not in _BEFORE_FORK:
-        _BEFORE_FORK.append(function)
 
 
 def _proc_kb(path: str, field: str) -> int | None:
@@ -193,15 +184,12 @@ def call_with_deadline(function: Callable[[], T], seconds: float, memory: int | 
     The result comes back pickled through a pipe. Exceptions raised by the
     function are re-raised here; a child that runs out of memory or dies
     raises `WorkerLost`, one that runs out of time `DeadlineExceeded`.
+    What every child would otherwise load again (the engine's rule base) is
+    the caller's to load before (mtgkb.engine.state.Engine.prepare).
     """
     import pickle
     import select
 
-    for prepare in _BEFORE_FORK:
-        try:
-            prepare()
-        except Exception:  # noqa: BLE001 - the child will try again and report
-            pass
     limit = memory_limit(memory)
     parent = os.getpid()
     read_end, write_end = os.pipe()

@@ -3,8 +3,9 @@
 clingo keeps every symbol it has ever made for the life of the process, so a
 process that answers scenarios with ever new names grows without bound. The
 answers are therefore computed in a worker process forked from the caller
-(it inherits the rule base already read, see `deadline.before_fork`); the
-caller itself makes no symbol of any scenario. A worker is recycled (ended,
+(it inherits the pool's engine, mtgkb.engine.state.Engine, with the rule base
+already read: the worker's loop holds it and gives it to the tasks that ask
+for it); the caller itself makes no symbol of any scenario. A worker is recycled (ended,
 and a fresh one forked on the next call) when its resident memory has grown
 by more than `max_growth` since it started, after `max_tasks` tasks, when a
 task runs out of its time or its memory bound, or when it dies.
@@ -14,9 +15,10 @@ space is bounded to what it maps then plus `memory` bytes (the default is
 deadline.py's: MTGKB_MEMORY_MB, else 80 % of the memory available). A task
 past its time-out is killed with its worker.
 
-`mtgkb.run` answers through `default_pool()`; `mtgkb serve` keeps a pool of
-`--workers` workers. `MTGKB_POOL=0` answers in the calling process instead
-(the behaviour before the pool, growth and all).
+`mtgkb.Answerer` holds a pool of one worker (and `mtgkb.run` without one
+makes one for the call); `mtgkb serve` keeps a pool of `--workers` workers.
+`MTGKB_POOL=0` answers in the calling process instead (the behaviour before
+the pool, growth and all).
 """
 
 from __future__ import annotations
@@ -28,12 +30,16 @@ import signal
 import struct
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mtgkb.running import deadline
 from mtgkb.running.deadline import DeadlineExceeded, WorkerLost
+
+if TYPE_CHECKING:
+    from mtgkb.engine.state import Engine
 
 #: Recycle a worker whose resident memory grew by more than this (bytes).
 MAX_GROWTH = 48 << 20
@@ -45,9 +51,6 @@ GRACE = 0.25
 
 _HEADER = struct.Struct("!Q")
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-#: Every pipe end a worker of this process holds: a new worker closes the
-#: others' ends, so that each worker sees the end of its own input.
-_OPEN_ENDS: set[int] = set()
 
 
 def enabled() -> bool:
@@ -151,8 +154,10 @@ def _die_with_parent(parent: int) -> None:
         function(parent)
 
 
-def _serve_tasks(requests: int, answers: int, parent: int) -> None:
-    """The worker's loop: run tasks until the parent closes the pipe."""
+def _serve_tasks(requests: int, answers: int, parent: int, engine: Engine | None) -> None:
+    """The worker's loop: run tasks until the parent closes the pipe. The
+    loop holds the `engine` inherited from the parent and passes it to the
+    tasks sent `with_engine`."""
     _die_with_parent(parent)
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, signal.SIG_DFL)
@@ -163,9 +168,11 @@ def _serve_tasks(requests: int, answers: int, parent: int) -> None:
     _send(answers, resident())  # the size the worker starts from
     while True:
         try:
-            function, args, kwargs, memory = _receive(requests)
+            function, args, kwargs, memory, with_engine = _receive(requests)
         except (EOFError, OSError):
             return
+        if with_engine:
+            kwargs = {**kwargs, "engine": engine}
         _bound_task_memory(memory)
         spent = False
         try:
@@ -214,15 +221,17 @@ class Worker:
     rss: int = 0
     tasks: int = 0
     born: float = field(default_factory=time.monotonic)
+    #: the pipe ends its pool holds (this worker's leave it when it is closed)
+    ends: set[int] = field(default_factory=set, repr=False, compare=False)
 
     @property
     def growth(self) -> int:
         return max(0, self.rss - self.started_rss)
 
     def close(self) -> None:
-        """End the worker now and reap it."""
+        """End the worker now and reap it (its pipe ends leave its pool's)."""
         for fd in (self.requests, self.answers):
-            _OPEN_ENDS.discard(fd)
+            self.ends.discard(fd)
             try:
                 os.close(fd)
             except OSError:
@@ -230,16 +239,29 @@ class Worker:
         deadline._reap(self.pid)
 
 
-def _prepare_fork() -> None:
+def _prepare_fork(engine: Engine | None) -> None:
     """Load in the parent what every worker would otherwise load again."""
-    for prepare in deadline._BEFORE_FORK:
+    if engine is None:
+        return
+    try:
+        engine.prepare()
+    except Exception:  # noqa: BLE001 - the worker will try again and report
+        pass
+
+
+def _close_ends(ends: set[int]) -> None:
+    for fd in list(ends):
         try:
-            prepare()
-        except Exception:  # noqa: BLE001 - the worker will try again and report
+            os.close(fd)
+        except OSError:
             pass
+    ends.clear()
 
 
-def _fork_worker() -> Worker:
+def _fork_worker(ends: set[int], engine: Engine | None) -> Worker:
+    """A worker forked now; `ends` are the pipe ends the pool holds for its
+    other workers (closed in the new one, so each sees the end of its own
+    input), and get this one's."""
     task_read, task_write = os.pipe()
     answer_read, answer_write = os.pipe()
     parent = os.getpid()
@@ -248,14 +270,22 @@ def _fork_worker() -> Worker:
         try:
             os.close(task_write)
             os.close(answer_read)
-            # (the other workers' pipe ends were closed at the fork)
-            _serve_tasks(task_read, answer_write, parent)
+            _close_ends(ends)  # (the pool's at-fork hook did too: no harm)
+            _serve_tasks(task_read, answer_write, parent, engine)
         finally:
             os._exit(0)
     os.close(task_read)
     os.close(answer_write)
-    _OPEN_ENDS.update((task_write, answer_read))
-    return Worker(pid, task_write, answer_read)
+    ends.update((task_write, answer_read))
+    return Worker(pid, task_write, answer_read, ends=ends)
+
+
+def _forget_in_child(reference: weakref.ref) -> None:
+    """In a forked child (a worker, a --timeout child, a --jobs process), the
+    pool of its parent holds no pipe end and no worker."""
+    pool = reference()
+    if pool is not None:
+        pool._forget()
 
 
 class Pool:
@@ -263,7 +293,10 @@ class Pool:
 
     Thread-safe: a call waits for an idle worker. `max_growth` (bytes) and
     `max_tasks` say when a worker is recycled; `memory` is each task's
-    memory bound in bytes (None: deadline.py's default, 0: none).
+    memory bound in bytes (None: deadline.py's default, 0: none). `engine`
+    (mtgkb.engine.state.Engine; by default one made when the first worker
+    starts) is read in this process before each fork, and the workers
+    inherit it.
     """
 
     def __init__(
@@ -273,20 +306,48 @@ class Pool:
         max_growth: int = MAX_GROWTH,
         max_tasks: int = MAX_TASKS,
         memory: int | None = None,
+        engine: Engine | None = None,
     ) -> None:
         if size < 1:
             raise ValueError("a pool needs at least one worker")
         self.size = size
+        self._engine = engine
+        #: the pipe ends this process holds for the pool's workers
+        self._ends: set[int] = set()
         self.max_growth = max_growth
         self.max_tasks = max_tasks
         self.memory = memory
         self.recycled = 0  # workers ended because they grew, aged or failed
         self.started = 0
         self._idle: list[Worker] = []
+        self._running: set[int] = set()  # the pids of the workers busy with a task
         self._busy = 0
         self._owner = os.getpid()
         self._lock = threading.Condition()
+        # one fork at a time: a worker forked while another's pipes are being
+        # set up would hold that one's ends, and it would never see their end
+        self._forking = threading.Lock()
         self._closed = False
+        if hasattr(os, "register_at_fork"):
+            reference = weakref.ref(self)
+            os.register_at_fork(after_in_child=lambda: _forget_in_child(reference))
+
+    @property
+    def engine(self) -> Engine:
+        """The engine the workers inherit (made on first use)."""
+        if self._engine is None:
+            from mtgkb.engine.state import Engine
+
+            self._engine = Engine()
+        return self._engine
+
+    def _forget(self) -> None:
+        """This process is a child forked from the pool's owner: hold none of
+        its pipe ends, and start afresh if used (`_adopt`)."""
+        _close_ends(self._ends)
+        self._idle = []
+        self._running = set()
+        self._lock = threading.Condition()  # (another thread may have held it at the fork)
 
     # ---- workers
 
@@ -324,8 +385,9 @@ class Pool:
             self._lock.notify()
 
     def _start(self) -> Worker:
-        _prepare_fork()
-        worker = _fork_worker()
+        _prepare_fork(self.engine)
+        with self._forking:
+            worker = _fork_worker(self._ends, self.engine)
         self.started += 1
         try:
             worker.started_rss = worker.rss = _receive(worker.answers, time.monotonic() + 30)
@@ -351,10 +413,13 @@ class Pool:
         *args: Any,
         timeout: float | None = None,
         memory: int | None = None,
+        with_engine: bool = False,
         **kwargs: Any,
     ) -> Any:
         """`function(*args, **kwargs)` computed in a worker; its value or its
         exception. `function` must be importable by name (it travels pickled).
+        `with_engine`: the worker's engine (the pool's, inherited) is passed
+        as the keyword `engine`.
 
         Past `timeout` seconds the worker is killed and DeadlineExceeded
         raised; a worker that dies (its memory bound, `memory` bytes or the
@@ -365,9 +430,11 @@ class Pool:
         try:
             if worker is None:
                 worker = self._start()
+            with self._lock:
+                self._running.add(worker.pid)
             end = None if timeout is None else time.monotonic() + max(0.0, timeout) + GRACE
             memory = self._task_memory(memory)
-            task = (function, args, kwargs, memory)
+            task = (function, args, kwargs, memory, with_engine)
             try:
                 try:
                     _send(worker.requests, task)
@@ -395,6 +462,9 @@ class Pool:
                 return value
             raise value
         finally:
+            if worker is not None:
+                with self._lock:
+                    self._running.discard(worker.pid)
             if worker is not None and keep is None:
                 worker.close()
                 with self._lock:
@@ -440,44 +510,27 @@ class Pool:
             for worker in idle:
                 worker.close()
 
+    def kill(self) -> None:
+        """Stop now: kill every worker, busy ones too (their calls raise
+        WorkerLost), and close the pool."""
+        import signal
+
+        with self._lock:
+            self._closed = True
+            pids = set(self._running) if os.getpid() == self._owner else set()
+            self._lock.notify_all()
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        self.close()
+
     def __enter__(self) -> Pool:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-_DEFAULT: Pool | None = None
-_DEFAULT_LOCK = threading.Lock()
-
-
-def _after_fork_in_child() -> None:
-    """A forked child (a worker, a --timeout child, a --jobs process) holds
-    no pipe end of its parent's workers, and makes its own default pool."""
-    global _DEFAULT, _DEFAULT_LOCK
-    for fd in list(_OPEN_ENDS):
-        try:
-            os.close(fd)
-        except OSError:
-            pass
-    _OPEN_ENDS.clear()
-    _DEFAULT, _DEFAULT_LOCK = None, threading.Lock()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_after_fork_in_child)
-
-
-def default_pool() -> Pool:
-    """The pool `mtgkb.run` answers in: one worker, made on first use."""
-    global _DEFAULT
-    with _DEFAULT_LOCK:
-        if _DEFAULT is None or _DEFAULT._closed:
-            _DEFAULT = Pool(1)
-            import atexit
-
-            atexit.register(_DEFAULT.close)
-        return _DEFAULT
 
 
 # --------------------------------------------------------------------------
@@ -504,13 +557,14 @@ def _accepted(function: Callable, options: dict) -> dict:
 _OUT_OF_MEMORY = ("bad_alloc", "Resource temporarily unavailable", "Cannot allocate memory")
 
 
-def answer_in_worker(text: str | bytes, name: str, limits, options: dict):
-    """The worker's task: parse and answer (runner.answer_now), the time-out
-    enforced by clingo itself; the exception ready to travel."""
+def answer_in_worker(text: str | bytes, name: str, limits, options: dict, engine=None):
+    """The worker's task: parse and answer (runner.answer_now) with the
+    worker's `engine`, the time-out enforced by clingo itself; the exception
+    ready to travel."""
     from mtgkb.running.runner import answer_now
 
     try:
-        result = answer_now(text, name, limits, **_accepted(answer_now, options))
+        result = answer_now(text, name, limits, engine, **_accepted(answer_now, options))
     except RuntimeError as err:
         # clingo's words for running out of the memory bound
         if any(word in str(err) for word in _OUT_OF_MEMORY):
@@ -521,22 +575,41 @@ def answer_in_worker(text: str | bytes, name: str, limits, options: dict):
     return result
 
 
-def answer(text: str | bytes, name: str, limits, pool: Pool | None = None, **options):
-    """runner.FileResult of one scenario text, computed in `pool` (default:
-    `default_pool()`), bounded by `limits.timeout` and the pool's memory bound.
+def answer(
+    text: str | bytes,
+    name: str,
+    limits,
+    pool: Pool | None = None,
+    engine: Engine | None = None,
+    **options,
+):
+    """runner.FileResult of one scenario text, computed in `pool`, bounded by
+    `limits.timeout` and the pool's memory bound, with the pool's engine.
+    Without a pool: in a pool of one worker made for this call (on `engine`),
+    or in this process with `engine` when pools are off (`enabled()`).
     `options` (such as `lang`) go to runner.answer_now."""
+    if pool is None:
+        if not enabled():
+            from mtgkb.running.runner import answer_text
+
+            accepted = _accepted(answer_text, options)
+            return answer_text(text, name, limits, engine=engine, **accepted)
+        with Pool(1, engine=engine) as own:
+            return answer(text, name, limits, own, **options)
     from mtgkb.engine.solve import SolveTimeout
     from mtgkb.running.runner import EXIT_TIMEOUT, FileResult
 
-    if pool is None and not enabled():
-        from mtgkb.running.runner import answer_text
-
-        return answer_text(text, name, limits, **_accepted(answer_text, options))
-    pool = pool or default_pool()
     memory = task_memory(limits)
     try:
         result = pool.call(
-            answer_in_worker, text, name, limits, options, timeout=limits.timeout, memory=memory
+            answer_in_worker,
+            text,
+            name,
+            limits,
+            options,
+            timeout=limits.timeout,
+            memory=memory,
+            with_engine=True,
         )
         if result.status != EXIT_TIMEOUT:
             return result

@@ -1,11 +1,18 @@
 """Answer a scenario file: parse, build facts, solve each question, collect
-the answers and the exit status of the spec (section 6)."""
+the answers and the exit status of the spec (section 6).
+
+Each function takes the `engine` (mtgkb.engine.state.Engine) to answer with;
+without one, a fresh engine is made, which reads the rule base again: whoever
+answers more than one file makes one engine and passes it. The questions of
+one file share one session (mtgkb.engine.state.Session), made here per file
+or given by a batch per chunk."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from mtgkb.engine.solve import SolveTimeout
+from mtgkb.engine.state import Engine, Session
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.facts import scenario_facts
 from mtgkb.language.parser import parse_text
@@ -33,17 +40,21 @@ class FileResult:
     exception: Exception | None = None
 
 
-def _answers(scenario, limits: Limits, facts=None) -> list[dict]:
+def _answers(scenario, limits: Limits, facts, session: Session) -> list[dict]:
     if facts is None:
         facts = scenario_facts(scenario)
-    return [answer(question, scenario, facts, limits) for question in scenario.questions]
+    return [answer(question, scenario, facts, limits, session) for question in scenario.questions]
 
 
 NO_LIMITS = Limits()
 
 
 def answer_text(
-    text: str | bytes, name: str = "<stdin>", limits: Limits = NO_LIMITS, spent: float = 0.0
+    text: str | bytes,
+    name: str = "<stdin>",
+    limits: Limits = NO_LIMITS,
+    spent: float = 0.0,
+    engine: Engine | None = None,
 ) -> FileResult:
     """Every answer of one scenario text, with the exit status it earns.
 
@@ -52,16 +63,22 @@ def answer_text(
     input can hang the caller. `spent` is the part of the time-out already
     used (reading the input).
     """
+    engine = Engine() if engine is None else engine
     if limits.timeout is None:
         try:
-            return answer_now(text, name, limits)
+            return answer_now(text, name, limits, engine)
         except MemoryError:
             pass  # (leave the handler first: its traceback holds the grounding)
         release_session(limits)
         return out_of_memory(name, limits)
     try:
         left = max(limits.timeout - spent, 0.0)
-        return call_with_deadline(lambda: answer_now(text, name, limits), left, limits.memory)
+        engine.prepare()  # read in this process: the child inherits the rule base
+
+        def work() -> FileResult:
+            return answer_now(text, name, limits, engine)
+
+        return call_with_deadline(work, left, limits.memory)
     except WorkerLost as lost:
         if lost.out_of_memory:
             return out_of_memory(name, limits)
@@ -73,13 +90,11 @@ def answer_text(
 
 
 def release_session(limits: Limits) -> None:
-    """Drop the groundings of a file stopped half-way, so the next file has
-    the memory bound to itself."""
+    """After a file stopped half-way (its session, and so its groundings, are
+    gone with the frames that held them): free their memory, so that the next
+    file has the memory bound to itself."""
     import gc
 
-    from mtgkb.questions import answers
-
-    answers._end_session()
     gc.collect()
     renew_memory_bound(memory_limit(limits.memory))
 
@@ -94,12 +109,14 @@ def out_of_memory(name: str, limits: Limits) -> FileResult:
     return FileResult(name, EXIT_TIMEOUT, output, message, SolveTimeout(message))
 
 
-def answer_now(text: str | bytes, name: str, limits: Limits) -> FileResult:
+def answer_now(
+    text: str | bytes, name: str, limits: Limits, engine: Engine | None = None
+) -> FileResult:
     """Parse and answer in this process, without a deadline."""
     scenario = parse_or_fail(text, name, limits.lang)
     if isinstance(scenario, FileResult):
         return scenario
-    return answer_scenario(scenario, name, limits)
+    return answer_scenario(scenario, name, limits, session=Session(engine))
 
 
 def parse_or_fail(text: str | bytes, name: str, lang: str = "en"):
@@ -119,11 +136,15 @@ def _bare(err: Exception) -> Exception:
     return err.with_traceback(None)
 
 
-def answer_scenario(scenario, name: str, limits: Limits, facts=None) -> FileResult:
+def answer_scenario(
+    scenario, name: str, limits: Limits, facts=None, session: Session | None = None
+) -> FileResult:
     """The answers to a parsed scenario (and its facts, if already built) and
-    the exit status they earn."""
+    the exit status they earn; its questions share `session` (one of its
+    own when not given)."""
+    session = Session() if session is None else session
     try:
-        answers = _answers(scenario, limits, facts)
+        answers = _answers(scenario, limits, facts, session)
     except SolveTimeout as stopped:
         output = {"file": name, "error": "timeout"}
         return FileResult(name, EXIT_TIMEOUT, output, f"{name}: error: {stopped}", _bare(stopped))
@@ -132,3 +153,62 @@ def answer_scenario(scenario, name: str, limits: Limits, facts=None) -> FileResu
     if any(a.get("inconsistent") for a in answers):
         status = EXIT_INCONSISTENT  # the rule base contradicts itself (spec, section 11)
     return FileResult(name, status, {"file": name, "answers": answers})
+
+
+class Answerer:
+    """What a long-lived Python caller holds to answer many scenarios: one
+    engine (the rule base read once) and, where fork exists and MTGKB_POOL is
+    not 0, a recycled worker process that inherits it (mtgkb.running.pool),
+    so that the caller stays small. A context manager; `close()` ends the
+    worker."""
+
+    def __init__(self, engine: Engine | None = None, workers: int = 1):
+        from mtgkb.running import pool
+
+        self.engine = Engine() if engine is None else engine
+        self.pool = pool.Pool(workers, engine=self.engine) if pool.enabled() else None
+
+    def run(self, text: str | bytes, name: str = "<string>", lang: str = "en", **limits) -> dict:
+        """`mtgkb.run`, answered with this engine (in its worker, if any)."""
+        from mtgkb.running.pool import answer as answer_in_pool
+
+        bounds = Limits(lang=lang, **limits)
+        if self.pool is None:
+            result = answer_text(text, name, bounds, engine=self.engine)
+        else:
+            result = answer_in_pool(text, name, bounds, self.pool)
+        if result.exception is not None:
+            raise result.exception
+        return {**result.output, "rule_base": self.engine.describe()}
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+
+    def __enter__(self) -> Answerer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def run(
+    text: str | bytes,
+    name: str = "<string>",
+    lang: str = "en",
+    answerer: Answerer | None = None,
+    **limits,
+) -> dict:
+    """The Python API: the spec's JSON object for one scenario text, its
+    messages and explanations in `lang` (`en`, `it`).
+
+    Bad input raises `ScenarioError`; a time-out raises `SolveTimeout`.
+    The work is done in a worker process (mtgkb.running.pool), so a caller
+    stays small. `answerer` (an `Answerer`) answers with its engine and its
+    worker; without one, an answerer is made for this call alone (reading
+    the rule base again): a caller that answers many scenarios holds one.
+    """
+    if answerer is not None:
+        return answerer.run(text, name, lang, **limits)
+    with Answerer() as once:
+        return once.run(text, name, lang, **limits)

@@ -173,13 +173,16 @@ def run_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, int, 
         return 503, result.status, body
     if result.status == EXIT_INCONSISTENT:
         # answered, but the rule base contradicts itself: a fault of the server's rules
-        return 500, result.status, as_printed(result.output)
-    return 200, result.status, as_printed(result.output)
+        return 500, result.status, as_printed(result.output, pool.engine)
+    return 200, result.status, as_printed(result.output, pool.engine)
 
 
-def as_printed(output: dict) -> dict:
+def as_printed(output: dict, engine=None) -> dict:
     """The answers as `mtgkb run --json` prints them: with the rule base
-    they came from, where this mtgkb names it (mtgkb.rulebase.location.current)."""
+    they came from (the `engine`'s, the pool's; else the one this process
+    uses, mtgkb.rulebase.location.current)."""
+    if engine is not None:
+        return {**output, "rule_base": engine.describe()}
     from mtgkb.rulebase import location as paths
 
     current = getattr(paths, "current", None)

@@ -155,7 +155,7 @@ class _Explainer:
         return [{k: v for k, v in play.items() if not k.startswith("_")} for play in plays]
 
 
-def answer_explain(question, scenario, facts, limits) -> dict:
+def answer_explain(question, scenario, facts, limits, session=None) -> dict:
     """The spec's `explain` answer: a tree per other question of the file, and
     the rules that forbid each illegal play (`forbidden_by`, `forbidden`)."""
     lang = getattr(limits, "lang", "en")

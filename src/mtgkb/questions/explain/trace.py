@@ -179,7 +179,6 @@ def _wanted_bodies(arities: Iterable[int]) -> list[cast.AST]:
 
 
 _LOCATION = cast.Location(cast.Position("<explain>", 1, 1), cast.Position("<explain>", 1, 1))
-_FILE_IDS: dict[str, int] = {}
 
 
 def _scan(path: Path):
@@ -192,12 +191,13 @@ def _scan(path: Path):
 
 
 @lru_cache(maxsize=64)
-def _traced_file(path: str, stamp: tuple, seeded: bool) -> Traced:
-    """One file's statements and their twins; K = file id * 10000 + place in the file."""
+def _traced_file(path: str, stamp: tuple, seeded: bool, number: int) -> Traced:
+    """One file's statements and their twins; K = file number (its place in
+    the program) * 10000 + place in the file."""
     scan = _scan(Path(path))
     if scan.errors:
         raise RuntimeError("; ".join(scan.errors))
-    base = _FILE_IDS.setdefault(path, len(_FILE_IDS) + 1) * 10000
+    base = number * 10000
     traced = Traced([], {}, {})
     for place, st in enumerate(scan.statements, start=1):
         node = st.ast
@@ -224,8 +224,8 @@ def traced_program(query: str, seeded: bool = False) -> Traced:
         files.append(query_file("explain"))
     whole = Traced([], {}, {})
     arities = set()
-    for path, *state in stamp(files):
-        part = _traced_file(path, tuple(state), seeded)
+    for number, (path, *state) in enumerate(stamp(files), start=1):
+        part = _traced_file(path, tuple(state), seeded, number)
         whole.statements += part.statements
         whole.tags.update(part.tags)
         whole.where.update(part.where)

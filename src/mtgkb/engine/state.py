@@ -1,0 +1,243 @@
+"""The engine's state, held by objects that are passed down rather than by modules.
+
+- `Options`: the engine's switches, read from the environment once, when an
+  engine is made (`Options.from_env`).
+- `Engine`: one rule base (where it lives, its text, its slicing analysis)
+  with the options and the caches made from them. An engine is made once per
+  process by whoever runs the work (the command line, a pool worker's loop,
+  the server) and passed down; the rule base is read and analysed once per
+  engine, and read again only when one of its files changed.
+- `Session`: what the questions of one file, or of one batch chunk, share:
+  the groundings of the file being answered (`SharedGroundings`) and the
+  models a batch solved ahead for many scenarios at once.
+
+Nothing here knows a game rule.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import clingo
+
+if TYPE_CHECKING:
+    from mtgkb.engine.rule_base import _RuleBase
+    from mtgkb.engine.solve import Grounding, SolveResult
+    from mtgkb.rulebase.location import RuleBase
+
+OFF = ("0", "no", "false", "off")
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    """An on/off switch: on unless set to 0, no, false or off."""
+    return env.get(name, "1").lower() not in OFF
+
+
+def _cache_dir(env: Mapping[str, str]) -> Path | None:
+    """Where the slicing analysis is cached (None: not cached, MTGKB_CACHE=0)."""
+    if not _flag(env, "MTGKB_CACHE"):
+        return None
+    if env.get("MTGKB_CACHE_DIR"):
+        return Path(env["MTGKB_CACHE_DIR"])
+    base = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "mtgkb"
+
+
+@dataclass(frozen=True)
+class Options:
+    """How the engine keeps its work small; each can be switched off (for
+    comparison, bench/README.md) by its environment variable set to 0."""
+
+    slicing: bool = True  # MTGKB_SLICING: ground only the statements that can matter
+    share: bool = True  # MTGKB_SHARE: the questions of a file share groundings
+    fast_count: bool = True  # MTGKB_FAST_COUNT: count models without Python per model
+    count_parts: bool = True  # MTGKB_COUNT_PARTS: count by independent parts
+    combine: bool = True  # MTGKB_COMBINE: a batch solves a chunk's scenarios at once
+    cache_dir: Path | None = None  # MTGKB_CACHE(_DIR): the analysis cache on disk
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Options:
+        env = os.environ if env is None else env
+        return cls(
+            slicing=_flag(env, "MTGKB_SLICING"),
+            share=_flag(env, "MTGKB_SHARE"),
+            fast_count=_flag(env, "MTGKB_FAST_COUNT"),
+            count_parts=_flag(env, "MTGKB_COUNT_PARTS"),
+            combine=_flag(env, "MTGKB_COMBINE"),
+            cache_dir=_cache_dir(env),
+        )
+
+    def but(self, **changes) -> Options:
+        """These options with some changed (`options.but(slicing=False)`)."""
+        known = {f.name for f in fields(self)}
+        unknown = set(changes) - known
+        if unknown:
+            raise TypeError(f"no such engine option: {', '.join(sorted(unknown))}")
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        return Options(**{**values, **changes})
+
+
+class Engine:
+    """The rule base of `location` (by default the one this process uses:
+    `mtgkb.rulebase.location.current()`), read and analysed on first use,
+    with the engine's `options` (by default from the environment, now) and
+    the caches made from them."""
+
+    #: How often a long run looks for edited rule files (seconds).
+    RECHECK_SECONDS = 1.0
+
+    def __init__(self, options: Options | None = None, location: RuleBase | None = None):
+        from mtgkb.rulebase.location import current
+
+        self.options = Options.from_env() if options is None else options
+        self.location = current() if location is None else location
+        self._base: _RuleBase | None = None
+        self._checked = 0.0
+        # (rule base stamp, query) -> the program of mtgkb.engine.scenarios
+        self.scenario_programs: dict[tuple, list | None] = {}
+
+    def __repr__(self) -> str:
+        return f"Engine({self.options!r}, {self.location.root})"
+
+    def rule_base(self) -> _RuleBase:
+        """The rule base as read from disk: read again when a file of it changed
+        (looked at most once a RECHECK_SECONDS)."""
+        now = time.monotonic()
+        if self._base is not None and now - self._checked < self.RECHECK_SECONDS:
+            return self._base
+        from mtgkb.engine.programs import stamp
+        from mtgkb.engine.rule_base import _RuleBase
+
+        files = self.location.solved_files()
+        queries = sorted(self.location.folder("queries").glob("*.lp"))
+        stamped = stamp(files + queries)
+        if self._base is None or self._base.stamp != stamped:
+            self._base = _RuleBase(
+                stamped, files, queries, self.location.folder("queries"), self.options.cache_dir
+            )
+        self._checked = now
+        return self._base
+
+    def prepare(self) -> Engine:
+        """Read and analyse the rule base now (say, before forking workers
+        that inherit it); the engine itself."""
+        self.rule_base().analysis()
+        return self
+
+    def query_file(self, name: str) -> Path:
+        """The program that asks one kind of question."""
+        return self.location.folder("queries") / f"{name}.lp"
+
+    def describe(self) -> dict:
+        """What answers say of the rule base they used."""
+        return self.location.describe()
+
+    def close(self) -> None:
+        """Drop the parsed statements while clingo can still free them."""
+        self._base = None
+        self.scenario_programs.clear()
+
+    # ---- grounding and solving (mtgkb.engine.solve)
+
+    def grounding(self, queries: Sequence[str], facts, **options) -> Grounding:
+        """`mtgkb.engine.solve.Grounding` of this engine's rule base."""
+        from mtgkb.engine.solve import Grounding
+
+        return Grounding(queries, facts, engine=self, **options)
+
+    def group_queries(self, names: Iterable[str]) -> list[list[str]]:
+        from mtgkb.engine.solve import group_queries
+
+        return group_queries(names, engine=self)
+
+    def solve(self, query: str, facts, **options) -> SolveResult:
+        from mtgkb.engine.solve import solve
+
+        return solve(query, facts, engine=self, **options)
+
+
+# Queries grounded together pay the rule base's set-up once, but each query's
+# rules become conditional, so what they derive is no longer a fact to the
+# grounder: past a few hundred facts that costs more than it saves (bench/).
+SHARE_UP_TO_FACTS = 500
+
+
+class SharedGroundings:
+    """The groundings the questions of one file share: its queries (`names`,
+    one per question, in order) grouped where they can be grounded together
+    (mtgkb.engine.solve.group_queries), with each question's `asked/1`
+    switchable so that it is on for its own solve only. Kept from the file's
+    first question to its last, keyed by the scenario and its facts; a
+    group's grounding is freed after its last question."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        scenario,
+        fixed: list[clingo.Symbol],
+        names: list[str],
+        asked: list[clingo.Symbol],
+    ):
+        self.engine = engine
+        self.scenario = scenario
+        self.fixed = fixed
+        self.uses = {name: names.count(name) for name in names}
+        if len(fixed) <= SHARE_UP_TO_FACTS:
+            self.groups = engine.group_queries(names)
+        else:
+            self.groups = [[name] for name in self.uses]
+        self.remaining = {tuple(g): sum(self.uses[name] for name in g) for g in self.groups}
+        self.asked = list(dict.fromkeys(asked))
+        self.built: dict[tuple, Grounding] = {}
+
+    def matches(self, scenario, fixed: list) -> bool:
+        return (
+            self.scenario is scenario
+            and len(self.fixed) == len(fixed)
+            and all(a is b or a == b for a, b in zip(self.fixed, fixed, strict=True))
+        )
+
+    def group_of(self, query: str) -> tuple | None:
+        return next((tuple(g) for g in self.groups if query in g), None)
+
+    def grounding(self, query: str, facts, asked: tuple) -> tuple[Grounding, tuple]:
+        """The grounding to solve `query` in, and the atoms to switch on for it."""
+        group = self.group_of(query)
+        alone = group is None or (len(group) == 1 and self.uses.get(query, 0) <= 1)
+        if alone or any(a not in self.asked for a in asked):
+            return self.engine.grounding([query], facts), ()
+        if group not in self.built:
+            self.built[group] = self.engine.grounding(group, self.fixed, switchable=self.asked)
+        return self.built[group], asked
+
+    def done(self, query: str) -> None:
+        """One question of `query` answered: free its grounding after the last."""
+        group = self.group_of(query)
+        if group in self.remaining:
+            self.remaining[group] -= 1
+            if self.remaining[group] <= 0:
+                self.built.pop(group, None)
+
+
+class Session:
+    """What the questions of one file, or of one batch chunk, share.
+
+    `engine` is the engine they are answered with (a fresh one when not
+    given); `ahead` holds models solved ahead for many scenarios at once
+    (mtgkb.engine.scenarios.solve_many, by mtgkb.running.batch), each taken
+    once by the question it answers; `groundings` are those of the file
+    being answered (SharedGroundings), or None between files."""
+
+    def __init__(self, engine: Engine | None = None):
+        self.engine = Engine() if engine is None else engine
+        self.ahead: dict[tuple, list[clingo.Symbol]] = {}
+        self.groundings: SharedGroundings | None = None
+
+    def end_file(self) -> None:
+        """The file's last question is answered: drop its groundings."""
+        self.groundings = None
