@@ -286,7 +286,8 @@ def test_one_engine_reads_the_rule_base_once_for_many_files(tmp_path):
 
 
 def test_each_file_and_chunk_has_its_own_session():
-    from mtgkb.engine.state import Engine, Session
+    from mtgkb.engine.session import Session
+    from mtgkb.engine.state import Engine
 
     engine = Engine()
     one, other = Session(engine), Session(engine)

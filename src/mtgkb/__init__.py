@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from mtgkb.running.runner import Answerer
+    from mtgkb.running.api import Answerer
 
 
 def run(
@@ -21,7 +21,7 @@ def run(
     `mtgkb.Answerer` (its engine reads the rule base once) and pass it, or
     call its `run`.
     """
-    from mtgkb.running.runner import run as run_scenario
+    from mtgkb.running.api import run as run_scenario
 
     return run_scenario(text, name, answerer=answerer, **limits)
 
@@ -29,7 +29,7 @@ def run(
 def __getattr__(name: str):
     """`mtgkb.Answerer` (imported on first use: `import mtgkb` stays light)."""
     if name == "Answerer":
-        from mtgkb.running.runner import Answerer
+        from mtgkb.running.api import Answerer
 
         return Answerer
     raise AttributeError(f"module 'mtgkb' has no attribute {name!r}")

@@ -37,14 +37,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from mtgkb.engine.state import Engine, Options, Session
+    from mtgkb.engine.session import Session
+    from mtgkb.engine.state import Engine, Options
 
 __all__ = ["Engine", "Options", "Session"]
 
 
 def __getattr__(name: str):
-    """`Engine`, `Options` and `Session` from mtgkb.engine.state, imported on
-    first use (a module that only makes a Control does not load them)."""
+    """`Engine`, `Options` (mtgkb.engine.state) and `Session`
+    (mtgkb.engine.session), imported on first use (a module that only makes a
+    Control does not load them)."""
+    if name == "Session":
+        from mtgkb.engine import session
+
+        return session.Session
     if name in __all__:
         from mtgkb.engine import state
 

@@ -7,9 +7,7 @@
   process by whoever runs the work (the command line, a pool worker's loop,
   the server) and passed down; the rule base is read and analysed once per
   engine, and read again only when one of its files changed.
-- `Session`: what the questions of one file, or of one batch chunk, share:
-  the groundings of the file being answered (`SharedGroundings`) and the
-  models a batch solved ahead for many scenarios at once.
+- The per-file `Session` is in mtgkb.engine.session.
 
 Nothing here knows a game rule.
 """
@@ -18,16 +16,13 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import clingo
-
 if TYPE_CHECKING:
     from mtgkb.engine.rule_base import _RuleBase
-    from mtgkb.engine.solve import Grounding, SolveResult
     from mtgkb.rulebase.location import RuleBase
 
 OFF = ("0", "no", "false", "off")
@@ -141,103 +136,3 @@ class Engine:
         """Drop the parsed statements while clingo can still free them."""
         self._base = None
         self.scenario_programs.clear()
-
-    # ---- grounding and solving (mtgkb.engine.solve)
-
-    def grounding(self, queries: Sequence[str], facts, **options) -> Grounding:
-        """`mtgkb.engine.solve.Grounding` of this engine's rule base."""
-        from mtgkb.engine.solve import Grounding
-
-        return Grounding(queries, facts, engine=self, **options)
-
-    def group_queries(self, names: Iterable[str]) -> list[list[str]]:
-        from mtgkb.engine.solve import group_queries
-
-        return group_queries(names, engine=self)
-
-    def solve(self, query: str, facts, **options) -> SolveResult:
-        from mtgkb.engine.solve import solve
-
-        return solve(query, facts, engine=self, **options)
-
-
-# Queries grounded together pay the rule base's set-up once, but each query's
-# rules become conditional, so what they derive is no longer a fact to the
-# grounder: past a few hundred facts that costs more than it saves (bench/).
-SHARE_UP_TO_FACTS = 500
-
-
-class SharedGroundings:
-    """The groundings the questions of one file share: its queries (`names`,
-    one per question, in order) grouped where they can be grounded together
-    (mtgkb.engine.solve.group_queries), with each question's `asked/1`
-    switchable so that it is on for its own solve only. Kept from the file's
-    first question to its last, keyed by the scenario and its facts; a
-    group's grounding is freed after its last question."""
-
-    def __init__(
-        self,
-        engine: Engine,
-        scenario,
-        fixed: list[clingo.Symbol],
-        names: list[str],
-        asked: list[clingo.Symbol],
-    ):
-        self.engine = engine
-        self.scenario = scenario
-        self.fixed = fixed
-        self.uses = {name: names.count(name) for name in names}
-        if len(fixed) <= SHARE_UP_TO_FACTS:
-            self.groups = engine.group_queries(names)
-        else:
-            self.groups = [[name] for name in self.uses]
-        self.remaining = {tuple(g): sum(self.uses[name] for name in g) for g in self.groups}
-        self.asked = list(dict.fromkeys(asked))
-        self.built: dict[tuple, Grounding] = {}
-
-    def matches(self, scenario, fixed: list) -> bool:
-        return (
-            self.scenario is scenario
-            and len(self.fixed) == len(fixed)
-            and all(a is b or a == b for a, b in zip(self.fixed, fixed, strict=True))
-        )
-
-    def group_of(self, query: str) -> tuple | None:
-        return next((tuple(g) for g in self.groups if query in g), None)
-
-    def grounding(self, query: str, facts, asked: tuple) -> tuple[Grounding, tuple]:
-        """The grounding to solve `query` in, and the atoms to switch on for it."""
-        group = self.group_of(query)
-        alone = group is None or (len(group) == 1 and self.uses.get(query, 0) <= 1)
-        if alone or any(a not in self.asked for a in asked):
-            return self.engine.grounding([query], facts), ()
-        if group not in self.built:
-            self.built[group] = self.engine.grounding(group, self.fixed, switchable=self.asked)
-        return self.built[group], asked
-
-    def done(self, query: str) -> None:
-        """One question of `query` answered: free its grounding after the last."""
-        group = self.group_of(query)
-        if group in self.remaining:
-            self.remaining[group] -= 1
-            if self.remaining[group] <= 0:
-                self.built.pop(group, None)
-
-
-class Session:
-    """What the questions of one file, or of one batch chunk, share.
-
-    `engine` is the engine they are answered with (a fresh one when not
-    given); `ahead` holds models solved ahead for many scenarios at once
-    (mtgkb.engine.scenarios.solve_many, by mtgkb.running.batch), each taken
-    once by the question it answers; `groundings` are those of the file
-    being answered (SharedGroundings), or None between files."""
-
-    def __init__(self, engine: Engine | None = None):
-        self.engine = Engine() if engine is None else engine
-        self.ahead: dict[tuple, list[clingo.Symbol]] = {}
-        self.groundings: SharedGroundings | None = None
-
-    def end_file(self) -> None:
-        """The file's last question is answered: drop its groundings."""
-        self.groundings = None

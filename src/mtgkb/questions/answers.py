@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import clingo
 
+from mtgkb.engine.session import Session, SharedGroundings
 from mtgkb.engine.solve import Grounding, SolveResult
-from mtgkb.engine.state import Session, SharedGroundings
 from mtgkb.language.errors import check_count, check_timeout
 from mtgkb.questions import registry
 from mtgkb.questions.symbols import Decoder, atoms, cited_rules, names_in, value, values
@@ -80,8 +80,8 @@ def _consistent(answer: Answer, model, query: str, facts) -> Answer:
 
 
 # The groundings of the file being answered are its session's
-# (mtgkb.engine.state.Session.groundings): its questions share them where
-# their queries allow (mtgkb.engine.state.SharedGroundings), with each
+# (mtgkb.engine.session.Session.groundings): its questions share them where
+# their queries allow (mtgkb.engine.session.SharedGroundings), with each
 # question's `asked/1` switched on for its own solve only. They last from a
 # file's first question to its last and are keyed by the scenario and its facts.
 
@@ -101,7 +101,7 @@ def _grounding(query: str, scenario, facts, session: Session) -> tuple[Grounding
     """The grounding to solve `query` in, and the atoms to switch on for it."""
     engine = session.engine
     if not engine.options.share or scenario is None or isinstance(facts, str):
-        return engine.grounding([query], facts), ()
+        return Grounding([query], facts, engine=engine), ()
     fixed = [s for s in facts if s.name != "asked"]
     asked = tuple(s for s in facts if s.name == "asked")
     shared = session.groundings
@@ -446,7 +446,7 @@ ANSWERS: dict[str, Callable] = {entry.kind: entry for entry in registry.ENTRIES}
 
 def answer(question, scenario, facts, limits: Limits, session: Session | None = None) -> Answer:
     """The answer to one question, or a plain 'not supported yet'. The
-    questions of one file share `session` (mtgkb.engine.state.Session: its
+    questions of one file share `session` (mtgkb.engine.session.Session: its
     engine, its groundings, the models a batch solved ahead); without one,
     the question is answered in a session of its own."""
     kind = question.kind

@@ -64,7 +64,7 @@ class Entry:
 
     def __call__(self, question, scenario, facts, limits, session=None):
         """Answer one question of this kind (see `answerer`), in `session`
-        (mtgkb.engine.state.Session) when one is given."""
+        (mtgkb.engine.session.Session) when one is given."""
         return self.answerer()(question, scenario, facts, limits, session)
 
 

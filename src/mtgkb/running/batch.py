@@ -12,7 +12,7 @@ is answered on its own, in a child process bounded by it.
 
 One engine (mtgkb.engine.state.Engine) answers every chunk of a run in this
 process or in its recycled worker (which inherits it); each chunk has its
-own session (mtgkb.engine.state.Session), which holds the models solved
+own session (mtgkb.engine.session.Session), which holds the models solved
 ahead for it. The workers of `--jobs` (a mtgkb.running.pool.Pool) hold the
 run's engine, forked after it read the rule base; Dask's workers make one
 per chunk (a task cannot carry one).
@@ -24,7 +24,8 @@ import sys
 import time
 from collections.abc import Iterable, Iterator
 
-from mtgkb.engine.state import Engine, Session
+from mtgkb.engine.session import Session
+from mtgkb.engine.state import Engine
 from mtgkb.language.parser import ReadTimeout, read_source
 from mtgkb.questions.answers import Limits
 from mtgkb.running.deadline import DeadlineExceeded

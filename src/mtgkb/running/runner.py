@@ -4,15 +4,16 @@ the answers and the exit status of the spec (section 6).
 Each function takes the `engine` (mtgkb.engine.state.Engine) to answer with;
 without one, a fresh engine is made, which reads the rule base again: whoever
 answers more than one file makes one engine and passes it. The questions of
-one file share one session (mtgkb.engine.state.Session), made here per file
+one file share one session (mtgkb.engine.session.Session), made here per file
 or given by a batch per chunk."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mtgkb.engine.session import Session
 from mtgkb.engine.solve import SolveTimeout
-from mtgkb.engine.state import Engine, Session
+from mtgkb.engine.state import Engine
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.facts import scenario_facts
 from mtgkb.language.parser import parse_text
@@ -153,62 +154,3 @@ def answer_scenario(
     if any(a.get("inconsistent") for a in answers):
         status = EXIT_INCONSISTENT  # the rule base contradicts itself (spec, section 11)
     return FileResult(name, status, {"file": name, "answers": answers})
-
-
-class Answerer:
-    """What a long-lived Python caller holds to answer many scenarios: one
-    engine (the rule base read once) and, where fork exists and MTGKB_POOL is
-    not 0, a recycled worker process that inherits it (mtgkb.running.pool),
-    so that the caller stays small. A context manager; `close()` ends the
-    worker."""
-
-    def __init__(self, engine: Engine | None = None, workers: int = 1):
-        from mtgkb.running import pool
-
-        self.engine = Engine() if engine is None else engine
-        self.pool = pool.Pool(workers, engine=self.engine) if pool.enabled() else None
-
-    def run(self, text: str | bytes, name: str = "<string>", lang: str = "en", **limits) -> dict:
-        """`mtgkb.run`, answered with this engine (in its worker, if any)."""
-        from mtgkb.running.pool import answer as answer_in_pool
-
-        bounds = Limits(lang=lang, **limits)
-        if self.pool is None:
-            result = answer_text(text, name, bounds, engine=self.engine)
-        else:
-            result = answer_in_pool(text, name, bounds, self.pool)
-        if result.exception is not None:
-            raise result.exception
-        return {**result.output, "rule_base": self.engine.describe()}
-
-    def close(self) -> None:
-        if self.pool is not None:
-            self.pool.close()
-
-    def __enter__(self) -> Answerer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-def run(
-    text: str | bytes,
-    name: str = "<string>",
-    lang: str = "en",
-    answerer: Answerer | None = None,
-    **limits,
-) -> dict:
-    """The Python API: the spec's JSON object for one scenario text, its
-    messages and explanations in `lang` (`en`, `it`).
-
-    Bad input raises `ScenarioError`; a time-out raises `SolveTimeout`.
-    The work is done in a worker process (mtgkb.running.pool), so a caller
-    stays small. `answerer` (an `Answerer`) answers with its engine and its
-    worker; without one, an answerer is made for this call alone (reading
-    the rule base again): a caller that answers many scenarios holds one.
-    """
-    if answerer is not None:
-        return answerer.run(text, name, lang, **limits)
-    with Answerer() as once:
-        return once.run(text, name, lang, **limits)

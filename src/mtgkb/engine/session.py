@@ -1,0 +1,97 @@
+"""What the questions of one file, or of one batch chunk, share (`Session`):
+the groundings of the file being answered (`SharedGroundings`) and the
+models a batch solved ahead for many scenarios at once. Made per file by the
+runner and per chunk by the batch, and passed down to the answers.
+
+Nothing here knows a game rule.
+"""
+
+from __future__ import annotations
+
+import clingo
+
+from mtgkb.engine.solve import Grounding, group_queries
+from mtgkb.engine.state import Engine
+
+# Queries grounded together pay the rule base's set-up once, but each query's
+# rules become conditional, so what they derive is no longer a fact to the
+# grounder: past a few hundred facts that costs more than it saves (bench/).
+SHARE_UP_TO_FACTS = 500
+
+
+class SharedGroundings:
+    """The groundings the questions of one file share: its queries (`names`,
+    one per question, in order) grouped where they can be grounded together
+    (mtgkb.engine.solve.group_queries), with each question's `asked/1`
+    switchable so that it is on for its own solve only. Kept from the file's
+    first question to its last, keyed by the scenario and its facts; a
+    group's grounding is freed after its last question."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        scenario,
+        fixed: list[clingo.Symbol],
+        names: list[str],
+        asked: list[clingo.Symbol],
+    ):
+        self.engine = engine
+        self.scenario = scenario
+        self.fixed = fixed
+        self.uses = {name: names.count(name) for name in names}
+        if len(fixed) <= SHARE_UP_TO_FACTS:
+            self.groups = group_queries(names, engine=engine)
+        else:
+            self.groups = [[name] for name in self.uses]
+        self.remaining = {tuple(g): sum(self.uses[name] for name in g) for g in self.groups}
+        self.asked = list(dict.fromkeys(asked))
+        self.built: dict[tuple, Grounding] = {}
+
+    def matches(self, scenario, fixed: list) -> bool:
+        return (
+            self.scenario is scenario
+            and len(self.fixed) == len(fixed)
+            and all(a is b or a == b for a, b in zip(self.fixed, fixed, strict=True))
+        )
+
+    def group_of(self, query: str) -> tuple | None:
+        return next((tuple(g) for g in self.groups if query in g), None)
+
+    def grounding(self, query: str, facts, asked: tuple) -> tuple[Grounding, tuple]:
+        """The grounding to solve `query` in, and the atoms to switch on for it."""
+        group = self.group_of(query)
+        alone = group is None or (len(group) == 1 and self.uses.get(query, 0) <= 1)
+        if alone or any(a not in self.asked for a in asked):
+            return Grounding([query], facts, engine=self.engine), ()
+        if group not in self.built:
+            self.built[group] = Grounding(
+                group, self.fixed, switchable=self.asked, engine=self.engine
+            )
+        return self.built[group], asked
+
+    def done(self, query: str) -> None:
+        """One question of `query` answered: free its grounding after the last."""
+        group = self.group_of(query)
+        if group in self.remaining:
+            self.remaining[group] -= 1
+            if self.remaining[group] <= 0:
+                self.built.pop(group, None)
+
+
+class Session:
+    """What the questions of one file, or of one batch chunk, share.
+
+    `engine` is the engine they are answered with (a fresh one when not
+    given); `ahead` holds models solved ahead for many scenarios at once
+    (mtgkb.engine.scenarios.solve_many, by mtgkb.running.batch), each taken
+    once by the question it answers; `groundings` are those of the file
+    being answered (SharedGroundings), or None between files."""
+
+    def __init__(self, engine: Engine | None = None):
+        self.engine = Engine() if engine is None else engine
+        self.ahead: dict[tuple, list[clingo.Symbol]] = {}
+        self.groundings: SharedGroundings | None = None
+
+    def end_file(self) -> None:
+        """The file's last question is answered: drop its groundings."""
+        self.groundings = None
