@@ -725,13 +725,20 @@ def count_by_table(rules: Sequence[tuple], end: float | None = None) -> int | No
         for rid, entry in pending.items():
             if entry is None:
                 marks.append(rid)
-            else:
+                continue
+            residue = (rid, entry[1])
+            name = names.get(residue)
+            if name is None:
                 body = kept[rid][2]
                 mask = entry[1]
-                rest = tuple(body[i] for i in range(len(body)) if not mask >> i & 1)
-                left.append((kept[rid][0] or 0, entry[0], rest))
+                rest = (kept[rid][0], tuple(body[i] for i in range(len(body)) if not mask >> i & 1))
+                name = names[residue] = contents.setdefault(rest, len(contents))
+            left.append((name, entry[0]))
         left.sort()
         return (tuple(left), frozenset(marks), frozenset(decided.items()), frozenset(dead.items()))
+
+    names: dict[tuple[int, int], int] = {}  # (rule, decided literals) -> what is left, numbered
+    contents: dict[tuple, int] = {}
 
     rows: list = [(pending, decided, dead, 1)]
     for step, atom in enumerate(order):
