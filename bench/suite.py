@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mtgkb import generate
+from . import generate
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
