@@ -27,10 +27,16 @@ Why the product is exact:
 Each part is counted by clasp alone, from the part's own ground rules given
 to a fresh Control through its backend. Parts that are the same program up
 to a renaming of atoms (the usual case: one per blocker with the same
-choice) are counted once. A part is enumerated, so a part that cannot be
-split further (every blocker of a menace attacker, a restriction on the
-whole group) costs what its own models cost; `max_models` (at least
-PART_MODELS) bounds that, and only then is the count a lower bound.
+choice) are counted once.
+
+A part whose choices are all free and shown (see _determined: every
+blocker of a menace attacker, a player's triggers in stack order, a
+player's several choices) is counted by a table over its choices
+(count_by_table: assignments that leave the same rules half-decided in the
+same way are one row), so k triggers cost 2^k rows, not k! models. Other
+parts (an optimisation statement: the requirements of 509.1c; choices not
+shown one by one) are enumerated by clasp, which `max_models` (at least
+PART_MODELS) bounds, and only then is the count a lower bound.
 """
 
 from __future__ import annotations
@@ -228,9 +234,6 @@ def count_models(
         if constant or not kept:
             continue  # shown in every model, or in none: no choice
         shown[symbol] = kept
-    determined = _determined(live, shown)
-    if determined is not None:
-        shown = determined
     for kept in shown.values():
         for lits in kept:
             todo.extend(abs(lit) for lit in lits)
@@ -466,7 +469,7 @@ def _count_part(part: dict, max_models: int, end: float | None) -> tuple[int, bo
 
 
 # --------------------------------------------------------------------------
-# When every choice is shown: count answer sets, not projections
+# When every choice of a part is shown: count answer sets, not projections
 
 
 def _determined(live: list[tuple], shown: dict) -> dict | None:
@@ -475,10 +478,10 @@ def _determined(live: list[tuple], shown: dict) -> dict | None:
     body left and no other rule derives it) and is shown by a term that holds
     exactly when it does (its one condition is the atom and atoms it implies),
     and the other atoms have no cycle through one another (so the choices fix
-    them). Then distinct answer sets show distinct terms, the number of
-    projected models is the number of answer sets, and the other shown terms
-    (say citations that any choice yields) can be left out, so they join no
-    parts. None when that does not hold."""
+    them). Then distinct answer sets show distinct terms, and the number of
+    projected models is the number of answer sets, whatever the other shown
+    terms (say citations that any choice yields): count_by_table counts them.
+    Returns those witnesses; None when that does not hold."""
     free: set[int] = set()
     derived: dict[int, list[tuple]] = {}
     for rule in live:
@@ -501,17 +504,21 @@ def _determined(live: list[tuple], shown: dict) -> dict | None:
             return None
         return rules[0][3]
 
-    def implied(atom: int, by: int, depth: int = 4) -> bool:
-        """Whether `atom` holds whenever `by` does (through positive rules)."""
-        if atom == by:
-            return True
-        if depth == 0:
-            return False
-        for rule in derived.get(atom, ()):
-            body = rule[3] if rule[0] == RULE else None
-            if body and all(x > 0 and implied(x, by, depth - 1) for x in body):
-                return True
-        return False
+    # x :- y: whenever y holds, so does x
+    follows: dict[int, list[int]] = {}
+    for head, rules in derived.items():
+        for rule in rules:
+            if rule[0] == RULE and len(rule[3]) == 1 and rule[3][0] > 0:
+                follows.setdefault(rule[3][0], []).append(head)
+
+    def implied(by: int) -> set[int]:
+        """The atoms that hold whenever `by` does, through rules on one atom."""
+        found = {by}
+        layer = [by]
+        for _ in range(4):
+            layer = [x for y in layer for x in follows.get(y, ()) if x not in found]
+            found.update(layer)
+        return found
 
     witness: dict[int, clingo.Symbol] = {}
     for symbol, conditions in shown.items():
@@ -526,7 +533,7 @@ def _determined(live: list[tuple], shown: dict) -> dict | None:
                     continue
             break
         chosen = [x for x in lits if x in free]
-        if len(chosen) == 1 and all(x > 0 and implied(x, chosen[0]) for x in lits):
+        if len(chosen) == 1 and all(x > 0 for x in lits) and set(lits) <= implied(chosen[0]):
             witness.setdefault(chosen[0], symbol)
     if len(witness) != len(free):
         return None
