@@ -313,10 +313,8 @@ def count_models(
             n, complete = memo[key]
         else:
             n = None
-            if not program_of_part["optimize"] and _determined(
-                program_of_part["rules"], dict(enumerate(program_of_part["shown"]))
-            ):
-                n = count_by_table(program_of_part["rules"], end)
+            if _determined(program_of_part["rules"], dict(enumerate(program_of_part["shown"]))):
+                n = count_by_table(program_of_part["rules"], end, program_of_part["optimize"])
             complete = True
             if n is None:
                 n, complete = _count_part(program_of_part, max_models, end)
@@ -568,7 +566,9 @@ FRESH = (0, 0, 0)  # (a marker: a rule none of whose literals is decided yet)
 TABLE_STATES = 20000  # rows of the table at one step at most, else clasp counts the part
 
 
-def count_by_table(rules: Sequence[tuple], end: float | None = None) -> int | None:
+def count_by_table(
+    rules: Sequence[tuple], end: float | None = None, optimize: Sequence[tuple] = ()
+) -> int | None:
     """The number of answer sets of one part whose choices are free atoms and
     whose other atoms the choices fix (see _determined), without enumerating
     them: the free atoms are decided one at a time, and assignments that leave
@@ -577,6 +577,11 @@ def count_by_table(rules: Sequence[tuple], end: float | None = None) -> int | No
     of assignments it stands for. A permutation of k things has 2^k rows at
     most, not k!; a group of blockers tied by a count has one row per count.
     None when the table grows past TABLE_STATES rows (clasp counts it then).
+
+    With `optimize` ((priority, ((lit, weight), ...)), ...), the optimal
+    answer sets are counted: each row keeps the least cost so far (by
+    priority, highest first) and the number of assignments that reach it,
+    since rows that leave the same rules behave the same from then on.
 
     `rules` are a part's canonical rules: atom 1 is true, atom 2 false."""
     order: list[int] = []
@@ -603,6 +608,12 @@ def count_by_table(rules: Sequence[tuple], end: float | None = None) -> int | No
             defining.setdefault(head, []).append(rid)
     needed = [False] * len(kept)
     todo = [rid for rid, (head, _, _) in enumerate(kept) if head is None]
+    levels = sorted({priority for priority, _ in optimize}, reverse=True)
+    costs_of: dict[int, list[tuple[int, int, bool]]] = {}
+    for priority, terms in optimize:
+        for lit, weight in terms:
+            costs_of.setdefault(abs(lit), []).append((levels.index(priority), weight, lit > 0))
+            todo.extend(defining.get(abs(lit), ()))
     while todo:
         rid = todo.pop()
         if needed[rid]:
@@ -657,7 +668,9 @@ def count_by_table(rules: Sequence[tuple], end: float | None = None) -> int | No
         for rid in defining[head]:
             pending.pop(rid, None)
 
-    def settle(pending: dict, decided: dict, dead: dict, atom: int, truth: bool, step: int) -> bool:
+    def settle(
+        pending: dict, decided: dict, dead: dict, atom: int, truth: bool, step: int, cost: list
+    ) -> bool:
         """Give `atom` its value and follow what it decides; False if a
         constraint is broken. A rule on free atoms alone that is no longer
         pending is decided once some other literal of it is (known from the
@@ -665,6 +678,9 @@ def count_by_table(rules: Sequence[tuple], end: float | None = None) -> int | No
         work = [(atom, truth)]
         while work:
             atom, truth = work.pop()
+            for index, weight, positive in costs_of.get(atom, ()):
+                if positive == truth:
+                    cost[index] += weight
             for rid, pos in readers.get(atom, ()):
                 head, bound, body = kept[rid]
                 if head is not None and head in decided:
@@ -718,8 +734,9 @@ def count_by_table(rules: Sequence[tuple], end: float | None = None) -> int | No
                 if dead[head] == len(defining[head]):
                     decided[head] = False
                     start.append((head, False))
+    cost = [0] * len(levels)
     for atom, truth in start:
-        if not settle(pending, decided, dead, atom, truth, -1):
+        if not settle(pending, decided, dead, atom, truth, -1, cost):
             return 0
 
     def row_key(pending: dict, decided: dict, dead: dict) -> tuple:
@@ -747,16 +764,17 @@ def count_by_table(rules: Sequence[tuple], end: float | None = None) -> int | No
     names: dict[tuple[int, int], int] = {}  # (rule, decided literals) -> what is left, numbered
     contents: dict[tuple, int] = {}
 
-    rows: list = [(pending, decided, dead, 1)]
+    rows: list = [(pending, decided, dead, 1, tuple(cost))]
     for step, atom in enumerate(order):
         if end is not None and time.monotonic() > end:
             raise TimeoutError()
         following: dict = {}
-        for p, d, x, n in rows:
+        for p, d, x, n, c in rows:
             for truth in (True, False):
-                pending, decided, dead = dict(p), dict(d), dict(x)
-                if not settle(pending, decided, dead, atom, truth, step):
+                pending, decided, dead, cost = dict(p), dict(d), dict(x), list(c)
+                if not settle(pending, decided, dead, atom, truth, step, cost):
                     continue
+                cost = tuple(cost)
                 for a in [a for a in decided if known_at.get(a, -1) <= step]:
                     del decided[a]
                 for rid in [
@@ -767,11 +785,14 @@ def count_by_table(rules: Sequence[tuple], end: float | None = None) -> int | No
                     del pending[rid]
                 key = row_key(pending, decided, dead)
                 found = following.get(key)
-                if found is None:
-                    following[key] = [pending, decided, dead, n]
-                else:
+                if found is None or cost < found[4]:
+                    following[key] = [pending, decided, dead, n, cost]
+                elif cost == found[4]:
                     found[3] += n
         rows = list(following.values())
         if len(rows) > TABLE_STATES:
             return None
-    return sum(row[3] for row in rows)
+    if not rows:
+        return 0
+    least = min(row[4] for row in rows)
+    return sum(row[3] for row in rows if row[4] == least)
