@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 
 import pytest
+from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -139,3 +141,18 @@ def test_101_4c_several_choices_of_a_team_game_are_counted_exactly():
     (answer,) = answer_text(text, "order.mtg", Limits(max_models=100)).output["answers"]
     assert (answer["count"], answer["complete"]) == (4 * math.factorial(8), True)
     assert {"101.4c", "805.6"} <= set(answer["rules"])
+
+
+def test_509_1c_menace_tied_blockers_under_a_requirement_are_counted_exactly():
+    # 509.1c: only the declarations obeying the most requirements count, and
+    # 702.111b ties the blockers of a menace attacker into one part: 884,055
+    # optimal declarations (as clasp's plain enumeration finds), past the
+    # 100,000 that enumerating the part would stop at
+    sys.path.insert(0, str(ROOT))
+    from bench.suite import batch_texts
+
+    text = batch_texts(127)[126]
+    answers = answer_text(text, "batch126.mtg", Limits(max_models=1000)).output["answers"]
+    (blocks,) = [a for a in answers if a["ask"] == "blocks"]
+    assert (blocks["count"], blocks["complete"]) == (884055, True)
+    assert {"509.1a", "509.1c", "702.111b"} <= set(blocks["rules"])
