@@ -27,10 +27,16 @@ Why the product is exact:
 Each part is counted by clasp alone, from the part's own ground rules given
 to a fresh Control through its backend. Parts that are the same program up
 to a renaming of atoms (the usual case: one per blocker with the same
-choice) are counted once. A part is enumerated, so a part that cannot be
-split further (every blocker of a menace attacker, a restriction on the
-whole group) costs what its own models cost; `max_models` (at least
-PART_MODELS) bounds that, and only then is the count a lower bound.
+choice) are counted once.
+
+A part whose choices are all free and shown (see _determined: every
+blocker of a menace attacker, a player's triggers in stack order, a
+player's several choices) is counted by a table over its choices
+(count_by_table: assignments that leave the same rules half-decided in the
+same way are one row), so k triggers cost 2^k rows, not k! models. Other
+parts (an optimisation statement: the requirements of 509.1c; choices not
+shown one by one) are enumerated by clasp, which `max_models` (at least
+PART_MODELS) bounds, and only then is the count a lower bound.
 """
 
 from __future__ import annotations
@@ -228,6 +234,7 @@ def count_models(
         if constant or not kept:
             continue  # shown in every model, or in none: no choice
         shown[symbol] = kept
+    for kept in shown.values():
         for lits in kept:
             todo.extend(abs(lit) for lit in lits)
     optimize = []
@@ -305,7 +312,12 @@ def count_models(
         if key in memo:
             n, complete = memo[key]
         else:
-            n, complete = _count_part(program_of_part, max_models, end)
+            n = None
+            if _determined(program_of_part["rules"], dict(enumerate(program_of_part["shown"]))):
+                n = count_by_table(program_of_part["rules"], end, program_of_part["optimize"])
+            complete = True
+            if n is None:
+                n, complete = _count_part(program_of_part, max_models, end)
             memo[key] = (n, complete)
         exact = exact and complete
         total *= n
@@ -452,3 +464,335 @@ def _count_part(part: dict, max_models: int, end: float | None) -> tuple[int, bo
     if not project:
         return (1 if result.satisfiable else 0), True
     return count, bool(result.exhausted)
+
+
+# --------------------------------------------------------------------------
+# When every choice of a part is shown: count answer sets, not projections
+
+
+def _determined(live: list[tuple], shown: dict) -> dict | None:
+    """The shown terms that determine every answer set, when there are such:
+    every atom a choice rule may make true is free (its choice rules have no
+    body left and no other rule derives it) and is shown by a term that holds
+    exactly when it does (its one condition is the atom and atoms it implies),
+    and the other atoms have no cycle through one another (so the choices fix
+    them). Then distinct answer sets show distinct terms, and the number of
+    projected models is the number of answer sets, whatever the other shown
+    terms (say citations that any choice yields): count_by_table counts them.
+    Returns those witnesses; None when that does not hold."""
+    free: set[int] = set()
+    derived: dict[int, list[tuple]] = {}
+    for rule in live:
+        if rule[1]:
+            if rule[0] != RULE or rule[3]:
+                return None
+            free.update(rule[2])
+        elif len(rule[2]) > 1:
+            return None  # a disjunction
+        elif rule[2]:
+            derived.setdefault(rule[2][0], []).append(rule)
+    if not free or free & derived.keys():
+        return None
+    if not _acyclic(derived):
+        return None
+
+    def single(atom: int) -> tuple[int, ...] | None:
+        rules = derived.get(atom)
+        if rules is None or len(rules) != 1 or rules[0][0] != RULE:
+            return None
+        return rules[0][3]
+
+    # x :- y: whenever y holds, so does x
+    follows: dict[int, list[int]] = {}
+    for head, rules in derived.items():
+        for rule in rules:
+            if rule[0] == RULE and len(rule[3]) == 1 and rule[3][0] > 0:
+                follows.setdefault(rule[3][0], []).append(head)
+
+    def implied(by: int) -> set[int]:
+        """The atoms that hold whenever `by` does, through rules on one atom."""
+        found = {by}
+        layer = [by]
+        for _ in range(4):
+            layer = [x for y in layer for x in follows.get(y, ()) if x not in found]
+            found.update(layer)
+        return found
+
+    witness: dict[int, clingo.Symbol] = {}
+    for symbol, conditions in shown.items():
+        if len(conditions) != 1:
+            continue
+        lits = conditions[0]
+        for _ in range(3):
+            if len(lits) == 1 and lits[0] > 0 and lits[0] not in free:
+                body = single(lits[0])
+                if body is not None:
+                    lits = body
+                    continue
+            break
+        chosen = [x for x in lits if x in free]
+        if len(chosen) == 1 and all(x > 0 for x in lits) and set(lits) <= implied(chosen[0]):
+            witness.setdefault(chosen[0], symbol)
+    if len(witness) != len(free):
+        return None
+    return {symbol: shown[symbol] for symbol in witness.values()}
+
+
+def _acyclic(derived: dict[int, list[tuple]]) -> bool:
+    """No cycle among the derived atoms (Kahn's algorithm)."""
+    users: dict[int, list[int]] = {}
+    waiting: dict[int, int] = {}
+    for head, rules in derived.items():
+        needs = {abs(x) for rule in rules for x in _body_literals(rule)} & derived.keys()
+        waiting[head] = len(needs)
+        for d in needs:
+            users.setdefault(d, []).append(head)
+    ready = [a for a, n in waiting.items() if n == 0]
+    done = 0
+    while ready:
+        a = ready.pop()
+        done += 1
+        for u in users.get(a, ()):
+            waiting[u] -= 1
+            if waiting[u] == 0:
+                ready.append(u)
+    return done == len(derived)
+
+
+# --------------------------------------------------------------------------
+# A counting table over one part
+
+FRESH = (0, 0, 0)  # (a marker: a rule none of whose literals is decided yet)
+TABLE_STATES = 20000  # rows of the table at one step at most, else clasp counts the part
+
+
+def count_by_table(
+    rules: Sequence[tuple], end: float | None = None, optimize: Sequence[tuple] = ()
+) -> int | None:
+    """The number of answer sets of one part whose choices are free atoms and
+    whose other atoms the choices fix (see _determined), without enumerating
+    them: the free atoms are decided one at a time, and assignments that leave
+    the same rules half-decided in the same way (the same bound still to reach
+    over the same undecided literals) are one row of the table, with the number
+    of assignments it stands for. A permutation of k things has 2^k rows at
+    most, not k!; a group of blockers tied by a count has one row per count.
+    None when the table grows past TABLE_STATES rows (clasp counts it then).
+
+    With `optimize` ((priority, ((lit, weight), ...)), ...), the optimal
+    answer sets are counted: each row keeps the least cost so far (by
+    priority, highest first) and the number of assignments that reach it,
+    since rows that leave the same rules behave the same from then on.
+
+    `rules` are a part's canonical rules: atom 1 is true, atom 2 false."""
+    order: list[int] = []
+    free: set[int] = set()
+    kept: list[tuple[int | None, int, tuple]] = []  # (head, bound, ((lit, weight), ...))
+    for rule in rules:
+        if rule[1]:
+            for a in rule[2]:
+                if a not in free:
+                    free.add(a)
+                    order.append(a)
+        elif rule[0] == RULE:
+            kept.append(
+                (rule[2][0] if rule[2] else None, len(rule[3]), tuple((x, 1) for x in rule[3]))
+            )
+        else:
+            if any(w < 0 for _, w in rule[4]):
+                return None
+            kept.append((rule[2][0] if rule[2] else None, rule[3], rule[4]))
+    # Only what a constraint reads can change the count.
+    defining: dict[int, list[int]] = {}
+    for rid, (head, _, _) in enumerate(kept):
+        if head is not None:
+            defining.setdefault(head, []).append(rid)
+    needed = [False] * len(kept)
+    todo = [rid for rid, (head, _, _) in enumerate(kept) if head is None]
+    levels = sorted({priority for priority, _ in optimize}, reverse=True)
+    costs_of: dict[int, list[tuple[int, int, bool]]] = {}
+    for priority, terms in optimize:
+        for lit, weight in terms:
+            costs_of.setdefault(abs(lit), []).append((levels.index(priority), weight, lit > 0))
+            todo.extend(defining.get(abs(lit), ()))
+    while todo:
+        rid = todo.pop()
+        if needed[rid]:
+            continue
+        needed[rid] = True
+        for x, _ in kept[rid][2]:
+            todo.extend(defining.get(abs(x), ()))
+    kept = [r for r, n in zip(kept, needed, strict=True) if n]
+    defining = {}
+    readers: dict[int, list[tuple[int, int]]] = {}
+    for rid, (head, _, body) in enumerate(kept):
+        if head is not None:
+            defining.setdefault(head, []).append(rid)
+        for pos, (x, _) in enumerate(body):
+            readers.setdefault(abs(x), []).append((rid, pos))
+    level = {a: i for i, a in enumerate(order)}
+    # the step after which an atom's value is surely known
+    known_at: dict[int, int] = {}
+
+    def known(atom: int) -> int:
+        if atom in level:
+            return level[atom]
+        if atom not in known_at:
+            known_at[atom] = -1  # (acyclic: no recursion back here)
+            known_at[atom] = max(
+                (known(abs(x)) for rid in defining.get(atom, ()) for x, _ in kept[rid][2]),
+                default=-1,
+            )
+        return known_at[atom]
+
+    for atom in defining:
+        known(atom)
+    first = []  # the first step at which a literal of a rule on free atoms alone is decided
+    marked = []  # rules on other atoms too (or on constants)
+    repeats = []  # positions of a literal whose atom comes earlier in the same body
+    for _, _, body in kept:
+        atoms = [abs(x) for x, _ in body]
+        marked.append(any(a not in level for a in atoms))
+        first.append(min((level[a] for a in atoms if a in level), default=-1))
+        repeats.append({i for i, a in enumerate(atoms) if a in atoms[:i]})
+    rule_known = [max((known(abs(x)) for x, _ in body), default=-1) for _, _, body in kept]
+
+    weights = [sum(w for _, w in body) for _, _, body in kept]
+
+    # A row: the half-decided rules {rid: (bound left, mask of decided
+    # literals, weight of the undecided ones)}, the decided derived atoms
+    # still to be read {atom: value}, and how many rules of an atom are dead
+    # {atom: n}.
+    def decide(pending: dict, decided: dict, dead: dict, head: int, truth: bool) -> None:
+        decided[head] = truth
+        dead.pop(head, None)
+        for rid in defining[head]:
+            pending.pop(rid, None)
+
+    def settle(
+        pending: dict, decided: dict, dead: dict, atom: int, truth: bool, step: int, cost: list
+    ) -> bool:
+        """Give `atom` its value and follow what it decides; False if a
+        constraint is broken. A rule on free atoms alone that is no longer
+        pending is decided once some other literal of it is (known from the
+        step); the others are marked None until all their literals are known."""
+        work = [(atom, truth)]
+        while work:
+            atom, truth = work.pop()
+            for index, weight, positive in costs_of.get(atom, ()):
+                if positive == truth:
+                    cost[index] += weight
+            for rid, pos in readers.get(atom, ()):
+                head, bound, body = kept[rid]
+                if head is not None and head in decided:
+                    continue
+                entry = pending.get(rid, FRESH)
+                if entry is None:
+                    continue  # decided already
+                if entry is FRESH and step >= 0 and not marked[rid]:
+                    if first[rid] < step or pos in repeats[rid]:
+                        continue  # decided already
+                left, mask, rest = entry if entry is not FRESH else (bound, 0, weights[rid])
+                lit, weight = body[pos]
+                mask |= 1 << pos
+                rest -= weight
+                if (lit > 0) == truth:
+                    left -= weight
+                if left <= 0:
+                    pending[rid] = None if marked[rid] or step < 0 else FRESH
+                    if head is None:
+                        return False
+                    decide(pending, decided, dead, head, True)
+                    work.append((head, True))
+                elif rest < left:
+                    pending[rid] = None if marked[rid] or step < 0 else FRESH
+                    if head is not None:
+                        n = dead.get(head, 0) + 1
+                        if n == len(defining[head]):
+                            decide(pending, decided, dead, head, False)
+                            work.append((head, False))
+                        else:
+                            dead[head] = n
+                else:
+                    pending[rid] = (left, mask, rest)
+        return True
+
+    pending: dict = {}
+    decided: dict = {}
+    dead: dict = {}
+    start = [(1, True), (2, False)]
+    start += [(a, False) for a in readers if a not in defining and a not in free and a > 2]
+    for head, bound, body in kept:
+        if not body:  # a rule on nothing (bound 0 holds; else never)
+            if bound <= 0:
+                if head is None:
+                    return 0
+                if head not in decided:
+                    decided[head] = True
+                    start.append((head, True))
+            elif head is not None:
+                dead[head] = dead.get(head, 0) + 1
+                if dead[head] == len(defining[head]):
+                    decided[head] = False
+                    start.append((head, False))
+    cost = [0] * len(levels)
+    for atom, truth in start:
+        if not settle(pending, decided, dead, atom, truth, -1, cost):
+            return 0
+
+    def row_key(pending: dict, decided: dict, dead: dict) -> tuple:
+        """What a row's future depends on: its half-decided rules by what is
+        left of them (two rules left with the same head, bound and literals
+        decide the same), the rules marked decided, the decided atoms and
+        the dead rules of each atom."""
+        left = []
+        marks = []
+        for rid, entry in pending.items():
+            if entry is None:
+                marks.append(rid)
+                continue
+            residue = (rid, entry[1])
+            name = names.get(residue)
+            if name is None:
+                body = kept[rid][2]
+                mask = entry[1]
+                rest = (kept[rid][0], tuple(body[i] for i in range(len(body)) if not mask >> i & 1))
+                name = names[residue] = contents.setdefault(rest, len(contents))
+            left.append((name, entry[0]))
+        left.sort()
+        return (tuple(left), frozenset(marks), frozenset(decided.items()), frozenset(dead.items()))
+
+    names: dict[tuple[int, int], int] = {}  # (rule, decided literals) -> what is left, numbered
+    contents: dict[tuple, int] = {}
+
+    rows: list = [(pending, decided, dead, 1, tuple(cost))]
+    for step, atom in enumerate(order):
+        if end is not None and time.monotonic() > end:
+            raise TimeoutError()
+        following: dict = {}
+        for p, d, x, n, c in rows:
+            for truth in (True, False):
+                pending, decided, dead, cost = dict(p), dict(d), dict(x), list(c)
+                if not settle(pending, decided, dead, atom, truth, step, cost):
+                    continue
+                cost = tuple(cost)
+                for a in [a for a in decided if known_at.get(a, -1) <= step]:
+                    del decided[a]
+                for rid in [
+                    r
+                    for r, e in pending.items()
+                    if e is FRESH or (e is None and rule_known[r] <= step)
+                ]:
+                    del pending[rid]
+                key = row_key(pending, decided, dead)
+                found = following.get(key)
+                if found is None or cost < found[4]:
+                    following[key] = [pending, decided, dead, n, cost]
+                elif cost == found[4]:
+                    found[3] += n
+        rows = list(following.values())
+        if len(rows) > TABLE_STATES:
+            return None
+    if not rows:
+        return 0
+    least = min(row[4] for row in rows)
+    return sum(row[3] for row in rows if row[4] == least)

@@ -51,6 +51,7 @@ ModelCallback = Callable[[Sequence[clingo.Symbol]], None]
 
 # The queries whose answers count their models: their groundings are recorded
 # (mtgkb.engine.counting) so that the count is exact without enumerating them all.
+# (`order` and `stack` list every model up to the cap, and count the rest.)
 COUNTED_QUERIES = registry.COUNTED_QUERIES
 
 
@@ -213,7 +214,7 @@ class Grounding:
             self.ctl.assign_external(atom, atom in on)
         end = None if timeout is None else time.monotonic() + timeout
         result = SolveResult()
-        if self.recorder is not None and on_model is None and keep is not None:
+        if self.recorder is not None and on_model is None:
             return self._solve_by_parts(query, result, max_models, keep, end, on)
         count_only = (
             self.options.fast_count
@@ -235,12 +236,17 @@ class Grounding:
         return result
 
     def _solve_by_parts(self, query, result, max_models, keep, end, on) -> SolveResult:
-        """The first `keep` models (at most `max_models`) by enumeration, and
-        the exact count of all of them by independent parts (mtgkb.engine.counting)."""
+        """The first `keep` models (None: all; at most `max_models`) by
+        enumeration, and the exact count of all of them by independent parts
+        (mtgkb.engine.counting)."""
         from mtgkb.engine.counting import Unsupported, count_models
 
-        listed = keep if max_models == 0 else min(keep, max_models)
-        outcome = self._run(listed, end, result, keep, None) if listed > 0 else None
+        if keep is None:
+            listed = max_models  # (0: every model, so the listing counts them)
+            outcome = self._run(listed, end, result, keep, None)
+        else:
+            listed = keep if max_models == 0 else min(keep, max_models)
+            outcome = self._run(listed, end, result, keep, None) if listed > 0 else None
         if outcome is not None and outcome.exhausted:
             result.satisfiable = result.count > 0 or bool(outcome.satisfiable)
             result.complete = True
@@ -263,8 +269,8 @@ class Grounding:
             return result
         except TimeoutError:
             raise SolveTimeout() from None
-        result.count = count
-        result.satisfiable = count > 0
+        result.count = max(count, result.count)
+        result.satisfiable = result.count > 0
         result.complete = exact
         return result
 

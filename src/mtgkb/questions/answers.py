@@ -271,15 +271,21 @@ def _distinct(sequences) -> list[list]:
     return out
 
 
+def _listing(result: SolveResult) -> dict:
+    """Where `--max-models` cut the listed orders: how many there are (exact
+    unless `complete` is false)."""
+    if len(result.models) < result.count:
+        return {"count": result.count, "complete": result.complete}
+    return {} if result.complete else {"complete": False}
+
+
 def _orders(
     query: str, pred: str, ask: str, scenario, facts, limits: Limits, session: Session | None
 ) -> Answer:
     result = _all_models(query, scenario, facts, limits, session)
     read = Decoder()
     orders = _distinct(read.sequence(model, pred) for model in result.models)
-    answer = {"ask": ask, "orders": orders}
-    if not result.complete:
-        answer["complete"] = False
+    answer = {"ask": ask, "orders": orders, **_listing(result)}
     return _with_rules(answer, read.cited_rules(result.models))
 
 
@@ -301,8 +307,7 @@ def answer_order(question, scenario, facts, limits: Limits, session=None) -> Ans
     made_by = {a: r for model in result.models[:1] for a, r in values(model, "made_by", 2)}
     if made_by:
         answer["made_by"] = made_by
-    if not result.complete:
-        answer["complete"] = False
+    answer.update(_listing(result))
     return _with_rules(answer, read.cited_rules(result.models))
 
 
