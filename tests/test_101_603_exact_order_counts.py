@@ -15,12 +15,12 @@ import math
 import random
 import sys
 
-import pytest
 from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtgkb.engine import solve
+from mtgkb.engine.state import Engine, Options
 from mtgkb.language.facts import scenario_facts
 from mtgkb.questions.answers import Limits
 from mtgkb.running.runner import answer_text, parse_or_fail
@@ -57,6 +57,11 @@ def _random_stack(seed: int) -> str:
     return "\n".join([*lines, "ask stack"]) + "\n"
 
 
+# one engine each, read once: counting by parts, and plain enumeration
+ENGINE = Engine()
+BY_ENUMERATION = Engine(Options.from_env().but(count_parts=False))
+
+
 def _random_order(seed: int) -> str:
     rng = random.Random(seed)
     lines = _table(rng)
@@ -75,10 +80,8 @@ def _random_order(seed: int) -> str:
 def _counts(text: str, query: str) -> tuple[tuple[int, bool], tuple[int, bool]]:
     """(count, complete) by parts listing one model, and by plain enumeration."""
     facts = scenario_facts(parse_or_fail(text, "order.mtg"))
-    by_parts = solve.solve(query, facts, max_models=1)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(solve, "COUNT_PARTS", False)
-        plain = solve.solve(query, facts, max_models=0)
+    by_parts = solve.solve(query, facts, max_models=1, engine=ENGINE)
+    plain = solve.solve(query, facts, max_models=0, engine=BY_ENUMERATION)
     return (by_parts.count, by_parts.complete), (plain.count, plain.complete)
 
 
