@@ -62,6 +62,12 @@ def choose_rule_base(args: argparse.Namespace):
     return base
 
 
+def _rule_base_errors(args: argparse.Namespace) -> list[str]:
+    """The syntax errors of the rule base this command used (none if it used none)."""
+    chosen = getattr(args, "chosen_rule_base", None)
+    return chosen.syntax_errors() if chosen is not None else []
+
+
 def _unreadable(files) -> str | None:
     """clingo's `FILE:LINE:COL: error:` messages for added files it cannot parse."""
     if not files:
@@ -514,6 +520,16 @@ def main(argv: list[str] | None = None) -> int:
             args.chosen_rule_base = chosen
         with _StopOnSignals():
             return args.handler(args)
+    except (RuntimeError, ValueError) as err:
+        # clingo could not read a program of the rule base (its vocabulary
+        # included): say which file and where, as for any bad input
+        from mtgkb.rulebase.vocabulary import VocabularyError
+
+        found = _rule_base_errors(args) or ([str(err)] if isinstance(err, VocabularyError) else [])
+        if not found:
+            raise
+        print("\n".join(found), file=sys.stderr)
+        return EXIT_INPUT
     except KeyboardInterrupt:
         return 128 + signal.SIGINT
     except Stopped as stopped:

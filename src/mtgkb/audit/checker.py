@@ -205,7 +205,7 @@ class Checker:
         reads: set[tuple[str, int]] = set()
         defines: set[tuple[str, int]] = set()
         statements: list[cast.AST] = []
-        cast.parse_files([str(path)], statements.append)
+        cast.parse_files([str(path)], statements.append, logger=quiet)
         for stmt in statements:
             if stmt.ast_type == cast.ASTType.Rule:
                 heads, uses = head_and_body(stmt)

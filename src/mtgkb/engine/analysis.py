@@ -12,6 +12,8 @@ from collections.abc import Iterable
 
 import clingo
 
+from mtgkb.engine.programs import quiet
+
 ANALYSIS_VERSION = 4  # bump when the analysis below changes
 
 # --------------------------------------------------------------------------
@@ -218,7 +220,7 @@ def _analyse(text: str) -> list[dict]:
                 span = _whole_statement(source, span)
             out.append(_describe(node, span))
 
-    clingo.ast.parse_string(text, take)
+    clingo.ast.parse_string(text, take, logger=quiet)
     return out
 
 

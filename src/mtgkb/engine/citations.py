@@ -51,6 +51,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
+from mtgkb.engine.programs import quiet
 from mtgkb.rulebase.tags import MARK, parse_tag, split_mark, tag_cites
 
 #: The heads of citations.
@@ -144,7 +145,7 @@ def citations_of(rule: cast.AST, numbers: Sequence[str]) -> list[str]:
 def parsed(text: str) -> cast.AST:
     """One generated citation as a statement."""
     out: list[cast.AST] = []
-    cast.parse_string(text, out.append)
+    cast.parse_string(text, out.append, logger=quiet)
     return next(n for n in out if n.ast_type == cast.ASTType.Rule)
 
 

@@ -101,7 +101,7 @@ def _scenario_program(text: str) -> list:
         else:
             raise _Unsupported(str(kind))
 
-    clingo.ast.parse_string(text, take)
+    clingo.ast.parse_string(text, take, logger=quiet)
     return out
 
 

@@ -5,6 +5,7 @@ external `_mtgkb_query(Q)`, switched on for its own solve.
 from __future__ import annotations
 
 from mtgkb.engine.analysis import _head
+from mtgkb.engine.programs import quiet
 
 GUARD = "_mtgkb_query"
 
@@ -25,7 +26,7 @@ def _guard(text: str, name: str) -> str | None:
 
     T = clingo.ast.ASTType
     nodes: list = []
-    clingo.ast.parse_string(text, nodes.append)
+    clingo.ast.parse_string(text, nodes.append, logger=quiet)
     nodes = [n for n in nodes if n.ast_type != T.Comment]
     # A merged program hides all atoms (`#show.`) and shows terms only: so a
     # query must say which atoms it shows with `#show p/n`.
@@ -65,5 +66,5 @@ def _definitions(text: str) -> dict[str, frozenset[str]]:
         for pattern in head[0] if head else ():
             found.setdefault(pattern[0], set()).add(str(node))
 
-    clingo.ast.parse_string(text, take)
+    clingo.ast.parse_string(text, take, logger=quiet)
     return {k: frozenset(v) for k, v in found.items()}

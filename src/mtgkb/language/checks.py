@@ -132,7 +132,7 @@ def _program_of(files: tuple) -> tuple[tuple[cast.AST, Pattern | None, tuple[Pat
     derives (None: none, or any) and the patterns of the atoms its body needs."""
     parsed: list[cast.AST] = []
     texts = [program_text(path) for path, *_ in files]  # with their generated citations
-    cast.parse_string("\n".join(texts + [SHOW]), parsed.append)
+    cast.parse_string("\n".join(texts + [SHOW]), parsed.append, logger=quiet)
     out = []
     for node in parsed:
         if node.ast_type in (cast.ASTType.Comment, cast.ASTType.Program, cast.ASTType.Defined):

@@ -104,6 +104,24 @@ class RuleBase:
     def folder(self, name: str) -> Path:
         return self.root / name
 
+    def syntax_errors(self) -> list[str]:
+        """clingo's `FILE:LINE:COL: error:` messages for every file of this rule
+        base (rules/, kb/, queries/, the added files) it cannot parse; none when
+        all parse. Asked when a run fails, to say which file is at fault."""
+        import clingo.ast
+
+        files = [f for name in FOLDERS for f in sorted(self.folder(name).glob("*.lp"))]
+        found: list[str] = []
+        for path in [*files, *self.extra]:
+            messages: list[str] = []
+            try:
+                clingo.ast.parse_files(
+                    [str(path)], lambda _: None, logger=lambda c, m, out=messages: out.append(m)
+                )
+            except RuntimeError:
+                found += [m.strip() for m in messages] or [f"{path}: error: cannot be parsed"]
+        return found
+
     def solved_files(self) -> list[Path]:
         """Every program a question needs: the CR encodings, the facts they
         read, then the user's added files (not the input checks)."""
