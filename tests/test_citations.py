@@ -20,6 +20,7 @@ from mtgkb.engine.rule_base import _RuleBase
 from mtgkb.engine.solve import models_as_text
 from mtgkb.rulebase import index as ruleindex
 from mtgkb.rulebase.index import scan_file
+from mtgkb.rulebase.location import program_files
 
 #: One printed atom, and the README's plain clingo recipe (as tests/test_plain_clingo.py).
 ATOM = re.compile(r'(?:[^\s"]|"(?:[^"\\]|\\.)*")+')
@@ -199,16 +200,16 @@ def test_ask_explain_cites_a_generated_citation_and_not_once_the_marker_is_gone(
 
 def test_the_analysed_text_and_its_cache_key_hold_the_generated_citations(tmp_path):
     root = copy_of_rule_base(tmp_path)
-    files = sorted((root / "rules").glob("*.lp"))
+    files = program_files(root / "rules")  # (less the copy kept for plain clingo)
     queries = sorted((root / "queries").glob("*.lp"))
-    marked = _RuleBase((), files, queries)
+    marked = _RuleBase((), files, queries, root / "queries")
     assert 'because(order(Pos,P),rule("101.4")) :- order(Pos,P).' in marked.text
     apnap = root / "rules" / "101_apnap.lp"
     apnap.write_text(
         apnap.read_text(encoding="utf-8").replace(MARKED_ORDER, MARKED_ORDER.replace(" cite", "")),
         encoding="utf-8",
     )
-    unmarked = _RuleBase((), files, queries)
+    unmarked = _RuleBase((), files, queries, root / "queries")
     assert 'because(order(Pos,P),rule("101.4"))' not in unmarked.text
     assert marked._key() != unmarked._key()
 
@@ -246,3 +247,47 @@ def test_mtgkb_program_names_an_unknown_query_and_exits_2():
     out = mtgkb("program", "--query", "nope")
     assert out.returncode == 2
     assert re.search(r"no query 'nope' \(known: .*legal", out.stderr)
+
+
+# --- the copy for plain clingo: rules/generated_citations.lp --------------------
+
+
+def test_the_copy_for_plain_clingo_is_what_the_tags_generate_now():
+    from mtgkb.engine.citations import plain_clingo_copy
+    from mtgkb.rulebase.location import GENERATED_CITATIONS
+
+    copy = ROOT / "rules" / GENERATED_CITATIONS
+    assert copy.read_text(encoding="utf-8") == plain_clingo_copy(ROOT), (
+        f"run `mtgkb program --citations > rules/{GENERATED_CITATIONS}`"
+    )
+    assert 'because(apnap_rank(P,K),rule("101.4")) :- apnap_rank(P,K).' in copy.read_text()
+
+
+def test_mtgkb_reads_no_copy_and_the_audit_says_when_it_is_stale(tmp_path):
+    """A stale copy changes nothing mtgkb answers (it generates the citations
+    itself); the audit warns that plain clingo would cite otherwise."""
+    from mtgkb.audit.lint import stale_citations
+    from mtgkb.audit.sources import Base
+    from mtgkb.rulebase.location import GENERATED_CITATIONS
+
+    base = tmp_path / "base"
+    for folder in ("rules", "kb", "queries"):
+        shutil.copytree(ROOT / folder, base / folder)
+    scenario = ROOT / "examples" / "01_apnap_sacrifice.mtg"
+
+    def order_rules() -> list[str]:
+        out = subprocess.run(
+            [sys.executable, "-m", "mtgkb", "run", "--json", "--rule-base", str(base), scenario],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)["answers"][0]["rules"]
+
+    before = order_rules()
+    assert "101.4" in before and stale_citations(Base.at(base)) == []
+    (base / "rules" / GENERATED_CITATIONS).write_text('because(x, rule("999.9")) :- x.\nx.\n')
+    assert order_rules() == before
+    found = stale_citations(Base.at(base))
+    assert [f["kind"] for f in found] == ["stale-citations"]

@@ -1,12 +1,11 @@
 """Plain clingo reproduces mtgkb's answers exactly (spec, section 7), with the
-command line the README gives:
+command line the README gives, on the rule base's files as they are
 
-    mtgkb program --query Q > program.lp
-    echo '#minimize{0}.' | python -m clingo program.lp facts.lp - \\
+    echo '#minimize{0}.' | python -m clingo rules/*.lp kb/*.lp queries/Q.lp facts.lp - \\
         0 --project=show --opt-mode=optN --quiet=1
 
-(`mtgkb program` prints rules/ and kb/ with the citations their `cite` tags
-generate, and the query.)
+(rules/generated_citations.lp holds the citations the `cite` tags generate)
+or on the program `mtgkb program --query Q > program.lp` prints.
 
 `0` asks for every model (clingo's default is one), `--opt-mode=optN` for
 every optimal one, `--project=show` for one model per shown answer, and
@@ -48,11 +47,19 @@ def exported(query: str, tmp_path) -> str:
     return str(path)
 
 
-def plain_clingo(query: str, facts: str, tmp_path) -> list[set[str]]:
-    """The models plain clingo prints with the README's command line."""
+def globbed(query: str, tmp_path) -> list[str]:
+    """`rules/*.lp kb/*.lp queries/Q.lp`, as the shell expands them."""
+    files = [str(f) for folder in ("rules", "kb") for f in sorted((ROOT / folder).glob("*.lp"))]
+    return [*files, str(ROOT / "queries" / f"{query}.lp")]
+
+
+def plain_clingo(query: str, facts: str, tmp_path, files_of=None) -> list[set[str]]:
+    """The models plain clingo prints with the README's command line (on the
+    program `mtgkb program` prints, or on the files `files_of` names)."""
     path = tmp_path / "facts.lp"
     path.write_text(facts, encoding="utf-8")
-    files = [exported(query, tmp_path), str(path), "-"]
+    program = files_of(query, tmp_path) if files_of else [exported(query, tmp_path)]
+    files = [*program, str(path), "-"]
     proc = subprocess.run(
         [sys.executable, "-m", "clingo", *files, *RECIPE],
         input=ZERO,
@@ -82,13 +89,17 @@ def cases():
     return out
 
 
+@pytest.mark.parametrize("recipe", ["rule-base-files", "mtgkb-program"])
 @pytest.mark.parametrize("path,question,query", cases())
-def test_plain_clingo_prints_exactly_the_models_mtgkb_answers_from(path, question, query, tmp_path):
+def test_plain_clingo_prints_exactly_the_models_mtgkb_answers_from(
+    path, question, query, recipe, tmp_path
+):
     scenario = parse_file(path)
     own = question_symbol(question)
     facts = [s for s in scenario_facts(scenario) if s.name != "asked" or s.arguments[0] == own]
     text = facts_text(facts)
-    theirs = plain_clingo(query, text, tmp_path)
+    files_of = globbed if recipe == "rule-base-files" else None
+    theirs = plain_clingo(query, text, tmp_path, files_of)
     ours = models_as_text(query, text)
     assert len(theirs) == len(ours)
     assert sorted(map(sorted, theirs)) == sorted(map(sorted, ours))

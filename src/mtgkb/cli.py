@@ -224,6 +224,15 @@ def cmd_program(args: argparse.Namespace) -> int:
     from mtgkb.rulebase.index import label
     from mtgkb.rulebase.location import data_dir, query_file, rule_files
 
+    if args.citations:
+        from mtgkb.engine.citations import plain_clingo_copy
+
+        try:
+            sys.stdout.write(plain_clingo_copy(args.chosen_rule_base.root))
+        except (CitationError, OSError, UnicodeDecodeError) as err:
+            print(f"mtgkb: error: {err}", file=sys.stderr)
+            return EXIT_INPUT
+        return 0
     files = rule_files()
     if args.query is not None:
         path = query_file(args.query)
@@ -351,6 +360,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print the rule base as mtgkb solves it (with the citations its "
         "`cite` tags generate) and, with --query, one query: "
         "mtgkb program --query legal > p.lp; mtgkb facts FILE > f.lp; clingo p.lp f.lp",
+    )
+    program.add_argument(
+        "--citations",
+        action="store_true",
+        help="print only the generated citations, as rules/generated_citations.lp holds "
+        "them for plain clingo",
     )
     program.add_argument(
         "--query",

@@ -133,4 +133,23 @@ def lint(base: Base, scans: Scans, index: RuleIndex | None) -> tuple[list[dict],
     warnings: list[dict] = []
     for kind, _kind, where, text in missing_texts(scans.rules, base.kb):
         (found if kind == "no-message" else warnings).append(finding(kind, text, where))
-    return found, warnings + unused(base, scans)
+    return found, warnings + unused(base, scans) + stale_citations(base)
+
+
+def stale_citations(base: Base) -> list[dict]:
+    """rules/generated_citations.lp (for plain clingo) differs from what the
+    `cite` tags generate now: plain clingo would cite otherwise than mtgkb."""
+    from mtgkb.engine.citations import plain_clingo_copy
+    from mtgkb.rulebase.location import GENERATED_CITATIONS
+
+    path = base.rules / GENERATED_CITATIONS
+    want = plain_clingo_copy(base.root)
+    have = path.read_text(encoding="utf-8") if path.is_file() else None
+    if have == want:
+        return []
+    said = "is missing" if have is None else "is stale"
+    text = (
+        f"{GENERATED_CITATIONS} {said}: plain clingo would not cite as mtgkb does; "
+        f"run `mtgkb program --citations > rules/{GENERATED_CITATIONS}`"
+    )
+    return [finding("stale-citations", text, f"rules/{GENERATED_CITATIONS}")]

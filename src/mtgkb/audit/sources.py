@@ -17,7 +17,7 @@ import clingo
 import clingo.ast as cast
 
 from mtgkb.rulebase.index import FileScan, scan_file, scan_folder
-from mtgkb.rulebase.location import ENV_RULE_BASE, ENV_WITH
+from mtgkb.rulebase.location import ENV_RULE_BASE, ENV_WITH, program_files
 from mtgkb.rulebase.location import current as current_rule_base
 
 #: The explanation graph is read by the renderer, not by other rules.
@@ -51,7 +51,7 @@ class Base:
         )
 
     def files(self, folder: Path | None) -> list[Path]:
-        return sorted(folder.glob("*.lp")) if folder is not None and folder.is_dir() else []
+        return program_files(folder) if folder is not None and folder.is_dir() else []
 
     def query_files(self) -> list[Path]:
         return self.files(self.queries)

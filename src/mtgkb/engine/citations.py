@@ -244,6 +244,29 @@ def program_text(path: Path | str) -> str:
     return text.rstrip("\n") + "\n\n" + more if more else text
 
 
+def plain_clingo_copy(root: Path) -> str:
+    """The text of `rules/generated_citations.lp` for the rule base in `root`:
+    the citations every file of its rules/ and kb/ generates, written out so
+    that `clingo rules/*.lp kb/*.lp queries/Q.lp facts.lp` answers as mtgkb
+    does. (mtgkb reads no such file: it generates them itself.)"""
+    from mtgkb.rulebase.index import label
+    from mtgkb.rulebase.location import program_files
+
+    parts = [
+        "%%% Generated: the citations of the `cite` tags of this rule base, for plain\n"
+        "%%% clingo. mtgkb does not read this file (it generates them as it reads\n"
+        "%%% the rule base). Write it again after changing a tag:\n"
+        "%%%     mtgkb program --citations > rules/generated_citations.lp\n"
+    ]
+    for folder in ("rules", "kb"):
+        for path in program_files(root / folder):
+            made = generated_text(path)
+            if made:
+                body = made.split("\n\n", 1)[1]  # less the banner
+                parts.append(f"%%% {label(path)}\n\n{body.rstrip()}\n")
+    return "\n".join(parts)
+
+
 def load(ctl: clingo.Control, path: Path | str) -> None:
     """`ctl.load(path)` and its generated citations: for the readers that
     want clingo's messages to name the file's own lines."""

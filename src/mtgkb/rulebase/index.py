@@ -28,7 +28,7 @@ from mtgkb.engine import citations
 from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import stamp
 from mtgkb.rulebase.location import current as current_rule_base
-from mtgkb.rulebase.location import data_dir
+from mtgkb.rulebase.location import data_dir, program_files
 from mtgkb.rulebase.tags import (
     parse_tag,
     tag_cites,
@@ -492,7 +492,7 @@ def _scan_cached(path: str, stamp: tuple) -> FileScan:
 
 def scan_folder(folder: Path) -> list[FileScan]:
     """Every `*.lp` file of a folder, scanned (cached while the files are unchanged)."""
-    files = sorted(Path(folder).glob("*.lp"))
+    files = program_files(Path(folder))
     return [_scan_cached(str(f), stamp([f])) for f in files]
 
 

@@ -33,6 +33,19 @@ NOT_SOLVED = {"rule_index.lp", "texts.lp"}
 # The checks of the input, solved alone before any question (mtgkb.language.checks).
 INPUT_CHECKS = {"100_input_checks.lp", "input_messages.lp"}
 
+# The citations the `cite` tags ask for, written out for plain clingo
+# (`clingo rules/*.lp kb/*.lp queries/Q.lp facts.lp`; made by `mtgkb program
+# --citations`). mtgkb itself generates them when it reads the rule base
+# (mtgkb.engine.citations), so it reads no file of this name: a stale copy
+# never changes its answers (the audit says when the copy is stale).
+GENERATED_CITATIONS = "generated_citations.lp"
+
+
+def program_files(folder: Path) -> list[Path]:
+    """The `*.lp` files of a folder of the rule base, as mtgkb reads them
+    (less the copy of the generated citations kept for plain clingo)."""
+    return [f for f in sorted(Path(folder).glob("*.lp")) if f.name != GENERATED_CITATIONS]
+
 
 class RuleBaseError(FileNotFoundError):
     """The rule base named cannot be used (missing folder, missing file)."""
@@ -126,8 +139,8 @@ class RuleBase:
         """Every program a question needs: the CR encodings, the facts they
         read, then the user's added files (not the input checks)."""
         skip = NOT_SOLVED | INPUT_CHECKS
-        kb = [f for f in sorted(self.folder("kb").glob("*.lp")) if f.name not in skip]
-        rules = [f for f in sorted(self.folder("rules").glob("*.lp")) if f.name not in skip]
+        kb = [f for f in program_files(self.folder("kb")) if f.name not in skip]
+        rules = [f for f in program_files(self.folder("rules")) if f.name not in skip]
         return rules + kb + list(self.extra)
 
     @property

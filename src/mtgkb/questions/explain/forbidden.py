@@ -21,7 +21,7 @@ from mtgkb.questions.explain.text import describe
 from mtgkb.questions.explain.trace import _term_of
 from mtgkb.questions.symbols import names_in
 from mtgkb.rulebase.index import scan_folder, sort_key
-from mtgkb.rulebase.location import data_dir, query_file, rule_files
+from mtgkb.rulebase.location import data_dir, program_files, query_file, rule_files
 
 CORE_TIMEOUT = 5.0
 
@@ -108,7 +108,7 @@ class Forbidder:
         query: str = "legal",
         candidates: Iterable[str] | None = None,
     ):
-        files = sorted(data_dir("rules").glob("*.lp"))
+        files = program_files(data_dir("rules"))
         within = frozenset(candidates) if candidates is not None else None
         self.switches = _switches(stamp(files), within)
         ctl = new_control(["--models=1"], quiet)
