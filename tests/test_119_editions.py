@@ -17,7 +17,8 @@ from test_rule_base import mtgkb
 from mtgkb.audit.editions import edition_history, word_diff
 from mtgkb.audit.render import to_text
 from mtgkb.audit.report import audit
-from mtgkb.rulebase.index import load_index, read_cr
+from mtgkb.rulebase.cr_text import read_cr
+from mtgkb.rulebase.index import load_index
 
 FIXTURES = ROOT / "tests" / "fixtures"
 OLD = FIXTURES / "cr-2019-06-12.txt"

@@ -14,7 +14,7 @@ from mtgkb.language.checks import input_errors
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.parser import _Builder, grammar, parse_text
 from mtgkb.language.validate import _Checker
-from mtgkb.rulebase.index import encoded_map
+from mtgkb.rulebase.encoded import encoded_map
 from mtgkb.rulebase.location import data_dir
 
 

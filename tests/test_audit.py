@@ -111,7 +111,7 @@ def test_audit_lint_reports_a_violation_kind_without_a_message(broken):
 
 def test_audit_warns_of_a_message_without_its_italian_twin(tmp_path):
     from mtgkb.audit.kinds import missing_texts
-    from mtgkb.rulebase.index import scan_folder
+    from mtgkb.rulebase.encoded import scan_folder
 
     (tmp_path / "rules").mkdir()
     (tmp_path / "kb").mkdir()
@@ -235,7 +235,7 @@ def test_the_invariants_are_asp_in_the_package_and_no_asp_is_left_in_its_python(
 
     import mtgkb.audit
     from mtgkb.audit.scene import INVARIANTS
-    from mtgkb.rulebase.index import scan_file
+    from mtgkb.rulebase.encoded import scan_file
 
     package = Path(mtgkb.audit.__file__).parent
     assert INVARIANTS.parent == package and INVARIANTS.suffix == ".lp"

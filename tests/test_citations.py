@@ -18,8 +18,8 @@ from conftest import ROOT
 from mtgkb.engine.citations import CitationError, generate, hand_written, program_text
 from mtgkb.engine.rule_base import _RuleBase
 from mtgkb.engine.solve import models_as_text
-from mtgkb.rulebase import index as ruleindex
-from mtgkb.rulebase.index import scan_file
+from mtgkb.rulebase import encoded as ruleindex
+from mtgkb.rulebase.encoded import scan_file
 from mtgkb.rulebase.location import program_files
 
 #: One printed atom, and the README's plain clingo recipe (as tests/test_plain_clingo.py).

@@ -7,17 +7,13 @@ import re
 import pytest
 from helpers import CONFORMANCE, ROOT, SHARED, needs_shared
 
-from mtgkb.rulebase import index as ruleindex
-from mtgkb.rulebase.index import (
-    EDITION,
-    load_index,
-    lookup,
-    names_rule,
-    read_cr,
-    rules_command,
-    scan_file,
-    scan_folder,
-)
+from mtgkb.rulebase import encoded as ruleindex
+from mtgkb.rulebase import tested as ruletests
+from mtgkb.rulebase.command import rules_command
+from mtgkb.rulebase.cr_text import read_cr
+from mtgkb.rulebase.encoded import scan_file, scan_folder
+from mtgkb.rulebase.index import EDITION, load_index, lookup
+from mtgkb.rulebase.tested import names_rule
 
 CR_EXCERPT = SHARED / "reference" / "cr-2026-04-17-excerpt.txt"
 needs_cr = pytest.mark.skipif(
@@ -218,14 +214,14 @@ def test_tested_by_matches_whole_number_words_in_test_names():
 
 
 def test_tested_by_finds_a_test_of_this_file():
-    found = ruleindex.tested_by("118.4a", ROOT)
+    found = ruletests.tested_by("118.4a", ROOT)
     assert "tests/test_rule_index.py::test_older_number_118_4a_resolves_with_a_note" in found
 
 
 @needs_shared
 def test_tested_by_finds_the_conformance_case_citing_a_rule():
     assert (CONFORMANCE / "c05_block_other_players_attacker.expected.json").is_file()
-    assert "../shared/conformance/c05_block_other_players_attacker.mtg" in ruleindex.tested_by(
+    assert "../shared/conformance/c05_block_other_players_attacker.mtg" in ruletests.tested_by(
         "802.4a", ROOT
     )
 

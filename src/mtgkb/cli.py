@@ -221,7 +221,7 @@ def cmd_program(args: argparse.Namespace) -> int:
     """The program mtgkb solves, for plain clingo: the rule base as read for
     solving (each file with its generated citations) and the query."""
     from mtgkb.engine.citations import CitationError, program_text
-    from mtgkb.rulebase.index import label
+    from mtgkb.rulebase.encoded import label
     from mtgkb.rulebase.location import data_dir, query_file, rule_files
 
     if args.citations:
@@ -253,7 +253,7 @@ def cmd_program(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from mtgkb.rulebase.index import rules_command
+    from mtgkb.rulebase.command import rules_command
 
     return rules_command(args)
 

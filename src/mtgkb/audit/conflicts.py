@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from mtgkb.audit.checker import load_case
 from mtgkb.audit.scene import prepare, statements_behind
 from mtgkb.audit.sources import Base
-from mtgkb.rulebase.index import FileScan, label, sort_key
+from mtgkb.rulebase.encoded import FileScan, label
+from mtgkb.rulebase.index import sort_key
 
 #: Words of a conflict message that name things of one scenario (players,
 #: objects, numbers; a quoted 'ask ...' names the question and stays): left

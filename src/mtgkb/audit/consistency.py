@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from mtgkb.audit.checker import Checker
-from mtgkb.rulebase.index import example_folders
+from mtgkb.rulebase.tested import example_folders
 
 #: From how many scenarios the audit checks in two processes (on two cores or more).
 PARALLEL_FROM = 24

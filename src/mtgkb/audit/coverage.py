@@ -6,7 +6,9 @@ indexed rule encoded nowhere is lint, an encoded rule no test names a warning.
 from __future__ import annotations
 
 from mtgkb.audit.sources import Base, Scans, finding
-from mtgkb.rulebase.index import RuleIndex, label, tested_map
+from mtgkb.rulebase.encoded import label
+from mtgkb.rulebase.index import RuleIndex
+from mtgkb.rulebase.tested import tested_map
 
 
 def tag_sites(scans: Scans) -> dict[str, list[str]]:

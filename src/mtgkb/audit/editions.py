@@ -14,7 +14,8 @@ from pathlib import Path
 
 from mtgkb.audit.coverage import tag_sites
 from mtgkb.audit.sources import Scans, finding
-from mtgkb.rulebase.index import EDITION, CRText, RuleIndex, read_cr, sort_key
+from mtgkb.rulebase.cr_text import CRText, read_cr
+from mtgkb.rulebase.index import EDITION, RuleIndex, sort_key
 
 
 def edition_check(
@@ -142,7 +143,7 @@ def edition_history(files: Sequence[Path], index: RuleIndex | None, progress=Non
     the editions where its text changed (a word diff of the two texts) and
     where it was renumbered (found by matching the texts across the editions).
     The texts are the user's files: read here, shown in the report, kept nowhere."""
-    from mtgkb.rulebase.index import edition_number
+    from mtgkb.rulebase.command import edition_number
 
     crs = [(read_cr(f), Path(f)) for f in files]
     for cr, f in crs:

@@ -121,7 +121,7 @@ def expected_answers(base, progress=None) -> list[dict]:
     """The example files beside the rule base `base` (mtgkb.audit.sources.Base)
     answered with it, made the rule base in use for the while, and compared
     with their `*.expected.json`."""
-    from mtgkb.rulebase.index import example_folders
+    from mtgkb.rulebase.tested import example_folders
 
     with base.in_use():
         out = []

@@ -18,7 +18,7 @@ import clingo.ast as cast
 
 from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import quiet
-from mtgkb.rulebase.index import FileScan, label
+from mtgkb.rulebase.encoded import FileScan, label
 
 #: (predicate, arity, 0-based argument) where a kind stands.
 VIOLATION = ("violation", 2, 1)

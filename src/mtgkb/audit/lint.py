@@ -14,7 +14,8 @@ from mtgkb.audit.kinds import missing_texts
 from mtgkb.audit.sources import PUBLIC_GRAPH, Base, Scans, documented_names, finding, head_and_body
 from mtgkb.engine.citations import load as load_program
 from mtgkb.engine.control import new_control
-from mtgkb.rulebase.index import RuleIndex, label
+from mtgkb.rulebase.encoded import label
+from mtgkb.rulebase.index import RuleIndex
 
 _LOG_LINE = re.compile(
     r"^(?P<file>.*?):(?P<line>\d+):\d+(?:-\d+(?::\d+)?)?: "

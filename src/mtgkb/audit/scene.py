@@ -36,7 +36,8 @@ from mtgkb.engine.cores import (
     switch_statements,
     switched_control,
 )
-from mtgkb.rulebase.index import label, sort_key
+from mtgkb.rulebase.encoded import label
+from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import NOT_SOLVED
 
 #: The audit's invariants and the program that forces one declaration.

@@ -16,7 +16,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
-from mtgkb.rulebase.index import FileScan, scan_file, scan_folder
+from mtgkb.rulebase.encoded import FileScan, scan_file, scan_folder
 from mtgkb.rulebase.location import ENV_RULE_BASE, ENV_WITH, program_files
 from mtgkb.rulebase.location import current as current_rule_base
 

@@ -33,7 +33,7 @@ generated citations (the engine's rule base, hence the slicing analysis and
 the key of its cache; the input checks; `mtgkb program`, which prints the
 program for plain clingo). `load(ctl, path)` is the same for a reader that
 loads the file itself, so that clingo's messages name its lines.
-`mtgkb.rulebase.index.scan_file` adds the same citations (parsed, at the
+`mtgkb.rulebase.encoded.scan_file` adds the same citations (parsed, at the
 marked rule's line) to the statements that explain's traced twins, the
 switches of minimal cores and the audit read; the rule index counts them as
 `cited_at` the marked rule (which is `encoded_at` there itself). Nothing here
@@ -171,7 +171,7 @@ def generate(text: str, path: Path | str = "<string>") -> list[Generated]:
 
     Fast, for reading the rule base: only the lines under a marked tag are
     parsed (the statements a tag covers are those below it up to the next tag
-    or blank line), all in one parse; `mtgkb.rulebase.index.scan_file` finds
+    or blank line), all in one parse; `mtgkb.rulebase.encoded.scan_file` finds
     the same ones with the whole file parsed (tests/test_citations.py checks
     that they agree)."""
     if MARK not in text:
@@ -249,7 +249,6 @@ def plain_clingo_copy(root: Path) -> str:
     the citations every file of its rules/ and kb/ generates, written out so
     that `clingo rules/*.lp kb/*.lp queries/Q.lp facts.lp` answers as mtgkb
     does. (mtgkb reads no such file: it generates them itself.)"""
-    from mtgkb.rulebase.index import label
     from mtgkb.rulebase.location import program_files
 
     parts = [
@@ -263,7 +262,7 @@ def plain_clingo_copy(root: Path) -> str:
             made = generated_text(path)
             if made:
                 body = made.split("\n\n", 1)[1]  # less the banner
-                parts.append(f"%%% {label(path)}\n\n{body.rstrip()}\n")
+                parts.append(f"%%% {folder}/{path.name}\n\n{body.rstrip()}\n")
     return "\n".join(parts)
 
 

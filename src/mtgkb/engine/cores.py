@@ -25,7 +25,8 @@ import clingo.ast as cast
 
 from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import add_facts, quiet, solve_within
-from mtgkb.rulebase.index import FileScan, label, sort_key
+from mtgkb.rulebase.encoded import FileScan, label
+from mtgkb.rulebase.index import sort_key
 
 
 def active(number: str) -> clingo.Symbol:

@@ -274,7 +274,10 @@ def facts_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, dic
 
 
 def rule_answer(number: str, lang: str = "en") -> tuple[int, dict]:
-    from mtgkb.rulebase.index import encoded_at, entry_dict, load_index, lookup, tested_by
+    from mtgkb.rulebase.command import entry_dict
+    from mtgkb.rulebase.encoded import encoded_at
+    from mtgkb.rulebase.index import load_index, lookup
+    from mtgkb.rulebase.tested import tested_by
 
     if lang not in LANGS:
         return 400, {"error": "bad request", "message": f"lang must be one of {', '.join(LANGS)}"}

@@ -20,7 +20,8 @@ from mtgkb.questions.explain.graph import Graph, _own_rule
 from mtgkb.questions.explain.text import describe
 from mtgkb.questions.explain.trace import _term_of
 from mtgkb.questions.symbols import names_in
-from mtgkb.rulebase.index import scan_folder, sort_key
+from mtgkb.rulebase.encoded import scan_folder
+from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import data_dir, program_files, query_file, rule_files
 
 CORE_TIMEOUT = 5.0

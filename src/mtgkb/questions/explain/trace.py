@@ -26,7 +26,7 @@ from mtgkb.engine.control import new_control
 from mtgkb.engine.cores import add_statements
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
 from mtgkb.engine.solve import SolveTimeout
-from mtgkb.rulebase.index import label, scan_file, scan_folder
+from mtgkb.rulebase.encoded import label, scan_file, scan_folder
 from mtgkb.rulebase.location import data_dir, query_file, rule_files
 
 #: The explanation graph: the rule behind a conclusion, what it rests on.

@@ -1,0 +1,261 @@
+"""Where rules are encoded: the `% N` tags of the rule base's ASP files,
+located with `clingo.ast` (a rule cited only by `because/2` or `rests_on/2`,
+hand-written or generated from a `cite` tag, is `cited_at`, not `encoded_at`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import clingo.ast as cast
+
+from mtgkb.engine import citations
+from mtgkb.engine.programs import stamp
+from mtgkb.rulebase.index import RULE_TYPE_NAMES, normalize
+from mtgkb.rulebase.location import current as current_rule_base
+from mtgkb.rulebase.location import data_dir, program_files
+from mtgkb.rulebase.tags import (
+    parse_tag,
+    tag_cites,
+)
+
+# --------------------------------------------------------------------------
+# Where rules are encoded: the `% N` tags of the ASP files
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Statement:
+    """One statement of an ASP file and the tag line it sits under."""
+
+    file: Path
+    line: int
+    end_line: int
+    kind: str
+    tags: tuple[str, ...] | None  # None: no tag line above it
+    tag_line: int | None
+    ast: cast.AST | None = field(default=None, repr=False)
+    cite: bool = False  # the tag asks for generated citations (`% N cite:`)
+    generated: bool = False  # a citation generated from the `cite` tag of the rule at `line`
+
+    @property
+    def is_rule(self) -> bool:
+        return self.kind in RULE_TYPE_NAMES
+
+    @property
+    def is_citation(self) -> bool:
+        """A rule that only says which CR rule or conclusion another conclusion
+        rests on (`because/2`, `rests_on/2`): it cites its rule, it does not
+        encode it."""
+        if self.kind != "Rule" or self.ast is None:
+            return False
+        head = self.ast.head
+        if head.ast_type != cast.ASTType.Literal or head.atom.ast_type != cast.ASTType.SymbolicAtom:
+            return False
+        term = head.atom.symbol
+        return term.ast_type == cast.ASTType.Function and (term.name, len(term.arguments)) in {
+            ("because", 2),
+            ("rests_on", 2),
+        }
+
+    @property
+    def encodes(self) -> bool:
+        """A rule that encodes the CR rules of its tag (not a citation, not `% no rule`)."""
+        return self.is_rule and bool(self.tags) and not self.is_citation
+
+
+@dataclass
+class TagLine:
+    file: Path
+    line: int
+    numbers: tuple[str, ...]
+    malformed: tuple[str, ...]
+    cite: bool = False  # `% N cite: ...`: the rule below gets generated citations
+
+
+@dataclass
+class FileScan:
+    path: Path
+    statements: list[Statement]
+    tags: list[TagLine]
+    errors: list[str]
+
+
+def _tag_of(comment: cast.AST) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    if comment.comment_type != 0:  # a block comment is never a tag
+        return None
+    return parse_tag(comment.value)
+
+
+def scan_file(path: Path) -> FileScan:
+    """Every statement of an ASP file with the tag line it sits under, and
+    the citations its `cite` tags ask for (`generated`, at the marked rule's line).
+
+    A statement is tagged by the nearest tag comment above it in its block:
+    walking up from the statement, only comment lines and other statements
+    may come between; a blank line ends the block.
+    """
+    items: list[cast.AST] = []
+    errors: list[str] = []
+
+    def log(code, message):
+        errors.append(message.strip())
+
+    try:
+        cast.parse_files([str(path)], items.append, logger=log)
+    except RuntimeError:
+        if not errors:
+            errors.append(f"{path}: cannot be parsed")
+        return FileScan(path, [], [], errors)
+    return _scan_items(path, items, errors)
+
+
+def scan_text(text: str, path: Path) -> FileScan:
+    """`scan_file` of a file's text (`path` names it in the statements)."""
+    items: list[cast.AST] = []
+    errors: list[str] = []
+
+    def log(code, message):
+        errors.append(message.strip().replace("<string>", str(path), 1))
+
+    try:
+        cast.parse_string(text, items.append, logger=log)
+    except RuntimeError:
+        if not errors:
+            errors.append(f"{path}: cannot be parsed")
+        return FileScan(path, [], [], errors)
+    return _scan_items(path, items, errors)
+
+
+def _scan_items(path: Path, items: list[cast.AST], errors: list[str]) -> FileScan:
+    items = [i for i in items if i.ast_type != cast.ASTType.Program]
+    items.sort(key=lambda i: (i.location.begin.line, i.location.begin.column))
+    tags: list[TagLine] = []
+    tag_at: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    cite_at: set[int] = set()
+    for k, item in enumerate(items):
+        if item.ast_type != cast.ASTType.Comment:
+            continue
+        first_on_line = k == 0 or items[k - 1].location.end.line < item.location.begin.line
+        parsed = _tag_of(item) if first_on_line else None
+        if parsed is not None:
+            tag_at[k] = parsed
+            cites = tag_cites(item.value)
+            if cites:
+                cite_at.add(k)
+            tags.append(TagLine(path, item.location.begin.line, parsed[0], parsed[1], cites))
+    statements = []
+    for k, item in enumerate(items):
+        if item.ast_type == cast.ASTType.Comment:
+            continue
+        top = item.location.begin.line
+        found: int | None = None
+        j = k - 1
+        while j >= 0:
+            above = items[j]
+            if above.location.end.line < top - 1:
+                break  # a blank line
+            if j in tag_at:
+                found = j
+                break
+            top = min(top, above.location.begin.line)
+            j -= 1
+        statements.append(
+            Statement(
+                file=path,
+                line=item.location.begin.line,
+                end_line=item.location.end.line,
+                kind=item.ast_type.name,
+                tags=tag_at[found][0] if found is not None else None,
+                tag_line=items[found].location.begin.line if found is not None else None,
+                ast=item,
+                cite=found in cite_at,
+            )
+        )
+    return FileScan(path, statements + _generated(statements, errors), tags, errors)
+
+
+def _generated(statements: list[Statement], errors: list[str]) -> list[Statement]:
+    """The citations the `cite` tags ask for (mtgkb.engine.citations), each
+    once, as statements at the marked rule's line."""
+    out: list[Statement] = []
+    seen: set[str] = set()
+    for st in statements:
+        if not st.cite:
+            continue
+        try:
+            made = citations.citations_of(st.ast, st.tags or ())
+        except citations.CitationError as err:
+            errors.append(f"{st.file}:{st.line}: {err}")
+            continue
+        for number, text in zip(st.tags or (), made, strict=True):
+            if citations.same(text) in seen:
+                continue
+            seen.add(citations.same(text))
+            node = citations.parsed(text)
+            out.append(
+                Statement(
+                    st.file,
+                    st.line,
+                    st.end_line,
+                    "Rule",
+                    (number,),
+                    st.tag_line,
+                    node,
+                    generated=True,
+                )
+            )
+    return out
+
+
+@lru_cache(maxsize=64)
+def _scan_cached(path: str, stamp: tuple) -> FileScan:
+    return scan_file(Path(path))
+
+
+def scan_folder(folder: Path) -> list[FileScan]:
+    """Every `*.lp` file of a folder, scanned (cached while the files are unchanged)."""
+    files = program_files(Path(folder))
+    return [_scan_cached(str(f), stamp([f])) for f in files]
+
+
+def default_root() -> Path:
+    """The folder holding `rules/`, `kb/`, `queries/` (a checkout or the installed package)."""
+    return data_dir("rules").parent
+
+
+def label(path: Path, line: int | None = None) -> str:
+    """`rules/102_players.lp:12`: the folder and file name, and the line (the
+    whole path for a file of no rule base folder, such as a `--with` file)."""
+    path = Path(path)
+    inside = path.parent.name in ("rules", "kb", "queries") or not path.is_absolute()
+    text = f"{path.parent.name}/{path.name}" if inside else str(path)
+    return f"{text}:{line}" if line is not None else text
+
+
+def encoded_map(root: Path | None = None, *, cited: bool = False) -> dict[str, list[str]]:
+    """Each CR number tagged in `rules/*.lp` -> the `rules/FILE.lp:LINE` of the
+    rules that encode it (with `cited`, of the rules that only cite it)."""
+    folder = (Path(root) / "rules") if root is not None else data_dir("rules")
+    scans = scan_folder(folder)
+    if root is None:  # the user's added files are encodings too
+        scans += [scan_file(p) for p in current_rule_base().extra]
+    found: dict[str, list[str]] = {}
+    for scan in scans:
+        for st in scan.statements:
+            if st.is_rule and st.tags and st.is_citation == cited:
+                for num in st.tags:
+                    found.setdefault(num, []).append(label(st.file, st.line))
+    return found
+
+
+def cited_at(number: str, root: Path | None = None) -> list[str]:
+    """Where rules only cite a CR number (`because/2`, `rests_on/2` under its tag)."""
+    return encoded_map(root, cited=True).get(normalize(number), [])
+
+
+def encoded_at(number: str, root: Path | None = None) -> list[str]:
+    """Where the ASP rules under a `% N` tag sit: `rules/FILE.lp:LINE`."""
+    return encoded_map(root).get(normalize(number), [])
