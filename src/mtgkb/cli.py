@@ -70,20 +70,9 @@ def _rule_base_errors(args: argparse.Namespace) -> list[str]:
 
 def _unreadable(files) -> str | None:
     """clingo's `FILE:LINE:COL: error:` messages for added files it cannot parse."""
-    if not files:
-        return None
-    import clingo.ast
+    from mtgkb.rulebase.location import unparsable
 
-    found: list[str] = []
-    for path in files:
-        messages: list[str] = []
-        try:
-            clingo.ast.parse_files(
-                [str(path)], lambda _: None, logger=lambda c, m, out=messages: out.append(m)
-            )
-        except RuntimeError:
-            found += [m.strip() for m in messages] or [f"{path}: error: cannot be parsed"]
-    return "\n".join(found) or None
+    return "\n".join(unparsable(files)) or None
 
 
 def _option(check, *bounds):

@@ -41,6 +41,22 @@ INPUT_CHECKS = {"100_input_checks.lp", "input_messages.lp"}
 GENERATED_CITATIONS = "generated_citations.lp"
 
 
+def unparsable(files) -> list[str]:
+    """clingo's `FILE:LINE:COL: error:` messages for the files it cannot parse."""
+    import clingo.ast
+
+    found: list[str] = []
+    for path in files:
+        messages: list[str] = []
+        try:
+            clingo.ast.parse_files(
+                [str(path)], lambda _: None, logger=lambda c, m, out=messages: out.append(m)
+            )
+        except RuntimeError:
+            found += [m.strip() for m in messages] or [f"{path}: error: cannot be parsed"]
+    return found
+
+
 def program_files(folder: Path) -> list[Path]:
     """The `*.lp` files of a folder of the rule base, as mtgkb reads them
     (less the copy of the generated citations kept for plain clingo)."""
@@ -121,19 +137,8 @@ class RuleBase:
         """clingo's `FILE:LINE:COL: error:` messages for every file of this rule
         base (rules/, kb/, queries/, the added files) it cannot parse; none when
         all parse. Asked when a run fails, to say which file is at fault."""
-        import clingo.ast
-
         files = [f for name in FOLDERS for f in sorted(self.folder(name).glob("*.lp"))]
-        found: list[str] = []
-        for path in [*files, *self.extra]:
-            messages: list[str] = []
-            try:
-                clingo.ast.parse_files(
-                    [str(path)], lambda _: None, logger=lambda c, m, out=messages: out.append(m)
-                )
-            except RuntimeError:
-                found += [m.strip() for m in messages] or [f"{path}: error: cannot be parsed"]
-        return found
+        return unparsable([*files, *self.extra])
 
     def solved_files(self) -> list[Path]:
         """Every program a question needs: the CR encodings, the facts they
