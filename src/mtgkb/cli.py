@@ -484,8 +484,10 @@ class _StopOnSignals:
         self.watcher.start()
         return self
 
-    @staticmethod
-    def _raise(signum, frame):
+    received: int | None = None  # the stopping signal that came, if one did
+
+    def _raise(self, signum, frame):
+        self.received = signum
         raise Stopped(signum)
 
     def _watch(self, read_end: int) -> None:
@@ -496,6 +498,7 @@ class _StopOnSignals:
                 if not data or self.finished.is_set():
                     return
                 if data[0] in stopping:
+                    self.received = data[0]
                     if not self.finished.wait(STOP_GRACE):
                         os._exit(128 + data[0])
                     return
@@ -515,6 +518,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     # the rule base chosen holds for this command (and its workers) only
     saved = {name: os.environ.get(name) for name in (ENV_RULE_BASE, ENV_WITH)}
+    stopper = _StopOnSignals()
     try:
         if hasattr(args, "rule_base"):
             chosen = choose_rule_base(args)
@@ -522,9 +526,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(chosen, file=sys.stderr)
                 return EXIT_INPUT
             args.chosen_rule_base = chosen
-        with _StopOnSignals():
+        with stopper:
             return args.handler(args)
     except (RuntimeError, ValueError) as err:
+        if stopper.received is not None:
+            # a stop raised inside a clingo callback comes back as clingo's error
+            return 128 + stopper.received
         # clingo could not read a program of the rule base (its vocabulary
         # included): say which file and where, as for any bad input
         from mtgkb.rulebase.vocabulary import VocabularyError
