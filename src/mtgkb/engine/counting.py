@@ -338,30 +338,13 @@ def _safe_rest(live: list[tuple], used: list[bool]) -> bool:
             heads.update(rule[2])
     if not heads:
         return True
-    # acyclic among the left-out atoms: Kahn's algorithm
+    # acyclic among the left-out atoms
     needs: dict[int, set[int]] = {a: set() for a in heads}
     for i, rule in enumerate(live):
         if not used[i]:
             h = rule[2][0]
             needs[h].update(abs(lit) for lit in _body_literals(rule) if abs(lit) in heads)
-    users: dict[int, list[int]] = {}
-    waiting = {}
-    ready = []
-    for a, deps in needs.items():
-        waiting[a] = len(deps)
-        if not deps:
-            ready.append(a)
-        for d in deps:
-            users.setdefault(d, []).append(a)
-    done = 0
-    while ready:
-        a = ready.pop()
-        done += 1
-        for u in users.get(a, ()):
-            waiting[u] -= 1
-            if waiting[u] == 0:
-                ready.append(u)
-    return done == len(heads)
+    return _no_cycle(needs)
 
 
 def _canonical(found: dict, value) -> tuple[tuple, dict]:
@@ -539,14 +522,23 @@ def _determined(live: list[tuple], shown: dict) -> dict | None:
 
 
 def _acyclic(derived: dict[int, list[tuple]]) -> bool:
-    """No cycle among the derived atoms (Kahn's algorithm)."""
+    """No cycle among the derived atoms."""
+    return _no_cycle(
+        {
+            head: {abs(x) for rule in rules for x in _body_literals(rule)} & derived.keys()
+            for head, rules in derived.items()
+        }
+    )
+
+
+def _no_cycle(needs: dict[int, set[int]]) -> bool:
+    """No cycle in `needs` (atom -> the atoms of the map it needs): Kahn's algorithm."""
     users: dict[int, list[int]] = {}
     waiting: dict[int, int] = {}
-    for head, rules in derived.items():
-        needs = {abs(x) for rule in rules for x in _body_literals(rule)} & derived.keys()
-        waiting[head] = len(needs)
-        for d in needs:
-            users.setdefault(d, []).append(head)
+    for a, deps in needs.items():
+        waiting[a] = len(deps)
+        for d in deps:
+            users.setdefault(d, []).append(a)
     ready = [a for a, n in waiting.items() if n == 0]
     done = 0
     while ready:
@@ -556,7 +548,7 @@ def _acyclic(derived: dict[int, list[tuple]]) -> bool:
             waiting[u] -= 1
             if waiting[u] == 0:
                 ready.append(u)
-    return done == len(derived)
+    return done == len(needs)
 
 
 # --------------------------------------------------------------------------
