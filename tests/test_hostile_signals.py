@@ -55,12 +55,15 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def stop(args: list[str], signum: int, expect_children: int) -> tuple[int, float, set[int]]:
+def stop(
+    args: list[str], signum: int, expect_children: int, wait: float = 1.0, env=None
+) -> tuple[int, float, set[int]]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "mtgkb", "run", *args],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE if env else subprocess.DEVNULL,
+        env=env,
     )
     try:
         deadline = time.monotonic() + 30
@@ -70,13 +73,16 @@ def stop(args: list[str], signum: int, expect_children: int) -> tuple[int, float
             if len(kids) >= expect_children:
                 break
             time.sleep(0.1)
-        time.sleep(1.0)  # well into the work
+        time.sleep(wait)  # well into the work
         assert proc.poll() is None, "the work ended before the signal"
         kids = children(proc.pid)
         assert len(kids) >= expect_children
         start = time.monotonic()
         os.kill(proc.pid, signum)
         status = proc.wait(timeout=20)
+        if env:
+            said = proc.stderr.read().decode()
+            assert "Traceback" not in said, said
         took = time.monotonic() - start
         end = time.monotonic() + 5
         while any(alive(k) for k in kids) and time.monotonic() < end:
@@ -117,6 +123,32 @@ def test_a_signal_during_solving_in_the_parent_ends_it(tmp_path):
         got, took, _ = stop([path], signum, 0)
         assert got == status
         assert took < 5
+
+
+@pytest.mark.parametrize("wait", [0.5, 1.0, 1.5])
+def test_a_signal_while_the_rule_base_is_analysed_ends_it(tmp_path, wait):
+    # an empty cache: the parent walks the rule base's syntax trees, inside
+    # clingo's callbacks, which hand the stop back as Stopped(Stopped(15))
+    path = str(slow_file(tmp_path))
+    for signum, status in ((signal.SIGTERM, 143), (signal.SIGINT, 130)):
+        cache = tmp_path / f"cache-{signum}"
+        env = dict(os.environ, XDG_CACHE_HOME=str(cache))
+        got, took, _ = stop([path], signum, 0, wait, env)
+        assert got == status
+        assert took < 5
+
+
+def test_a_stop_raised_in_a_clingo_callback_keeps_its_signal():
+    import clingo.ast
+
+    from mtgkb.cli import Stopped
+
+    def callback(_statement):
+        raise Stopped(signal.SIGTERM)
+
+    with pytest.raises(Stopped) as raised:
+        clingo.ast.parse_string("a.", callback)
+    assert raised.value.signum == signal.SIGTERM
 
 
 def test_die_with_parent_ends_a_child_whose_parent_is_gone():

@@ -453,9 +453,12 @@ def build_parser() -> argparse.ArgumentParser:
 class Stopped(BaseException):
     """SIGTERM (or another stopping signal) reached the process."""
 
-    def __init__(self, signum: int) -> None:
+    def __init__(self, signum) -> None:
+        # clingo hands an exception raised in one of its callbacks back as
+        # `type(err)(err)`: the signal's number is then the argument's own
+        signum = getattr(signum, "signum", signum)
         super().__init__(signum)
-        self.signum = signum
+        self.signum = int(signum)
 
 
 STOP_GRACE = 2.0  # seconds the run has to unwind after SIGINT/SIGTERM
