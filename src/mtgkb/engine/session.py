@@ -85,13 +85,19 @@ class Session:
     given); `ahead` holds models solved ahead for many scenarios at once
     (mtgkb.engine.scenarios.solve_many, by mtgkb.running.batch), each taken
     once by the question it answers; `groundings` are those of the file
-    being answered (SharedGroundings), or None between files."""
+    being answered (SharedGroundings), or None between files; `solved` the
+    file's models of single-model queries, so that a query asked twice on
+    the same facts (`ask legal`, and `ask outcome` judging the play) is
+    solved once."""
 
     def __init__(self, engine: Engine | None = None):
         self.engine = Engine() if engine is None else engine
         self.ahead: dict[tuple, list[clingo.Symbol]] = {}
         self.groundings: SharedGroundings | None = None
+        # the file's models of single-model queries, by query and facts
+        self.solved: dict[tuple, list[clingo.Symbol]] = {}
 
     def end_file(self) -> None:
-        """The file's last question is answered: drop its groundings."""
+        """The file's last question is answered: drop its groundings and models."""
         self.groundings = None
+        self.solved.clear()

@@ -126,14 +126,39 @@ def ahead_key(scenario, query: str, facts) -> tuple:
     return (id(scenario), query, tuple(s for s in facts if s.name == "asked"))
 
 
+def single_model_solves(scenario, facts) -> list[tuple[str, list]]:
+    """The (query, facts) of every single-model solve the file's questions
+    make, once each: a batch may solve them ahead (mtgkb.running.batch)."""
+    out: dict[tuple, tuple[str, list]] = {}
+    for question in scenario.questions:
+        query = QUERY_OF.get(question.kind, question.kind)
+        if question.kind not in ANSWERS or query not in SINGLE_MODEL_QUERIES:
+            continue
+        own = facts_for(question, facts)
+        out.setdefault(ahead_key(scenario, query, own), (query, own))
+        if query == "outcome" and (judged := play_facts(scenario, facts)) is not None:
+            out.setdefault(ahead_key(scenario, "legal", judged), ("legal", judged))
+    return list(out.values())
+
+
 def _single(
     query: str, scenario, facts, limits: Limits, session: Session | None = None
 ) -> list[clingo.Symbol]:
     session = Session() if session is None else session
-    if session.ahead and not isinstance(facts, str):
+    if isinstance(facts, str):
+        return _solve_single(query, scenario, facts, limits, session)
+    # one model per query and facts in a file: `ask outcome` judges the
+    # declared play with the very model `ask legal` gave
+    solved = (query, frozenset(facts))
+    if solved not in session.solved:
         model = session.ahead.pop(ahead_key(scenario, query, facts), None)
-        if model is not None:
-            return model
+        if model is None:
+            model = _solve_single(query, scenario, facts, limits, session)
+        session.solved[solved] = model
+    return session.solved[solved]
+
+
+def _solve_single(query: str, scenario, facts, limits: Limits, session: Session):
     grounding, on = _grounding(query, scenario, facts, session)
     result = grounding.solve(query, max_models=1, timeout=limits.timeout, true=on)
     return sorted(result.models[0]) if result.models else []
@@ -388,11 +413,27 @@ def answer_outcome(question, scenario, facts, limits: Limits, session=None) -> A
 
 def _illegal_play(scenario, facts, limits: Limits, session: Session | None) -> list[dict]:
     """The violations of the file's declared play, if it has one (`ask legal`'s)."""
-    if scenario is None or not _declares_play(scenario):
+    judged = play_facts(scenario, facts)
+    if judged is None:
         return []
-    legal_facts = facts if isinstance(facts, str) else [s for s in facts if s.name != "asked"]
-    answer = answer_legal(None, None, legal_facts, limits, session)
+    answer = answer_legal(None, scenario, judged, limits, session)
     return answer["violations"]
+
+
+LEGAL = clingo.Function("legal")  # the argument of asked/1 for `ask legal`
+
+
+def play_facts(scenario, facts):
+    """The facts `ask outcome` judges the declared play with: those `ask legal`
+    is given (so one model serves both); None without a declared play."""
+    if scenario is None or not _declares_play(scenario):
+        return None
+    if isinstance(facts, str):
+        return facts
+    judged = [s for s in facts if s.name != "asked"]
+    if any(question.kind == "legal" for question in scenario.questions):
+        judged.append(clingo.Function("asked", [LEGAL]))
+    return judged
 
 
 def _declares_play(scenario) -> bool:

@@ -157,11 +157,8 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
         if isinstance(entry, FileResult):
             continue
         _, scenario, facts = entry
-        for question in scenario.questions:
-            query = answers.QUERY_OF.get(question.kind, question.kind)
-            if question.kind in answers.ANSWERS and query in answers.SINGLE_MODEL_QUERIES:
-                own = answers.facts_for(question, facts)
-                work.setdefault(query, []).append((answers.ahead_key(scenario, query, own), own))
+        for query, own in answers.single_model_solves(scenario, facts):
+            work.setdefault(query, []).append((answers.ahead_key(scenario, query, own), own))
     session = Session(engine)  # the chunk's: its models solved ahead
     for query, instances in work.items():
         if len(instances) < 2:
