@@ -50,6 +50,13 @@ def _private_folder(folder: Path) -> bool:
 
 def _load_analysis(path: Path, key: str, source: bytes, base: _RuleBase) -> dict | None:
     """The cached analysis at `path` if it is sound for this rule base, else None."""
+    return load_checked(path, lambda data: _sound(data, key, source, base))
+
+
+def load_checked(path: Path, sound) -> object | None:
+    """The data cached at `path` (by `store_checked`) if the file is this
+    user's, in a folder no one else may write to, whole (its digest), and
+    `sound(data)` says every value is what it should be; else None."""
     import marshal
 
     if not _private_folder(path.parent):
@@ -73,7 +80,7 @@ def _load_analysis(path: Path, key: str, source: bytes, base: _RuleBase) -> dict
     except (EOFError, ValueError, TypeError):
         return None
     try:
-        if _sound(data, key, source, base):
+        if sound(data):
             return data
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, UnicodeError):
         pass
@@ -146,6 +153,22 @@ def _sound_statements(statements, source: bytes) -> bool:
     return bool(gap(source, at, len(source)))
 
 
+def tiled(statements, source: bytes) -> bool:
+    """Whether the spans `(start, end, ...)` of `statements` are the statements
+    of `source`: in order, each ending with a full stop, only blanks and
+    comments between and around them."""
+    at, gap = 0, _GAP.fullmatch
+    for start, end, *_ in statements:
+        if type(start) is not int or type(end) is not int:
+            return False
+        if not at <= start < end <= len(source) or source[end - 1] != 46:
+            return False
+        if not gap(source, at, start):
+            return False
+        at = end
+    return bool(gap(source, at, len(source)))
+
+
 def _sound(data, key: str, source: bytes, base: _RuleBase) -> bool:
     if type(data) is not dict or data.keys() != {
         "key",
@@ -200,13 +223,20 @@ def _shared(data):
 def _store_analysis(folder: Path, name: str, data: dict) -> None:
     """Write the analysis atomically into a folder of this user's (made 0700);
     a cache that cannot be written is no error."""
+    store_checked(folder, name, _shared(data), "analysis-*")
+
+
+def store_checked(folder: Path, name: str, data, family: str) -> None:
+    """Write `data` (marshal) atomically as `folder/name`, in a folder of this
+    user's (made 0700), keeping the 8 newest files of its `family` (a glob);
+    a cache that cannot be written is no error."""
     import marshal
 
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _private_folder(folder):
             return
-        payload = marshal.dumps(_shared(data))
+        payload = marshal.dumps(data)
         temporary = folder / f".{name}.{os.getpid()}.tmp"
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "wb") as out:
@@ -214,7 +244,7 @@ def _store_analysis(folder: Path, name: str, data: dict) -> None:
         os.replace(temporary, folder / name)
     except (OSError, ValueError):
         return
-    _prune(folder, "analysis-*", keep=8)
+    _prune(folder, family, keep=8)
 
 
 def _prune(folder: Path, pattern: str, keep: int) -> None:

@@ -12,6 +12,7 @@ ScenarioError of the spec.
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import replace
 from functools import cache, lru_cache
 from pathlib import Path
@@ -120,34 +121,130 @@ def _fact_pattern(sym: Symbol) -> Pattern:
     return (sym.name, len(sym.arguments), tuple(_shape_of_symbol(a) for a in sym.arguments))
 
 
-def _program() -> tuple[tuple[cast.AST, Pattern | None, tuple[Pattern, ...]], ...]:
-    """The statements of the checks of the rule base in use (read again when
-    one of its files changes)."""
-    return _program_of(stamp(input_check_files()))
+# One statement of the checks: its byte span in the checks' text, what it is
+# ("rule": grounded when it may fire; "text": a message read by _texts;
+# "none": nothing to ground), the pattern of the atom its head derives (None:
+# none, or any) and the patterns of the atoms its body needs.
+Statement = tuple[int, int, str, Pattern | None, tuple[Pattern, ...]]
+
+
+class _Checks:
+    """The program of the input checks as read now: its text (the files with
+    their generated citations) and its statements, described for slicing."""
+
+    def __init__(self, source: bytes, statements: list[Statement]):
+        self.source = source
+        self.statements = statements
+
+    def text(self, indices) -> str:
+        return "\n".join(
+            self.source[self.statements[i][0] : self.statements[i][1]].decode() for i in indices
+        )
+
+
+def _program() -> _Checks:
+    """The checks of the rule base in use (read again when one of its files
+    changes), their analysis from the disk cache when it is sound."""
+    from mtgkb.engine.state import Options
+
+    return _program_of(stamp(input_check_files()), Options.from_env().cache_dir)
 
 
 @cache
-def _program_of(files: tuple) -> tuple[tuple[cast.AST, Pattern | None, tuple[Pattern, ...]], ...]:
-    """The statements of the checks, each with the pattern of the atom its head
-    derives (None: none, or any) and the patterns of the atoms its body needs."""
-    parsed: list[cast.AST] = []
+def _program_of(files: tuple, cache_dir: Path | None) -> _Checks:
+    """The checks' text and statements. The statements are worked out from
+    clingo's syntax tree (about 40 ms), or read from the analysis cache: byte
+    offsets into this text (checked to tile it, statement by statement, with
+    only blanks and comments between), never program text."""
+    from mtgkb.engine.analysis_cache import load_checked, store_checked, tiled
+
     texts = [program_text(path) for path, *_ in files]  # with their generated citations
-    cast.parse_string("\n".join(texts + [SHOW]), parsed.append, logger=quiet)
-    out = []
-    for node in parsed:
-        if node.ast_type in (cast.ASTType.Comment, cast.ASTType.Program, cast.ASTType.Defined):
-            continue  # nothing to ground (clingo's warnings are off: --warn=none)
+    source = "\n".join(texts + [SHOW]).encode("utf-8")
+    key = f"{zlib.crc32(source):08x}{zlib.adler32(source):08x}{len(source):x}"
+    name = f"input-checks-{CHECKS_VERSION}-{key}.marshal"
+    if cache_dir is not None:
+        found = load_checked(cache_dir / name, lambda d: _sound(d, source) and tiled(d, source))
+        if found is not None:
+            return _Checks(source, found)
+    statements = _statements(source)
+    if cache_dir is not None:
+        store_checked(cache_dir, name, statements, "input-checks-*")
+    return _Checks(source, statements)
+
+
+CHECKS_VERSION = 1  # of the description of a statement
+
+
+def _statements(source: bytes) -> list[Statement]:
+    from mtgkb.engine.analysis import _line_starts
+
+    lines = _line_starts(source)  # clingo's columns count bytes
+    out: list[Statement] = []
+
+    def take(node) -> None:
+        kind = node.ast_type
+        if kind == cast.ASTType.Comment:
+            return  # a gap between statements
+        begin, end = node.location.begin, node.location.end
+        span = (lines[begin.line - 1] + begin.column - 1, lines[end.line - 1] + end.column - 1)
+        if span[0] == span[1]:
+            return  # the `#program base.` clingo begins every text with
         head: Pattern | None = None
-        needs: list[Pattern] = []
-        if node.ast_type == cast.ASTType.Rule:
+        needs: tuple[Pattern, ...] = ()
+        role = "rule"
+        if kind in (cast.ASTType.Program, cast.ASTType.Defined):
+            role = "none"  # nothing to ground (clingo's warnings are off: --warn=none)
+        elif kind == cast.ASTType.Rule:
             head = _atom_pattern(node.head)
             if head is not None and head[0] in TEXTS and not node.body:
-                continue  # the texts are read once (_texts), not solved
-            if head is None and not _is_false(node.head):
+                role = "text"  # the texts are read once (_texts), not solved
+            elif head is None and not _is_false(node.head):
                 raise ValueError(f"cannot slice the input checks at {node}")  # pragma: no cover
-            needs = [p for p in map(_atom_pattern, node.body) if p is not None]
-        out.append((node, head, tuple(needs)))
-    return tuple(out)
+            needs = tuple(p for p in map(_atom_pattern, node.body) if p is not None)
+        out.append((*span, role, head, needs))
+
+    cast.parse_string(source.decode("utf-8"), take, logger=quiet)
+    return out
+
+
+def _sound(statements, source: bytes) -> bool:
+    """Every cached statement well formed (its spans are checked by `tiled`)."""
+    if type(statements) is not list:
+        return False
+    for st in statements:
+        if type(st) is not tuple or len(st) != 5 or st[2] not in ("rule", "text", "none"):
+            return False
+        start, end, _, head, needs = st
+        if type(start) is not int or type(end) is not int or type(needs) is not tuple:
+            return False
+        if not (head is None or _is_pattern(head)) or not all(map(_is_pattern, needs)):
+            return False
+        if not source.startswith(_beginning(st), start):
+            return False  # not the statement it says it is
+    return True
+
+
+def _beginning(statement: Statement) -> tuple[bytes, ...]:
+    """What the text of a statement so described may begin with."""
+    _, _, role, head, _ = statement
+    if role == "none":
+        return (b"#",)  # #program, #defined
+    if head is None:
+        return (b":-", b"#")  # an integrity constraint (_statements refuses other heads), #show
+    if role == "text" and head[0] not in TEXTS:
+        return ()  # never
+    return (head[0].encode(),)
+
+
+def _is_pattern(p) -> bool:
+    return (
+        type(p) is tuple
+        and len(p) == 3
+        and type(p[0]) is str
+        and type(p[1]) is int
+        and type(p[2]) is tuple
+        and all(a is None or type(a) is str for a in p[2])
+    )
 
 
 def _matches(need: Pattern, known: dict[tuple[str, int], set[tuple]]) -> bool:
@@ -167,10 +264,11 @@ def _texts() -> dict[str, dict[str, str]]:
 
 @cache
 def _texts_of(files: tuple) -> dict[str, dict[str, str]]:
+    program = _program()
     ctl = new_control(logger=quiet)
-    for path, *_ in files:
-        if Path(path).parent.name == "kb":
-            ctl.load(path)
+    ctl.add(
+        "base", [], program.text(i for i, st in enumerate(program.statements) if st[2] == "text")
+    )
     ctl.ground([("base", [])])
     out: dict[str, dict[str, str]] = {"en": {}, "it": {}}
     for language, name in (("en", "input_message"), ("it", "input_message_it")):
@@ -180,34 +278,33 @@ def _texts_of(files: tuple) -> dict[str, dict[str, str]]:
     return out
 
 
-def _sliced(facts: list[Symbol]) -> list[cast.AST]:
+def _sliced(program: _Checks, facts: list[Symbol]) -> list[int]:
     """The statements that may fire on these facts: a rule whose body needs an
     atom that no fact and no rule that may fire can match (compared by name,
     arity and the constants and function names of its arguments) is left out.
     Exact, and it saves most of the grounding where there is nothing to check."""
-    files = stamp(input_check_files())
-    program = _program_of(files)
-    return [program[i][0] for i in _kept(files, frozenset(map(_fact_pattern, facts)))]
+    return list(_kept(program, frozenset(map(_fact_pattern, facts))))
 
 
 @lru_cache(maxsize=512)
-def _kept(files: tuple, patterns: frozenset[Pattern]) -> tuple[int, ...]:
+def _kept(program: _Checks, patterns: frozenset[Pattern]) -> tuple[int, ...]:
     """The statements kept for facts of these patterns (tables of one shape share it)."""
     known: dict[tuple[str, int], set[tuple]] = {}
     for pattern in patterns:
         known.setdefault(pattern[:2], set()).add(pattern[2])
-    program = _program_of(files)
-    kept = [False] * len(program)
+    rules = [i for i, st in enumerate(program.statements) if st[2] == "rule"]
+    kept = set()
     grown = True
     while grown:
         grown = False
-        for i, (_, head, needs) in enumerate(program):
-            if not kept[i] and all(_matches(n, known) for n in needs):
-                kept[i] = True
+        for i in rules:
+            _, _, _, head, needs = program.statements[i]
+            if i not in kept and all(_matches(n, known) for n in needs):
+                kept.add(i)
                 if head is not None:
                     known.setdefault(head[:2], set()).add(head[2])
                 grown = True
-    return tuple(i for i in range(len(program)) if kept[i])
+    return tuple(sorted(kept))
 
 
 def input_errors(sc: Scenario, sliced: bool = True) -> list[Symbol]:
@@ -216,10 +313,9 @@ def input_errors(sc: Scenario, sliced: bool = True) -> list[Symbol]:
     table = replace(sc, objects=[], attacks=[], blocks=[], bands=[], triggers=[], questions=[])
     facts = scenario_facts(table) + position_facts(sc)
     ctl = new_control(["--models=1", "--warn=none"], quiet)
-    statements = _sliced(facts) if sliced else [node for node, _, _ in _program()]
-    with cast.ProgramBuilder(ctl) as builder:
-        for node in statements:
-            builder.add(node)
+    program = _program()
+    rules = [i for i, st in enumerate(program.statements) if st[2] == "rule"]
+    ctl.add("base", [], program.text(_sliced(program, facts) if sliced else rules))
     add_facts(ctl, facts)
     ctl.ground([("base", [])])
     shown: list[Symbol] = []
