@@ -163,3 +163,30 @@ def test_a_batch_of_scenarios_from_the_grammar_answers_as_each_alone(texts):
         together = list(answer_files(paths, LIMITS))
     assert [r.output for r in together] == [r.output for r in alone]
     assert _statuses(together) == _statuses(alone)
+
+
+def test_a_chunk_too_small_to_pay_for_the_rewrite_is_answered_file_by_file(
+    corpus, single, monkeypatch
+):
+    # solving a chunk's scenarios at once first rewrites the rule base for it
+    # (COMBINE_FROM, measured); fewer files than that are answered one by one,
+    # with the same answers
+    from mtgkb.engine import scenarios
+    from mtgkb.running import batch
+
+    calls = []
+    original = scenarios.solve_many
+    monkeypatch.setattr(
+        scenarios, "solve_many", lambda *a, **k: calls.append(1) or original(*a, **k)
+    )
+    few = [p for p in corpus if Path(p).exists()][: batch.COMBINE_FROM - 1]
+    engine = Engine()
+    assert [r.output for r in batch.answer_files(few, LIMITS, engine=engine)] == [
+        single[corpus.index(p)] for p in few
+    ]
+    assert calls == []
+    enough = [p for p in corpus if Path(p).exists()][: batch.COMBINE_FROM]
+    assert [r.output for r in batch.answer_files(enough, LIMITS, engine=engine)] == [
+        single[corpus.index(p)] for p in enough
+    ]
+    assert calls  # the chunk's scenarios solved at once
