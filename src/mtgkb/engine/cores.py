@@ -50,6 +50,22 @@ class Switches:
 
 def switch_rules(scans: Iterable[FileScan]) -> Switches:
     """Give each tagged rule of the scanned files a body atom `_on(K)`."""
+    switches = _switch(scans, lambda st: list(st.tags) if st.tags else [])
+    switches.numbers.sort(key=sort_key)
+    return switches
+
+
+def switch_statements(scans: Iterable[FileScan]) -> Switches:
+    """Give each rule statement of the scanned files (tagged or not) a switch
+    of its own, named by its place: `_active(rule("rules/FILE.lp:LINE"))`.
+    `numbers` are then those places and `sites` maps each to itself."""
+    return _switch(scans, lambda st: [label(st.file, st.line)])
+
+
+def _switch(scans: Iterable[FileScan], names) -> Switches:
+    """Give each rule statement that `names(statement)` names switches for a
+    body atom `_on(K)`, on while any of its `_active(rule(Name))` is;
+    `sites` maps each name to the places of its rules (each once)."""
     statements: list[cast.AST] = []
     extra: list[str] = []
     sites: dict[str, list[str]] = {}
@@ -59,16 +75,19 @@ def switch_rules(scans: Iterable[FileScan]) -> Switches:
             node = st.ast
             if node is None:
                 continue
-            if st.kind == "Rule" and st.tags:
+            switched_by = names(st) if st.kind == "Rule" else []
+            if switched_by:
                 k += 1
                 node = _switched(node, k)
-                for num in st.tags:
-                    extra.append(f'_on({k}) :- _active(rule("{num}")).')
-                    sites.setdefault(num, []).append(label(st.file, st.line))
+                place = label(st.file, st.line)
+                for name in switched_by:
+                    extra.append(f"_on({k}) :- _active(rule({clingo.String(name)})).")
+                    if place not in sites.setdefault(name, []):
+                        sites[name].append(place)
             statements.append(node)
-    numbers = sorted(sites, key=sort_key)
+    numbers = list(sites)
     # externals, not choices: they stay frozen, so assumptions and cores over them are exact
-    extra += [f'#external _active(rule("{n}")).' for n in numbers]
+    extra += [f"#external _active(rule({clingo.String(n)}))." for n in numbers]
     return Switches(statements, "\n".join(extra), numbers, sites)
 
 
@@ -82,31 +101,6 @@ def _switched(node: cast.AST, k: int) -> cast.AST:
         cast.SymbolicAtom(cast.Function(loc, "_on", [cast.SymbolicTerm(loc, clingo.Number(k))], 0)),
     )
     return node.update(body=[*node.body, on])
-
-
-def switch_statements(scans: Iterable[FileScan]) -> Switches:
-    """Give each rule statement of the scanned files (tagged or not) a switch
-    of its own, named by its place: `_active(rule("rules/FILE.lp:LINE"))`.
-    `numbers` are then those places and `sites` maps each to itself."""
-    statements: list[cast.AST] = []
-    extra: list[str] = []
-    sites: dict[str, list[str]] = {}
-    k = 0
-    for scan in scans:
-        for st in scan.statements:
-            node = st.ast
-            if node is None:
-                continue
-            if st.kind == "Rule":
-                k += 1
-                node = _switched(node, k)
-                place = label(st.file, st.line)
-                extra.append(f"_on({k}) :- _active(rule({clingo.String(place)})).")
-                sites[place] = [place]
-            statements.append(node)
-    numbers = list(sites)
-    extra += [f"#external _active(rule({clingo.String(n)}))." for n in numbers]
-    return Switches(statements, "\n".join(extra), numbers, sites)
 
 
 def add_statements(ctl: clingo.Control, statements: Iterable[cast.AST]) -> None:
