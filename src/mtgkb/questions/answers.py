@@ -136,7 +136,8 @@ def single_model_solves(scenario, facts) -> list[tuple[str, list]]:
             continue
         own = facts_for(question, facts)
         out.setdefault(ahead_key(scenario, query, own), (query, own))
-        if query == "outcome" and (judged := play_facts(scenario, facts)) is not None:
+        judges = registry.get(question.kind).judges_play
+        if judges and (judged := play_facts(scenario, facts)) is not None:
             out.setdefault(ahead_key(scenario, "legal", judged), ("legal", judged))
     return list(out.values())
 

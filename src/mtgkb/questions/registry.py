@@ -40,6 +40,7 @@ class Entry:
     single_model: bool = False  # the answer is its one model (or all optimal ones agree)
     counted: bool = False  # the answer counts the query's models (mtgkb.engine.counting)
     own_grounding: bool = False  # grounds its own facts: shares no grounding with the file's
+    judges_play: bool = False  # also solves `legal` on the declared play (spec, section 11)
     # the asked/1 term: asked(KIND(P1, ...)) with these parameters (name, "string" | "number")
     # when every one is given, else the constant KIND
     asked: tuple[tuple[str, str], ...] = ()
@@ -176,6 +177,7 @@ ENTRIES: tuple[Entry, ...] = (
         f"{_ANSWERS}:answer_outcome",
         "outcome",
         single_model=True,
+        judges_play=True,
         explained_by="outcome",
     ),
     Entry(
