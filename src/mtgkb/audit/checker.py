@@ -137,13 +137,27 @@ class Checker:
         self.timeout = timeout
         self.feed_back = feed_back
         self.limits = _answers.Limits(MAX_MODELS, self.timeout)
+        self._engine = None  # the audited rule base's, made while it is in use
 
     # -- answering, as `mtgkb run` does
+
+    def _session(self):
+        """A session of the audit's one engine (the rule base read once, not
+        per answer); made on the first answer, inside `check_case`, where
+        the audited rule base is the one in use."""
+        from mtgkb.engine.session import Session
+        from mtgkb.engine.state import Engine
+
+        if self._engine is None:
+            self._engine = Engine()
+        return Session(self._engine)
 
     def ask(self, case: Case, question) -> tuple[dict | None, str | None]:
         """(the answer, None) or (None, what went wrong)."""
         try:
-            found = _answers.answer(question, case.scenario, case.facts, self.limits)
+            found = _answers.answer(
+                question, case.scenario, case.facts, self.limits, self._session()
+            )
         except Exception as err:  # noqa: BLE001 - any failure is the finding
             return None, f"{type(err).__name__}: {err}"
         if found.get("supported") is False:
@@ -159,7 +173,9 @@ class Checker:
         key = frozenset(true)
         if key not in scene.asked:  # one play may be judged by several checks
             facts = scene.play_facts(true)
-            scene.asked[key] = _answers.answer(Question(kind="legal"), None, facts, self.limits)
+            scene.asked[key] = _answers.answer(
+                Question(kind="legal"), None, facts, self.limits, self._session()
+            )
         found = scene.asked[key]
         if found.get("supported") is False:
             raise RuntimeError("'ask legal' has no answer")

@@ -94,17 +94,19 @@ def check_folder(folder: Path, name: str, progress=None) -> list[dict]:
     """Each `*.mtg` of a folder that has a `*.expected.json`, answered with the
     rule base in use: `{"scenario", "differences"}` for those that differ,
     and `{"scenario", "differences": []}` for those that agree."""
+    from mtgkb.engine.state import Engine
     from mtgkb.questions.answers import Limits
     from mtgkb.running.runner import answer_text
 
     cases = sorted(p for p in folder.glob("*.mtg") if _expectation(p).is_file())
+    engine = Engine()  # the rule base in use, read once for the folder
     out = []
     for k, path in enumerate(cases, start=1):
         if progress:
             progress(f"answers against {name}/*.expected.json", k, len(cases))
         try:
             expected = json.loads(_expectation(path).read_text(encoding="utf-8"))
-            result = answer_text(path.read_bytes(), str(path), Limits(timeout=60))
+            result = answer_text(path.read_bytes(), str(path), Limits(timeout=60), engine=engine)
         except (OSError, ValueError) as err:
             out.append({"scenario": f"{name}/{path.name}", "differences": [str(err)]})
             continue
