@@ -130,15 +130,17 @@ def test_the_audit_asks_through_the_answers_of_mtgkb_run_with_the_audited_rule_b
     real = mtgkb.questions.answers.answer
     seen = []
 
-    def watched(question, scenario, facts, limits):
-        seen.append((question.kind, current().root))
-        return real(question, scenario, facts, limits)
+    def watched(question, scenario, facts, limits, session=None):
+        seen.append((question.kind, current().root, session.engine.location.root))
+        return real(question, scenario, facts, limits, session)
 
     monkeypatch.setattr(mtgkb.questions.answers, "answer", watched)
     assert consistency([("combat", COMBAT)], root) == []
     # the questions of the file, then `ask legal` of each listed declaration fed back
-    assert [k for k, _ in seen[:2]] == ["attacks", "blocks"] and "legal" in [k for k, _ in seen]
-    assert {where for _, where in seen} == {root.resolve()}
+    assert [k for k, *_ in seen[:2]] == ["attacks", "blocks"] and "legal" in [k for k, *_ in seen]
+    # with the audited rule base in use, and answered by an engine of it
+    assert {where for _, where, _ in seen} == {root.resolve()}
+    assert {engine for *_, engine in seen} == {root.resolve()}
     assert current().root != root.resolve()  # the rule base in use is given back
 
 
@@ -257,10 +259,10 @@ def test_an_answer_that_fails_is_a_conflict(monkeypatch):
 
     real = mtgkb.questions.answers.answer
 
-    def failing(question, scenario, facts, limits):
+    def failing(question, scenario, facts, limits, session=None):
         if question.kind == "order":
             raise RuntimeError("broken on purpose")
-        return real(question, scenario, facts, limits)
+        return real(question, scenario, facts, limits, session)
 
     monkeypatch.setattr(mtgkb.questions.answers, "answer", failing)
     conflicts = Checker(None).check("table", TABLES["commander 3 players"])
