@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 # may write to, when its digest matches, and every value is then checked.
 
 CACHE_MAGIC = b"mtgkb-analysis\x00" + bytes([ANALYSIS_VERSION])
+MAX_CACHE_BYTES = 64 << 20  # a larger file is not read
 _STATEMENT_KEYS = frozenset(
     ("span", "root", "heads", "needs", "fwd_heads", "fwd_needs", "other_needs", "restricts_shown")
 )
@@ -66,7 +67,11 @@ def load_checked(path: Path, sound) -> object | None:
             info = os.fstat(cached.fileno())
             if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
                 return None
-            blob = cached.read(64 << 20)
+            if info.st_size > MAX_CACHE_BYTES:
+                return None
+            # read(n) would first allocate n bytes: under a request's memory
+            # bound (a server worker) that alone could exceed it
+            blob = cached.read(info.st_size + 1)
     except OSError:
         return None
     head = len(CACHE_MAGIC)
