@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import json
 import os
@@ -462,11 +463,39 @@ class Stopped(BaseException):
 
 
 STOP_GRACE = 2.0  # seconds the run has to unwind after SIGINT/SIGTERM
+NOTHROW_RETRY = 0.01  # seconds: a stop that came inside clingo's logger is raised again after
+
+# clingo's Python callbacks in which an exception ends the process: its
+# logger's ("PANIC: exception in nothrow scope", exit 1), and its solve
+# events' (raised at a statistics event: "error in
+# SolveEventHandler::on_statistics going to terminate", exit 1). Seen both
+# with SIGTERM sent to `mtgkb run` on a loaded machine.
+# And any finalizer (`__del__`, such as clingo's syntax trees'), where Python
+# prints an exception ("Exception ignored in ...") and drops it.
+NOTHROW_CALLBACKS = frozenset(
+    {"_pyclingo_logger_callback", "_pyclingo_solve_event_callback", "__del__"}
+)
+
+
+def _ignore_unraisable(_unraisable) -> None:
+    """sys.unraisablehook while a stopped run ends (_StopOnSignals)."""
+
+
+def _in_nothrow_callback(frame) -> bool:
+    """Whether `frame` runs inside one of NOTHROW_CALLBACKS, where a stop
+    raised would end the process or be lost."""
+    while frame is not None:
+        if frame.f_code.co_name in NOTHROW_CALLBACKS:
+            return True
+        frame = frame.f_back
+    return False
 
 
 class _StopOnSignals:
     """SIGINT and SIGTERM end the run: Python raises KeyboardInterrupt or
-    Stopped in the main thread, whose clean-up kills the children; and since
+    Stopped in the main thread, whose clean-up kills the children (but not
+    inside those of clingo's callbacks where an exception would end the
+    process, NOTHROW_CALLBACKS: a moment later); and since
     the main thread may be inside clingo, where Python cannot raise, a watcher
     thread woken by the signal (signal.set_wakeup_fd) ends the process with
     128 + the signal's number if it is still running STOP_GRACE seconds later.
@@ -480,6 +509,7 @@ class _StopOnSignals:
         read_end, self.write_end = os.pipe()
         os.set_blocking(self.write_end, False)
         self.old_term = signal.signal(signal.SIGTERM, self._raise)
+        self.old_int = signal.signal(signal.SIGINT, self._raise)
         self.old_wakeup = signal.set_wakeup_fd(self.write_end, warn_on_full_buffer=False)
         self.watcher = threading.Thread(
             target=self._watch, args=(read_end,), name="mtgkb-stop", daemon=True
@@ -488,9 +518,36 @@ class _StopOnSignals:
         return self
 
     received: int | None = None  # the stopping signal that came, if one did
+    old_unraisable = None  # sys.unraisablehook before the stop, while it is quiet
+
+    def end(self) -> None:
+        """After the stopped run has unwound: its half-built objects freed
+        quietly, then Python's report of exceptions in finalizers back."""
+        if self.old_unraisable is not None:
+            import gc
+
+            gc.collect()
+            sys.unraisablehook = self.old_unraisable
+            self.old_unraisable = None
 
     def _raise(self, signum, frame):
         self.received = signum
+        if self.old_unraisable is None:
+            # an object a stop interrupted half-built fails in its finalizer
+            # (clingo's ASTSequence: "Exception ignored in ... AttributeError"):
+            # not a thing to print at the end of a stopped run
+            self.old_unraisable = sys.unraisablehook
+            sys.unraisablehook = _ignore_unraisable
+        if _in_nothrow_callback(frame):
+            # an exception here would make clingo end the process (its
+            # "PANIC: exception in nothrow scope", exit 1): the signal is
+            # handled again a moment later, once the callback has returned
+            retry = threading.Timer(NOTHROW_RETRY, _thread.interrupt_main, args=(signum,))
+            retry.daemon = True
+            retry.start()
+            return
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
         raise Stopped(signum)
 
     def _watch(self, read_end: int) -> None:
@@ -512,6 +569,7 @@ class _StopOnSignals:
         self.finished.set()
         signal.set_wakeup_fd(self.old_wakeup)
         signal.signal(signal.SIGTERM, self.old_term)
+        signal.signal(signal.SIGINT, self.old_int)
         os.close(self.write_end)  # the watcher reads the end of file and leaves
 
 
@@ -553,6 +611,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     finally:
+        stopper.end()
         for name, old in saved.items():
             if old is None:
                 os.environ.pop(name, None)

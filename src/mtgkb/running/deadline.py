@@ -152,6 +152,7 @@ def die_with_parent(parent: int) -> None:
         # to the child must not wake the parent's watcher (mtgkb.cli).
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     except (ValueError, OSError):
         pass
     armed = False
