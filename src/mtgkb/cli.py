@@ -463,7 +463,9 @@ class Stopped(BaseException):
 
 
 STOP_GRACE = 2.0  # seconds the run has to unwind after SIGINT/SIGTERM
-NOTHROW_RETRY = 0.01  # seconds: a stop that came inside clingo's logger is raised again after
+NOTHROW_RETRY = (
+    0.01  # seconds: a stop that came in a NOTHROW_CALLBACKS frame is handled again after
+)
 
 # clingo's Python callbacks in which an exception ends the process: its
 # logger's ("PANIC: exception in nothrow scope", exit 1), and its solve
@@ -539,9 +541,9 @@ class _StopOnSignals:
             self.old_unraisable = sys.unraisablehook
             sys.unraisablehook = _ignore_unraisable
         if _in_nothrow_callback(frame):
-            # an exception here would make clingo end the process (its
-            # "PANIC: exception in nothrow scope", exit 1): the signal is
-            # handled again a moment later, once the callback has returned
+            # an exception here would end the process or be lost
+            # (NOTHROW_CALLBACKS): the signal is handled again a moment
+            # later, once the callback has returned
             retry = threading.Timer(NOTHROW_RETRY, _thread.interrupt_main, args=(signum,))
             retry.daemon = True
             retry.start()

@@ -135,6 +135,8 @@ class _Checks:
     def __init__(self, source: bytes, statements: list[Statement]):
         self.source = source
         self.statements = statements
+        self.rules = tuple(i for i, st in enumerate(statements) if st[2] == "rule")
+        self.texts = tuple(i for i, st in enumerate(statements) if st[2] == "text")
 
     def text(self, indices) -> str:
         return "\n".join(
@@ -259,16 +261,13 @@ TEXTS = frozenset({"input_message", "input_message_it"})
 
 def _texts() -> dict[str, dict[str, str]]:
     """Language -> kind -> the text of the input errors (kb/input_messages.lp)."""
-    return _texts_of(stamp(input_check_files()))
+    return _texts_of(_program())
 
 
 @cache
-def _texts_of(files: tuple) -> dict[str, dict[str, str]]:
-    program = _program()
+def _texts_of(program: _Checks) -> dict[str, dict[str, str]]:
     ctl = new_control(logger=quiet)
-    ctl.add(
-        "base", [], program.text(i for i, st in enumerate(program.statements) if st[2] == "text")
-    )
+    ctl.add("base", [], program.text(program.texts))
     ctl.ground([("base", [])])
     out: dict[str, dict[str, str]] = {"en": {}, "it": {}}
     for language, name in (("en", "input_message"), ("it", "input_message_it")):
@@ -292,12 +291,11 @@ def _kept(program: _Checks, patterns: frozenset[Pattern]) -> tuple[int, ...]:
     known: dict[tuple[str, int], set[tuple]] = {}
     for pattern in patterns:
         known.setdefault(pattern[:2], set()).add(pattern[2])
-    rules = [i for i, st in enumerate(program.statements) if st[2] == "rule"]
     kept = set()
     grown = True
     while grown:
         grown = False
-        for i in rules:
+        for i in program.rules:
             _, _, _, head, needs = program.statements[i]
             if i not in kept and all(_matches(n, known) for n in needs):
                 kept.add(i)
@@ -314,8 +312,7 @@ def input_errors(sc: Scenario, sliced: bool = True) -> list[Symbol]:
     facts = scenario_facts(table) + position_facts(sc)
     ctl = new_control(["--models=1", "--warn=none"], quiet)
     program = _program()
-    rules = [i for i, st in enumerate(program.statements) if st[2] == "rule"]
-    ctl.add("base", [], program.text(_sliced(program, facts) if sliced else rules))
+    ctl.add("base", [], program.text(_sliced(program, facts) if sliced else program.rules))
     add_facts(ctl, facts)
     ctl.ground([("base", [])])
     shown: list[Symbol] = []

@@ -14,7 +14,14 @@ import clingo.ast as cast
 
 from mtgkb.engine.citations import load as load_program
 from mtgkb.engine.control import new_control
-from mtgkb.engine.cores import Budget, active, add_statements, minimal_rules, switch_rules
+from mtgkb.engine.cores import (
+    Budget,
+    active,
+    add_statements,
+    minimal_rules,
+    shrink,
+    switch_rules,
+)
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
 from mtgkb.questions.explain.graph import Graph, _own_rule
 from mtgkb.questions.explain.text import describe
@@ -153,11 +160,10 @@ class Forbidder:
 
     def _shrink_optimal(self, free, watched, off, timeout) -> list[str] | None:
         ctl = self.ctl
-        lit = {n: ctl.symbolic_atoms[active(n)].literal for n in free}
         deadline = time.monotonic() + timeout
         ctl.configuration.solve.opt_mode = "optN"  # the last model is a proven optimum
 
-        def forbidden(keep: set[str]) -> bool:
+        def forbidden(assumptions: list[int]) -> bool:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise Budget()
@@ -166,17 +172,10 @@ class Forbidder:
             def take(model):
                 last[0] = {s for s in model.symbols(atoms=True) if s in watched}
 
-            assumptions = [off] + [lit[n] if n in keep else -lit[n] for n in lit]
-            solve_within(ctl, left, Budget, assumptions=assumptions, on_model=take)
+            solve_within(ctl, left, Budget, assumptions=[off, *assumptions], on_model=take)
             return bool(last[0])
 
-        current = set(lit)
-        if not forbidden(current):
-            return None
-        for n in sorted(lit, key=sort_key):
-            if forbidden(current - {n}):
-                current.discard(n)
-        return sorted(current, key=sort_key)
+        return shrink(ctl, free, forbidden, timeout)
 
 
 def forbidden_plays(g: Graph, facts, violations, timeout: float, lang: str = "en") -> list[dict]:
