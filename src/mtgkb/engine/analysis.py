@@ -14,7 +14,7 @@ import clingo
 
 from mtgkb.engine.programs import quiet
 
-ANALYSIS_VERSION = 4  # bump when the analysis below changes
+ANALYSIS_VERSION = 5  # bump when the analysis below changes
 
 # --------------------------------------------------------------------------
 # What each statement derives and reads
@@ -65,12 +65,50 @@ def _patterns(term) -> list[tuple]:
     return [UNKNOWN]
 
 
-def _walk_atoms(node, out: list) -> None:
-    """Every symbolic atom anywhere inside a statement or part of one."""
+# For forward slicing, an atom is also read as [name, arity, fixed]: fixed
+# holds (position, value) for each argument written as a value (a constant,
+# number, string or a function of values), the value in clingo's text. An
+# argument with a variable or an operation may be anything.
+
+
+def _value(term) -> clingo.Symbol | None:
+    """The value a term stands for when it has no variable and no operation."""
+    T = clingo.ast.ASTType
+    if term.ast_type == T.SymbolicTerm:
+        return term.symbol
+    if term.ast_type == T.Function and not term.external:
+        args = [_value(a) for a in term.arguments]
+        if all(a is not None for a in args):
+            return clingo.Function(term.name, args)
+    return None
+
+
+def _fixed_patterns(term) -> list[tuple]:
+    """The [name, arity, fixed] patterns of the atom(s) an atom term may stand for."""
+    T = clingo.ast.ASTType
+    kind = term.ast_type
+    if kind == T.Pool:
+        return [p for alternative in term.arguments for p in _fixed_patterns(alternative)]
+    if kind == T.UnaryOperation:  # -p(X): classical negation, read as p (conservative)
+        return _fixed_patterns(term.argument)
+    if kind == T.Function:
+        values = [(i, _value(a)) for i, a in enumerate(term.arguments)]
+        fixed = tuple((i, str(v)) for i, v in values if v is not None)
+        return [(term.name, len(term.arguments), fixed)]
+    if kind == T.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function:
+        symbol = term.symbol
+        args = symbol.arguments
+        return [(symbol.name, len(args), tuple((i, str(a)) for i, a in enumerate(args)))]
+    return [UNKNOWN]
+
+
+def _walk_atoms(node, out: list, patterns=_patterns) -> None:
+    """Every symbolic atom anywhere inside a statement or part of one, read
+    by `patterns`."""
     if isinstance(node, clingo.ast.AST):
         kind = node.ast_type
         if kind == clingo.ast.ASTType.SymbolicAtom:
-            out.extend(_patterns(node.symbol))
+            out.extend(patterns(node.symbol))
             return
         if kind == clingo.ast.ASTType.TheoryAtom:
             out.append(UNKNOWN)
@@ -78,10 +116,10 @@ def _walk_atoms(node, out: list) -> None:
         for key in node.keys():
             value = getattr(node, key)
             if isinstance(value, (clingo.ast.AST, clingo.ast.ASTSequence)):
-                _walk_atoms(value, out)
+                _walk_atoms(value, out, patterns)
     elif isinstance(node, clingo.ast.ASTSequence):
         for item in node:
-            _walk_atoms(item, out)
+            _walk_atoms(item, out, patterns)
 
 
 def _is_plain(lit) -> bool:
@@ -110,15 +148,28 @@ def _body(body) -> tuple[list, list[str], list[str]]:
     return atoms, plain, other
 
 
-def _head(head) -> tuple[list, list] | None:
-    """The atoms a head derives and the atoms its conditions read; None when
-    the head is a constraint's."""
+def _plain_fixed(body) -> list[tuple]:
+    """The [name, arity, fixed] patterns of a body's plain positive literals
+    that stand for one atom each (a pool's alternatives are left out: leaving
+    a need out only keeps more)."""
+    out: list[tuple] = []
+    for lit in body:
+        if _is_plain(lit):
+            found = _fixed_patterns(lit.atom.symbol)
+            if len(found) == 1 and found[0] != UNKNOWN:
+                out.append(found[0])
+    return out
+
+
+def _head(head, patterns=_patterns) -> tuple[list, list] | None:
+    """The atoms a head derives and the atoms its conditions read (read by
+    `patterns`); None when the head is a constraint's."""
     T = clingo.ast.ASTType
     if head.ast_type == T.Literal:
         if head.atom.ast_type == T.BooleanConstant:
             return None
         if head.atom.ast_type == T.SymbolicAtom:
-            return _patterns(head.atom.symbol), []
+            return patterns(head.atom.symbol), []
         return [UNKNOWN], []
     if head.ast_type in (T.Aggregate, T.Disjunction):
         derived: list = []
@@ -126,8 +177,8 @@ def _head(head) -> tuple[list, list] | None:
         for element in head.elements:
             if element.literal.ast_type != T.Literal:
                 return [UNKNOWN], []
-            _walk_atoms(element.literal, derived)
-            _walk_atoms(element.condition, read)
+            _walk_atoms(element.literal, derived, patterns)
+            _walk_atoms(element.condition, read, patterns)
         if head.ast_type == T.Aggregate:
             for guard in (head.left_guard, head.right_guard):
                 if guard is not None:
@@ -145,12 +196,16 @@ def _describe(node, span: tuple[int, int]) -> dict:
     needs: list = []
     plain: list[str] = []
     other: list[str] = []
+    fixed_heads: list = []
+    fixed_needs: list = []
     root = True
     if kind == T.Rule:
         needs, plain, other = _body(node.body)
+        fixed_needs = _plain_fixed(node.body)
         head = _head(node.head)
         if head is not None:
             heads, read = head
+            fixed_heads = _head(node.head, _fixed_patterns)[0]
             if node.head.ast_type == T.Literal:
                 root = UNKNOWN in heads
             else:  # choice, disjunction: they stay, and what they derive matters
@@ -160,8 +215,10 @@ def _describe(node, span: tuple[int, int]) -> dict:
         _walk_atoms(node, needs)
         if kind == T.External:
             heads = _patterns(node.atom.symbol)
+            fixed_heads = _fixed_patterns(node.atom.symbol)
         else:
             _, plain, other = _body(node.body)
+            fixed_needs = _plain_fixed(node.body)
     elif kind == T.ShowSignature:
         if node.name:
             needs = [(node.name, node.arity, None)]
@@ -170,6 +227,7 @@ def _describe(node, span: tuple[int, int]) -> dict:
     else:  # other #program parts, #project, #heuristic, #edge, #script, theories
         needs = [UNKNOWN]
         heads = [UNKNOWN]
+        fixed_heads = [UNKNOWN]
     return {
         "span": span,
         "root": root,
@@ -178,6 +236,10 @@ def _describe(node, span: tuple[int, int]) -> dict:
         "fwd_heads": sorted({p[0] for p in heads}),
         "fwd_needs": sorted(set(plain)),
         "other_needs": sorted(set(other)),
+        "fixed_heads": list(dict.fromkeys(fixed_heads)),
+        "fixed_needs": list(dict.fromkeys(fixed_needs)),
+        # `#const n = ...` changes what the value `n` is: read values are then not to be trusted
+        "defines_constant": kind == T.Definition,
         "restricts_shown": kind == T.ShowSignature,
     }
 
@@ -305,6 +367,11 @@ class _Analysis:
                 name, arity, first = pattern
                 self.by_head.setdefault((name, arity), []).append((i, first))
         self._kept: dict[tuple, list[int] | None] = {}
+        self._positions: dict[str, frozenset[int]] | None = None
+        # the values statements write are those clingo grounds with, unless a
+        # `#const` of the rule base or of a query may change one
+        every = [*self.base, *(st for q in self.queries.values() for st in q)]
+        self.values_trusted = not any(st["defines_constant"] for st in every)
 
     def program(self, indices: Iterable[int]) -> str:
         """The text of the rule base statements `indices` (ascending)."""
@@ -363,34 +430,95 @@ class _Analysis:
                     todo.extend(self.base[i]["needs"])
         return [i for i, k in enumerate(keep) if k]
 
-    def live(self, kept: list[int], known: set[str]) -> list[int]:
-        """Of `kept`, the statements that may fire when only the `known`
-        predicates have facts (forward slicing)."""
+    def fixed_positions(self) -> dict[str, frozenset[int]]:
+        """For each predicate name, the argument positions some plain body
+        literal of the rule base gives a value: the only arguments of a fact
+        forward slicing reads. Empty when a `#const` may change a value."""
+        if self._positions is None:
+            positions: dict[str, set[int]] = {}
+            if self.values_trusted:
+                for st in self.base:
+                    for name, _, fixed in st["fixed_needs"]:
+                        positions.setdefault(name, set()).update(i for i, _ in fixed)
+            self._positions = {name: frozenset(p) for name, p in positions.items() if p}
+        return self._positions
+
+    def sources(self, atoms: Iterable[clingo.Symbol]) -> dict[str, set[tuple]]:
+        """`atoms` (the facts, say) as `live` reads them: by name, the values
+        at the positions some body literal fixes (the others are not read:
+        a symbol's arguments cost a call into clingo)."""
+        positions = self.fixed_positions()
+        function = clingo.SymbolType.Function
+        out: dict[str, set[tuple]] = {}
+        for atom in atoms:
+            if atom.type != function:
+                continue
+            name = atom.name
+            read = positions.get(name)
+            if read is None:
+                out.setdefault(name, set()).add(())
+                continue
+            args = atom.arguments
+            out.setdefault(name, set()).add(
+                tuple((i, str(args[i])) for i in sorted(read) if i < len(args))
+            )
+        return out
+
+    def live(self, kept: list[int], sources: dict[str, set[tuple]]) -> list[int]:
+        """Of `kept`, the statements that may fire (forward slicing) when the
+        atoms that hold at first are `sources`: for each predicate name, the
+        `fixed` tuples ((position, value), ...) of its atoms, a position left
+        out standing for any value. A statement may fire once every plain
+        positive literal of its body matches an atom that holds or that a
+        statement that may fire derives; an atom matches a literal unless
+        both give a position different values. A statement that may fire with
+        a head we cannot read keeps every statement."""
         base = self.base
-        users: dict[str, list[int]] = {}
+        trusted = self.values_trusted
+        have = {name: [dict(f) for f in fixed] for name, fixed in sources.items()}
+        waiting: dict[str, list[tuple[int, tuple]]] = {}
         missing: dict[int, int] = {}
-        queue = []
-        live = set(known)
+        queue: list[int] = []
         for i in kept:
-            needs = [n for n in base[i]["fwd_needs"] if n not in live]
-            missing[i] = len(needs)
-            if not needs:
+            unmet = 0
+            for name, _, fixed in base[i]["fixed_needs"]:
+                fixed = fixed if trusted else ()
+                if any(_matches(fixed, atom) for atom in have.get(name, ())):
+                    continue
+                unmet += 1
+                waiting.setdefault(name, []).append((i, fixed))
+            missing[i] = unmet
+            if not unmet:
                 queue.append(i)
-            for name in needs:
-                users.setdefault(name, []).append(i)
         out = set(queue)
         while queue:
             i = queue.pop()
-            for name in base[i]["fwd_heads"]:
-                if name in live:
+            for head in base[i]["fixed_heads"]:
+                if len(head) != 3:
+                    return list(kept)
+                name, _, fixed = head
+                atom = dict(fixed) if trusted else {}
+                have.setdefault(name, []).append(atom)
+                pending = waiting.get(name)
+                if not pending:
                     continue
-                live.add(name)
-                for j in users.get(name, ()):
-                    missing[j] -= 1
-                    if missing[j] == 0:
-                        out.add(j)
-                        queue.append(j)
+                still = []
+                for j, need in pending:
+                    if _matches(need, atom):
+                        missing[j] -= 1
+                        if missing[j] == 0:
+                            out.add(j)
+                            queue.append(j)
+                    else:
+                        still.append((j, need))
+                waiting[name] = still
         return sorted(out)
+
+
+def _matches(fixed: tuple, atom: dict) -> bool:
+    """Whether an atom whose fixed arguments are `atom` (position: value) may
+    be one a literal with the fixed arguments `fixed` stands for."""
+    return all(atom.get(i, value) == value for i, value in fixed)
 
 
 def _digest(text: str) -> str:

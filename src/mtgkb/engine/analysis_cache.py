@@ -31,7 +31,19 @@ if TYPE_CHECKING:
 CACHE_MAGIC = b"mtgkb-analysis\x00" + bytes([ANALYSIS_VERSION])
 MAX_CACHE_BYTES = 64 << 20  # a larger file is not read
 _STATEMENT_KEYS = frozenset(
-    ("span", "root", "heads", "needs", "fwd_heads", "fwd_needs", "other_needs", "restricts_shown")
+    (
+        "span",
+        "root",
+        "heads",
+        "needs",
+        "fwd_heads",
+        "fwd_needs",
+        "other_needs",
+        "fixed_heads",
+        "fixed_needs",
+        "defines_constant",
+        "restricts_shown",
+    )
 )
 # whitespace and comments between statements (atomic and possessive: no
 # backtracking, linear in the gap)
@@ -110,6 +122,23 @@ def _is_pattern(p) -> bool:
     )
 
 
+def _is_fixed(p) -> bool:
+    """A [name, arity, ((position, value), ...)] pattern (or the unknown atom)."""
+    if p == UNKNOWN:
+        return True
+    return (
+        type(p) is tuple
+        and len(p) == 3
+        and type(p[0]) is str
+        and type(p[1]) is int
+        and type(p[2]) is tuple
+        and all(
+            type(f) is tuple and len(f) == 2 and type(f[0]) is int and type(f[1]) is str
+            for f in p[2]
+        )
+    )
+
+
 def _sound_statements(statements, source: bytes) -> bool:
     """Every statement well formed, and their offsets the statements of `source`:
     in order, each ending with a full stop, only blanks and comments between."""
@@ -130,6 +159,15 @@ def _sound_statements(statements, source: bytes) -> bool:
         if type(start) is not int or type(end) is not int:
             return False
         if type(st["root"]) is not bool or type(st["restricts_shown"]) is not bool:
+            return False
+        if type(st["defines_constant"]) is not bool:
+            return False
+        fixed_heads, fixed_needs = st["fixed_heads"], st["fixed_needs"]
+        if type(fixed_heads) is not list or type(fixed_needs) is not list:
+            return False
+        if not all(_is_fixed(p) for p in fixed_heads) or not all(
+            _is_fixed(p) and p != UNKNOWN for p in fixed_needs
+        ):
             return False
         heads, needs = st["heads"], st["needs"]
         fwd_heads, fwd_needs, other_needs = st["fwd_heads"], st["fwd_needs"], st["other_needs"]

@@ -178,15 +178,18 @@ class Grounding:
         kept = analysis.kept(tuple(self.queries))
         if kept is None:
             kept = list(range(len(analysis.base)))
-        known = {s.name for s in facts if s.type == clingo.SymbolType.Function}
-        known.update(s.name for s in self._switchable)
-        known.add(GUARD)
+        sources = analysis.sources([*facts, *self._switchable])
+        sources.setdefault(GUARD, set()).add(())
+        # what a query derives may hold, whatever the facts
         for q in self.queries:
             for st in analysis.queries[q]:
-                known.update(st["fwd_heads"])
+                for head in st["fixed_heads"]:
+                    if len(head) != 3:
+                        return analysis.program(kept)
+                    sources.setdefault(head[0], set()).add(head[2])
                 if any(tuple(p) == UNKNOWN for p in st["heads"]):
                     return analysis.program(kept)
-        return analysis.program(analysis.live(kept, known))
+        return analysis.program(analysis.live(kept, sources))
 
     def solve(
         self,

@@ -139,9 +139,41 @@ def option_symbol(option: Option) -> Symbol:
     return _const(option.name)
 
 
-def scenario_facts(scenario: Scenario) -> list[Symbol]:
+class Facts(list):
+    """Input facts whose question atoms (`asked/1`) come last and are known
+    as such: `fixed` and `asked` split them without reading any fact's name
+    from clingo (a call into clingo each, and a file's answers split its
+    facts a dozen times)."""
+
+    __slots__ = ("asked",)
+
+    def __init__(self, fixed: Iterable[Symbol], asked: Iterable[Symbol] = ()):
+        super().__init__(fixed)
+        self.asked = tuple(asked)
+        self.extend(self.asked)
+
+    @property
+    def fixed(self) -> list[Symbol]:
+        return self[: len(self) - len(self.asked)]
+
+
+def fixed_facts(facts: Sequence[Symbol]) -> list[Symbol]:
+    """The facts that are not questions."""
+    if isinstance(facts, Facts):
+        return facts.fixed
+    return [s for s in facts if s.name != "asked"]
+
+
+def asked_facts(facts: Sequence[Symbol]) -> tuple[Symbol, ...]:
+    """The question atoms (`asked/1`) among the facts, in order."""
+    if isinstance(facts, Facts):
+        return facts.asked
+    return tuple(s for s in facts if s.name == "asked")
+
+
+def scenario_facts(scenario: Scenario) -> Facts:
     """Every input fact of the scenario as written (kb/variants.lp derives the
-    defaults), in schema order, no repeats."""
+    defaults), in schema order, no repeats; its questions last."""
     sc = scenario
     out: list[Symbol] = []
     add = out.append
@@ -296,10 +328,8 @@ def scenario_facts(scenario: Scenario) -> list[Symbol]:
         add(_f("trigger", String(trigger.name), String(trigger.controller)))
 
     # questions
-    for question in sc.questions:
-        add(_f("asked", question_symbol(question)))
-
-    return list(dict.fromkeys(out))
+    asked = [_f("asked", question_symbol(question)) for question in sc.questions]
+    return Facts(dict.fromkeys(out), dict.fromkeys(asked))
 
 
 def _rank(symbol: Symbol) -> tuple[int, str]:

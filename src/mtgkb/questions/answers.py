@@ -11,8 +11,9 @@ import clingo
 from mtgkb.engine.session import Session, SharedGroundings
 from mtgkb.engine.solve import Grounding, SolveResult
 from mtgkb.language.errors import check_count, check_timeout
+from mtgkb.language.facts import Facts, asked_facts, fixed_facts
 from mtgkb.questions import registry
-from mtgkb.questions.symbols import Decoder, atoms, cited_rules, names_in, value, values
+from mtgkb.questions.symbols import Decoder, Shown, atoms, cited_rules, names_in, value, values
 from mtgkb.rulebase import words as _words
 from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import query_file
@@ -102,8 +103,8 @@ def _grounding(query: str, scenario, facts, session: Session) -> tuple[Grounding
     engine = session.engine
     if not engine.options.share or scenario is None or isinstance(facts, str):
         return Grounding([query], facts, engine=engine), ()
-    fixed = [s for s in facts if s.name != "asked"]
-    asked = tuple(s for s in facts if s.name == "asked")
+    fixed = fixed_facts(facts)
+    asked = asked_facts(facts)
     shared = session.groundings
     if shared is None or not shared.matches(scenario, fixed):
         from mtgkb.language.facts import question_symbol
@@ -123,7 +124,7 @@ SINGLE_MODEL_QUERIES = registry.SINGLE_MODEL_QUERIES
 
 
 def ahead_key(scenario, query: str, facts) -> tuple:
-    return (id(scenario), query, tuple(s for s in facts if s.name == "asked"))
+    return (id(scenario), query, asked_facts(facts))
 
 
 def single_model_solves(scenario, facts) -> list[tuple[str, list]]:
@@ -162,7 +163,7 @@ def _single(
 def _solve_single(query: str, scenario, facts, limits: Limits, session: Session):
     grounding, on = _grounding(query, scenario, facts, session)
     result = grounding.solve(query, max_models=1, timeout=limits.timeout, true=on)
-    return sorted(result.models[0]) if result.models else []
+    return Shown(sorted(result.models[0]) if result.models else [])
 
 
 def _all_models(
@@ -431,10 +432,10 @@ def play_facts(scenario, facts):
         return None
     if isinstance(facts, str):
         return facts
-    judged = [s for s in facts if s.name != "asked"]
+    judged = fixed_facts(facts)
     if any(question.kind == "legal" for question in scenario.questions):
-        judged.append(clingo.Function("asked", [LEGAL]))
-    return judged
+        return Facts(judged, [clingo.Function("asked", [LEGAL])])
+    return Facts(judged)
 
 
 def _declares_play(scenario) -> bool:
@@ -525,4 +526,4 @@ def facts_for(question, facts):
     from mtgkb.language.facts import question_symbol
 
     own = question_symbol(question)
-    return [s for s in facts if s.name != "asked" or s.arguments[0] == own]
+    return Facts(fixed_facts(facts), [s for s in asked_facts(facts) if s.arguments[0] == own])

@@ -14,8 +14,33 @@ def value(symbol: clingo.Symbol) -> str | int:
     return str(symbol)
 
 
+class Shown(list):
+    """The shown atoms of one model, with their names and arities read into
+    Python once: an answer asks for a dozen kinds of atom, and reading a
+    symbol's name is several calls into clingo. Not to be changed once read."""
+
+    __slots__ = ("_shapes",)
+
+    def shapes(self) -> dict[tuple[str, int], list]:
+        """The arguments of the atoms, by name and arity."""
+        try:
+            return self._shapes
+        except AttributeError:
+            found: dict[tuple[str, int], list] = {}
+            function = clingo.SymbolType.Function
+            for symbol in self:
+                if symbol.type == function:
+                    args = symbol.arguments
+                    found.setdefault((symbol.name, len(args)), []).append(args)
+            self._shapes = found
+            return found
+
+
 def atoms(model: Iterable[clingo.Symbol], name: str, arity: int) -> Iterator[list[clingo.Symbol]]:
     """The arguments of every atom `name/arity` of a model."""
+    if isinstance(model, Shown):
+        yield from model.shapes().get((name, arity), ())
+        return
     for symbol in model:
         if symbol.type == clingo.SymbolType.Function and symbol.name == name:
             if len(symbol.arguments) == arity:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # mtgkb/, beside rulebase/
@@ -195,9 +196,27 @@ def resolve_rule_base(path: str | os.PathLike | None = None, with_files=None, en
 
 
 def current() -> RuleBase:
-    """The rule base of this process, as the environment names it now
-    (resolved at each call: an engine keeps the one it was made with)."""
-    return resolve_rule_base()
+    """The rule base of this process, as the environment names it now (read
+    at each call: an engine keeps the one it was made with). Resolving the
+    names costs a dozen system calls, and a scenario asks for a folder of the
+    rule base some thirty times: a resolution is kept for the same
+    environment and working folder while its folder is still there."""
+    try:
+        cwd = os.getcwd()
+    except OSError:  # the working folder is gone: resolve again each time
+        return resolve_rule_base()
+    key = (os.environ.get(ENV_RULE_BASE) or "", os.environ.get(ENV_WITH) or "", cwd)
+    base = _resolved(*key)
+    if not base.root.is_dir():
+        _resolved.cache_clear()
+        base = _resolved(*key)
+    return base
+
+
+@lru_cache(maxsize=4)
+def _resolved(path: str, with_files: str, cwd: str) -> RuleBase:
+    """`resolve_rule_base` for these values of the environment, in `cwd`."""
+    return resolve_rule_base(env={ENV_RULE_BASE: path, ENV_WITH: with_files})
 
 
 def use_rule_base(path=None, with_files=None) -> RuleBase:

@@ -28,6 +28,7 @@ from mtgkb.engine.session import Session
 from mtgkb.engine.state import Engine
 from mtgkb.language.parser import ReadTimeout, read_source
 from mtgkb.questions.answers import Limits
+from mtgkb.questions.symbols import Shown
 from mtgkb.running.deadline import DeadlineExceeded
 from mtgkb.running.runner import (
     EXIT_INPUT,
@@ -175,7 +176,7 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
         if models is None:
             continue
         for (key, _), model in zip(instances, models, strict=True):
-            session.ahead[key] = sorted(model)
+            session.ahead[key] = Shown(sorted(model))
     results = []
     for entry in parsed:
         if isinstance(entry, FileResult):

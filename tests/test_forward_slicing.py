@@ -1,0 +1,120 @@
+"""Forward slicing reads the values a rule's body asks for: a rule that needs
+`has(C, deathtouch)` is not grounded for a scenario where nothing has
+deathtouch or can come to have it. Sound by construction (an atom matches a
+literal unless both fix a position to different values; what cannot be read
+is kept), and checked here against the answers without slicing."""
+
+from __future__ import annotations
+
+import clingo
+from helpers import scenario
+from hypothesis import HealthCheck, given, settings
+
+from mtgkb.engine.analysis import _analyse, _Analysis
+from mtgkb.engine.solve import Grounding
+from mtgkb.engine.state import Engine, Options
+from mtgkb.language.facts import scenario_facts
+from mtgkb.language.parser import parse_text
+from mtgkb.questions.answers import Limits
+from mtgkb.running.runner import answer_text
+
+RULES = """\
+deadly(C) :- has(C, deathtouch).
+healing(C) :- has(C, lifelink).
+lethal(C) :- deadly(C), blocked(C).
+has(C, A) :- granted(C, A).
+{ chosen(C, first) } :- creature(C).
+picked(C) :- chosen(C, first).
+never(C) :- chosen(C, second).
+pooled(C) :- has(C, (deathtouch; trample)).
+"""
+
+
+def _analysis(text: str) -> _Analysis:
+    data = {"base": _analyse(text), "queries": {}, "guardable": {}, "definitions": {}}
+    return _Analysis(data, text.encode("utf-8"))
+
+
+def _live(text: str, *facts: str) -> list[str]:
+    analysis = _analysis(text)
+    sources = analysis.sources([clingo.parse_term(f) for f in facts])
+    kept = list(range(len(analysis.base)))
+    return analysis.program(analysis.live(kept, sources)).splitlines()
+
+
+def test_a_rule_whose_body_asks_for_a_value_no_atom_has_is_left_out():
+    live = _live(RULES, 'has("Bear", lifelink)', 'creature("Bear")')
+    assert "healing(C) :- has(C, lifelink)." in live
+    assert "deadly(C) :- has(C, deathtouch)." not in live
+    # nothing deadly: what rests on it goes too
+    assert "lethal(C) :- deadly(C), blocked(C)." not in live
+
+
+def test_a_value_a_rule_may_derive_keeps_the_rules_that_ask_for_it():
+    # granted/2 may give any ability: has(C, deathtouch) may hold
+    live = _live(RULES, 'granted("Bear", flying)', 'blocked("Bear")')
+    assert "deadly(C) :- has(C, deathtouch)." in live
+    assert "lethal(C) :- deadly(C), blocked(C)." in live
+
+
+def test_a_choice_derives_only_the_values_it_names():
+    live = _live(RULES, 'creature("Bear")')
+    assert "picked(C) :- chosen(C, first)." in live
+    assert "never(C) :- chosen(C, second)." not in live
+
+
+def test_a_pool_in_a_body_is_not_read_for_values():
+    # has(C, (deathtouch; trample)) is two rules: kept, whatever the values
+    assert "pooled(C) :- has(C, (deathtouch; trample))." in _live(RULES, 'has("Bear", flying)')
+
+
+def test_a_const_makes_values_unreadable_and_keeps_every_rule_by_name():
+    text = "#const kind = lifelink.\ngood(C) :- has(C, kind).\n"
+    assert "good(C) :- has(C, kind)." in _live(text, 'has("Bear", lifelink)')
+
+
+COMBAT = """players: Ann, Ben
+active: Ann
+phase: declare-blockers
+Ann controls creature "Bear" 2/2 with lifelink
+Ben controls creature "Wall" 0/4
+"Bear" attacks Ben
+"Wall" blocks "Bear"
+combat damage
+ask legal
+ask outcome
+"""
+
+
+def _grounded(text: str, query: str) -> str:
+    engine = Engine()
+    facts = scenario_facts(parse_text(text, "x"))
+    grounding = Grounding([query], facts, engine=engine)
+    return grounding._rule_base_text(engine.rule_base(), facts, True)
+
+
+def test_the_rule_base_grounded_for_a_combat_follows_its_abilities():
+    # 704.5h's damage from a creature with deathtouch (rules/704_5_destruction.lp)
+    rule = "deathtouch_damaged(X) :- combat_dealt(_,_,S,X,N), has(S,deathtouch)"
+    without = _grounded(COMBAT, "outcome").replace("\n", " ")
+    with_deathtouch = _grounded(COMBAT.replace("with lifelink", "with deathtouch"), "outcome")
+    assert rule not in without
+    assert rule in with_deathtouch.replace("\n", " ")
+    # and the answer cites the rule that decides it: 702.2b, deathtouch's lethal damage
+    answer = answer_text(COMBAT.replace("with lifelink", "with deathtouch"), "x").output
+    outcome = answer["answers"][1]
+    assert outcome["destroyed"] == ["Wall"] and "702.2b" in outcome["rules"]
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(scenario())
+def test_forward_slicing_changes_no_answer(text):
+    limits = Limits(max_models=20)
+    sliced = answer_text(text, "x", limits, engine=Engine()).output
+    whole = answer_text(text, "x", limits, engine=Engine(Options.from_env().but(slicing=False)))
+    assert sliced == whole.output
