@@ -3,6 +3,8 @@ memory available, at most 4 GiB, with or without `--timeout`; `--memory MB`
 changes it (0: none). A run that reaches it stops with exit 3 and a message
 that says so and how to give more."""
 
+import faulthandler
+import os
 import resource
 import subprocess
 import sys
@@ -12,7 +14,13 @@ import pytest
 from conftest import ROOT
 from helpers import requirement_combat
 
-from mtgkb.running.deadline import DEFAULT_MEMORY_CAP_MB, memory_limit
+from mtgkb.running import pool
+from mtgkb.running.deadline import (
+    DEFAULT_MEMORY_CAP_MB,
+    WorkerLost,
+    call_with_deadline,
+    memory_limit,
+)
 
 
 def hungry_file(folder) -> str:
@@ -91,3 +99,34 @@ def test_the_default_bound_is_capped():
     assert limit is not None and limit <= DEFAULT_MEMORY_CAP_MB << 20
     assert memory_limit(0) is None
     assert memory_limit(300) == 300 << 20
+
+
+# Where memory cannot be had and no error can be returned (a new thread's own
+# data: "cannot allocate memory for thread-local data"; an allocation in one
+# of clingo's no-throw scopes), glibc and clingo abort(). Under a memory
+# bound that is the bound reached, and is said so, whichever way the work ran.
+
+
+def _abort() -> None:
+    faulthandler.disable()  # pytest's: it would print the child's stack
+    os.abort()
+
+
+def test_an_abort_under_a_memory_bound_is_the_bound_reached():
+    with pytest.raises(WorkerLost) as lost:
+        call_with_deadline(_abort, 30, memory=200)
+    assert lost.value.out_of_memory and "memory bound" in str(lost.value)
+
+
+def test_an_abort_without_a_memory_bound_is_not_called_a_memory_stop():
+    with pytest.raises(WorkerLost) as lost:
+        call_with_deadline(_abort, 30, memory=0)
+    assert not lost.value.out_of_memory
+
+
+def test_a_worker_that_aborts_under_its_memory_bound_reached_it():
+    with pool.Pool(1, memory=200 << 20) as workers:
+        with pytest.raises(WorkerLost) as lost:
+            workers.call(_abort)
+        assert lost.value.out_of_memory
+        assert workers.call(os.getpid) > 0  # a fresh worker takes the next task

@@ -150,8 +150,8 @@ def _body(body) -> tuple[list, list[str], list[str]]:
 
 def _plain_fixed(body) -> list[tuple]:
     """The [name, arity, fixed] patterns of a body's plain positive literals
-    that stand for one atom each (a pool's alternatives are left out: leaving
-    a need out only keeps more)."""
+    that stand for one atom pattern each (a literal we cannot read is left
+    out: leaving a need out only keeps more)."""
     out: list[tuple] = []
     for lit in body:
         if _is_plain(lit):
@@ -367,7 +367,7 @@ class _Analysis:
                 name, arity, first = pattern
                 self.by_head.setdefault((name, arity), []).append((i, first))
         self._kept: dict[tuple, list[int] | None] = {}
-        self._positions: dict[str, frozenset[int]] | None = None
+        self._positions: dict[str, tuple[int, ...]] | None = None
         # the values statements write are those clingo grounds with, unless a
         # `#const` of the rule base or of a query may change one
         every = [*self.base, *(st for q in self.queries.values() for st in q)]
@@ -430,7 +430,7 @@ class _Analysis:
                     todo.extend(self.base[i]["needs"])
         return [i for i, k in enumerate(keep) if k]
 
-    def fixed_positions(self) -> dict[str, frozenset[int]]:
+    def fixed_positions(self) -> dict[str, tuple[int, ...]]:
         """For each predicate name, the argument positions some plain body
         literal of the rule base gives a value: the only arguments of a fact
         forward slicing reads. Empty when a `#const` may change a value."""
@@ -440,7 +440,7 @@ class _Analysis:
                 for st in self.base:
                     for name, _, fixed in st["fixed_needs"]:
                         positions.setdefault(name, set()).update(i for i, _ in fixed)
-            self._positions = {name: frozenset(p) for name, p in positions.items() if p}
+            self._positions = {name: tuple(sorted(p)) for name, p in positions.items() if p}
         return self._positions
 
     def sources(self, atoms: Iterable[clingo.Symbol]) -> dict[str, set[tuple]]:
@@ -459,9 +459,7 @@ class _Analysis:
                 out.setdefault(name, set()).add(())
                 continue
             args = atom.arguments
-            out.setdefault(name, set()).add(
-                tuple((i, str(args[i])) for i in sorted(read) if i < len(args))
-            )
+            out.setdefault(name, set()).add(tuple((i, str(args[i])) for i in read if i < len(args)))
         return out
 
     def live(self, kept: list[int], sources: dict[str, set[tuple]]) -> list[int]:

@@ -51,6 +51,22 @@ def _with_scenario(term, var):
     raise _Unsupported(str(term))
 
 
+def _show_signature(node, var, loc):
+    """`#show p/n.` as the term (scenario, p(X1,...,Xn)) for each p(S,X1,...,Xn):
+    a model then names each scenario's atoms as they are, with nothing to
+    make again in Python."""
+    import clingo.ast
+
+    args = [clingo.ast.Variable(loc, f"X{i}") for i in range(node.arity)]
+    shown = clingo.ast.Function(loc, node.name, args, 0)
+    atom = clingo.ast.Function(loc, node.name, [var, *args], 0)
+    if not node.positive:
+        shown = clingo.ast.UnaryOperation(loc, clingo.ast.UnaryOperator.Minus, shown)
+        atom = clingo.ast.UnaryOperation(loc, clingo.ast.UnaryOperator.Minus, atom)
+    body = [clingo.ast.Literal(loc, clingo.ast.Sign.NoSign, clingo.ast.SymbolicAtom(atom))]
+    return clingo.ast.ShowTerm(loc, clingo.ast.Function(loc, "", [var, shown], 0), body)
+
+
 def _scenario_program(text: str) -> list:
     """The statements of `text`, each atom given the scenario argument."""
     import clingo.ast
@@ -94,6 +110,8 @@ def _scenario_program(text: str) -> list:
         elif kind == T.Minimize:
             node = add(node)
             out.append(node.update(terms=[var, *node.terms], body=bound(node.body)))
+        elif kind == T.ShowSignature and node.name:
+            out.append(_show_signature(node, var, loc))
         elif kind in (T.ShowSignature, T.Defined):
             out.append(node.update(arity=node.arity + 1) if node.name else node)
         elif kind in (T.Definition,) or (kind == T.Program and node.name == "base"):
@@ -101,7 +119,20 @@ def _scenario_program(text: str) -> list:
         else:
             raise _Unsupported(str(kind))
 
-    clingo.ast.parse_string(text, take, logger=quiet)
+    hides: list = []  # the program's `#show p/n.` and `#show.`: they hide the other atoms
+
+    def read(node) -> None:
+        if node.ast_type == T.ShowSignature:
+            hides.append(node)
+        take(node)
+
+    clingo.ast.parse_string(text, read, logger=quiet)
+    if not hides:
+        # every atom is shown, and the model's atoms would not all be
+        # (scenario, term): such a query is solved file by file
+        raise _Unsupported("no #show p/n")
+    # the shown atoms are now terms: hide every atom, as the program did
+    out.append(clingo.ast.ShowSignature(loc, "", 0, True))
     return out
 
 
@@ -150,12 +181,17 @@ def solve_many(
     with clingo.ast.ProgramBuilder(ctl) as builder:
         for node in program:
             builder.add(node)
+    read: dict = {}  # a fact's name, arguments and sign, read from clingo once a chunk
     with ctl.backend() as backend:
         for number, facts in enumerate(instances):
             sid = clingo.Number(number)
             backend.add_rule([backend.add_atom(clingo.Function(SCENARIO_PRED, [sid]))])
             for fact in facts:
-                atom = clingo.Function(fact.name, [sid, *fact.arguments], fact.positive)
+                parts = read.get(fact)
+                if parts is None:
+                    parts = read[fact] = (fact.name, fact.arguments, fact.positive)
+                name, args, positive = parts
+                atom = clingo.Function(name, [sid, *args], positive)
                 backend.add_rule([backend.add_atom(atom)])
     ctl.ground([("base", [])])
     ctl.configuration.solve.opt_mode = "optN"
@@ -170,12 +206,10 @@ def solve_many(
     if not found:
         return None
     shown: list[list[clingo.Symbol]] = [[] for _ in instances]
-    for symbol in found[0]:
+    number = clingo.SymbolType.Number
+    for symbol in found[0]:  # every shown term is (scenario, term)
         args = symbol.arguments
-        if not args or args[0].type != clingo.SymbolType.Number:
+        if len(args) != 2 or args[0].type != number:
             return None
-        if symbol.name == "":  # a #show term: (scenario, term)
-            shown[args[0].number].append(args[1])
-        else:
-            shown[args[0].number].append(clingo.Function(symbol.name, args[1:], symbol.positive))
+        shown[args[0].number].append(args[1])
     return shown

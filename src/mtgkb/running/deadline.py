@@ -218,6 +218,7 @@ def call_with_deadline(function: Callable[[], T], seconds: float, memory: int | 
     os.close(write_end)
     chunks = []
     end = time.monotonic() + seconds
+    status, reaped = None, False
     try:
         with os.fdopen(read_end, "rb") as pipe:
             while True:
@@ -228,9 +229,13 @@ def call_with_deadline(function: Callable[[], T], seconds: float, memory: int | 
                 if not chunk:
                     break
                 chunks.append(chunk)
+        status, reaped = _reap(pid, grace=0.0 if chunks else 0.5), True
     finally:
-        _reap(pid)
+        if not reaped:
+            _reap(pid)
     if not chunks:
+        if aborted_under_bound(status, limit):
+            raise WorkerLost("the work ran out of its memory bound", True)
         raise WorkerLost("the work ended without an answer (out of memory or killed)")
     try:
         ok, value = pickle.loads(b"".join(chunks))
@@ -241,13 +246,37 @@ def call_with_deadline(function: Callable[[], T], seconds: float, memory: int | 
     raise value
 
 
-def _reap(pid: int) -> None:
+def _reap(pid: int, grace: float = 0.0) -> int | None:
+    """Collect the child `pid`, ended by SIGKILL if it has not ended within
+    `grace` seconds (one that closed its pipe is ending): its wait status
+    when it ended by itself, else None."""
     import signal
 
+    end = time.monotonic() + grace
     try:
-        finished, _ = os.waitpid(pid, os.WNOHANG)
-        if finished == 0:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+        while True:
+            finished, status = os.waitpid(pid, os.WNOHANG)
+            if finished:
+                return status
+            if time.monotonic() >= end:
+                break
+            time.sleep(0.01)
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
     except (ChildProcessError, ProcessLookupError):
         pass
+    return None
+
+
+def aborted_under_bound(status: int | None, limit: int | None) -> bool:
+    """Whether a child under a memory bound ended by abort(): what glibc and
+    clingo do when memory cannot be had where no error can be returned (a
+    new thread's own data, an allocation in a no-throw scope)."""
+    import signal
+
+    return (
+        limit is not None
+        and status is not None
+        and os.WIFSIGNALED(status)
+        and os.WTERMSIG(status) == signal.SIGABRT
+    )

@@ -223,6 +223,8 @@ class Worker:
     born: float = field(default_factory=time.monotonic)
     #: the pipe ends its pool holds (this worker's leave it when it is closed)
     ends: set[int] = field(default_factory=set, repr=False, compare=False)
+    #: the process is collected (its number may already be another's)
+    reaped: bool = False
 
     @property
     def growth(self) -> int:
@@ -236,7 +238,15 @@ class Worker:
                 os.close(fd)
             except OSError:
                 pass
-        deadline._reap(self.pid)
+        self.reap()
+
+    def reap(self, grace: float = 0.0) -> int | None:
+        """Collect the process (see deadline._reap), once: its wait status
+        when it had ended by itself."""
+        if self.reaped:
+            return None
+        self.reaped = True
+        return deadline._reap(self.pid, grace)
 
 
 def _prepare_fork(engine: Engine | None) -> None:
@@ -448,6 +458,8 @@ class Pool:
                     _send(worker.requests, task)
                 ok, value, rss = _receive(worker.answers, end)
             except (EOFError, OSError) as err:
+                if deadline.aborted_under_bound(worker.reap(grace=0.5), memory or None):
+                    raise _out_of_memory() from err
                 bound = f"its memory bound of {memory >> 20} MB" if memory else "memory"
                 raise WorkerLost(
                     f"the work ended without an answer (out of {bound}, or killed)"
