@@ -68,6 +68,22 @@ def test_a_pool_in_a_body_is_not_read_for_values():
     assert "pooled(C) :- has(C, (deathtouch; trample))." in _live(RULES, 'has("Bear", flying)')
 
 
+EVENTS = """\
+conceded(P) :- event(I, concede(P)).
+hurt(X) :- event(I, damage(S, X, N)).
+event(I, concede(P)) :- quits(I, P).
+"""
+
+
+def test_a_function_with_variables_is_read_by_its_name_and_arity():
+    live = _live(EVENTS, 'event(1, damage("Bear", "Ann", 2))')
+    assert "hurt(X) :- event(I, damage(S, X, N))." in live
+    assert "conceded(P) :- event(I, concede(P))." not in live
+    # a rule that may derive the event keeps what reads it
+    live = _live(EVENTS, 'event(1, damage("Bear", "Ann", 2))', 'quits(2, "Ann")')
+    assert "conceded(P) :- event(I, concede(P))." in live
+
+
 def test_a_const_makes_values_unreadable_and_keeps_every_rule_by_name():
     text = "#const kind = lifelink.\ngood(C) :- has(C, kind).\n"
     assert "good(C) :- has(C, kind)." in _live(text, 'has("Bear", lifelink)')

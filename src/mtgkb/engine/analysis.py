@@ -14,7 +14,7 @@ import clingo
 
 from mtgkb.engine.programs import quiet
 
-ANALYSIS_VERSION = 5  # bump when the analysis below changes
+ANALYSIS_VERSION = 6  # bump when the analysis below changes
 
 # --------------------------------------------------------------------------
 # What each statement derives and reads
@@ -66,9 +66,18 @@ def _patterns(term) -> list[tuple]:
 
 
 # For forward slicing, an atom is also read as [name, arity, fixed]: fixed
-# holds (position, value) for each argument written as a value (a constant,
-# number, string or a function of values), the value in clingo's text. An
-# argument with a variable or an operation may be anything.
+# holds (position, value, shape) for each argument written as a value (a
+# constant, number, string or a function of values: its clingo text) or as a
+# function with variables (value "", shape "name/arity"). The shape of a
+# value is its function's "name/arity", "" for a number or a string. An
+# argument with a variable at the top, an operation or a pool may be anything.
+
+
+def shape_of(symbol: clingo.Symbol) -> str:
+    """ "name/arity" of a function symbol (a constant: "name/0"), else ""."""
+    if symbol.type == clingo.SymbolType.Function:
+        return f"{symbol.name}/{len(symbol.arguments)}"
+    return ""
 
 
 def _value(term) -> clingo.Symbol | None:
@@ -83,6 +92,16 @@ def _value(term) -> clingo.Symbol | None:
     return None
 
 
+def _fixed_argument(term) -> tuple[str, str] | None:
+    """(value, shape) of an argument, None when it may be anything."""
+    value = _value(term)
+    if value is not None:
+        return str(value), shape_of(value)
+    if term.ast_type == clingo.ast.ASTType.Function and not term.external:
+        return "", f"{term.name}/{len(term.arguments)}"
+    return None
+
+
 def _fixed_patterns(term) -> list[tuple]:
     """The [name, arity, fixed] patterns of the atom(s) an atom term may stand for."""
     T = clingo.ast.ASTType
@@ -92,13 +111,14 @@ def _fixed_patterns(term) -> list[tuple]:
     if kind == T.UnaryOperation:  # -p(X): classical negation, read as p (conservative)
         return _fixed_patterns(term.argument)
     if kind == T.Function:
-        values = [(i, _value(a)) for i, a in enumerate(term.arguments)]
-        fixed = tuple((i, str(v)) for i, v in values if v is not None)
+        read = [(i, _fixed_argument(a)) for i, a in enumerate(term.arguments)]
+        fixed = tuple((i, *found) for i, found in read if found is not None)
         return [(term.name, len(term.arguments), fixed)]
     if kind == T.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function:
         symbol = term.symbol
         args = symbol.arguments
-        return [(symbol.name, len(args), tuple((i, str(a)) for i, a in enumerate(args)))]
+        fixed = tuple((i, str(a), shape_of(a)) for i, a in enumerate(args))
+        return [(symbol.name, len(args), fixed)]
     return [UNKNOWN]
 
 
@@ -368,6 +388,7 @@ class _Analysis:
                 self.by_head.setdefault((name, arity), []).append((i, first))
         self._kept: dict[tuple, list[int] | None] = {}
         self._positions: dict[str, tuple[int, ...]] | None = None
+        self._forward_of: dict[tuple, tuple] = {}
         # the values statements write are those clingo grounds with, unless a
         # `#const` of the rule base or of a query may change one
         every = [*self.base, *(st for q in self.queries.values() for st in q)]
@@ -439,7 +460,7 @@ class _Analysis:
             if self.values_trusted:
                 for st in self.base:
                     for name, _, fixed in st["fixed_needs"]:
-                        positions.setdefault(name, set()).update(i for i, _ in fixed)
+                        positions.setdefault(name, set()).update(f[0] for f in fixed)
             self._positions = {name: tuple(sorted(p)) for name, p in positions.items() if p}
         return self._positions
 
@@ -459,7 +480,9 @@ class _Analysis:
                 out.setdefault(name, set()).add(())
                 continue
             args = atom.arguments
-            out.setdefault(name, set()).add(tuple((i, str(args[i])) for i in read if i < len(args)))
+            out.setdefault(name, set()).add(
+                tuple((i, str(args[i]), shape_of(args[i])) for i in read if i < len(args))
+            )
         return out
 
     def live(self, kept: list[int], sources: dict[str, set[tuple]]) -> list[int]:
@@ -471,52 +494,93 @@ class _Analysis:
         statement that may fire derives; an atom matches a literal unless
         both give a position different values. A statement that may fire with
         a head we cannot read keeps every statement."""
-        base = self.base
-        trusted = self.values_trusted
-        have = {name: [dict(f) for f in fixed] for name, fixed in sources.items()}
-        waiting: dict[str, list[tuple[int, tuple]]] = {}
-        missing: dict[int, int] = {}
-        queue: list[int] = []
-        for i in kept:
-            unmet = 0
-            for name, _, fixed in base[i]["fixed_needs"]:
-                fixed = fixed if trusted else ()
-                if any(_matches(fixed, atom) for atom in have.get(name, ())):
-                    continue
-                unmet += 1
-                waiting.setdefault(name, []).append((i, fixed))
-            missing[i] = unmet
-            if not unmet:
-                queue.append(i)
+        needs, users, of, heads = self._forward(tuple(kept))
+        have = {name: [_by_position(f) for f in fixed] for name, fixed in sources.items()}
+        missing = {i: len(n) for i, n in of.items()}
+        waiting: dict[str, list[int]] = {}
+        queue = [i for i, n in missing.items() if not n]
         out = set(queue)
+
+        def met(need: int) -> None:
+            for j in users[need]:
+                missing[j] -= 1
+                if missing[j] == 0:
+                    out.add(j)
+                    queue.append(j)
+
+        for need, (name, fixed) in enumerate(needs):
+            if any(_matches(fixed, atom) for atom in have.get(name, ())):
+                met(need)
+            else:
+                waiting.setdefault(name, []).append(need)
         while queue:
-            i = queue.pop()
-            for head in base[i]["fixed_heads"]:
-                if len(head) != 3:
+            for head in heads[queue.pop()]:
+                if head is None:
                     return list(kept)
-                name, _, fixed = head
-                atom = dict(fixed) if trusted else {}
-                have.setdefault(name, []).append(atom)
+                name, atom = head
                 pending = waiting.get(name)
                 if not pending:
                     continue
                 still = []
-                for j, need in pending:
-                    if _matches(need, atom):
-                        missing[j] -= 1
-                        if missing[j] == 0:
-                            out.add(j)
-                            queue.append(j)
+                for need in pending:
+                    if _matches(needs[need][1], atom):
+                        met(need)
                     else:
-                        still.append((j, need))
+                        still.append(need)
                 waiting[name] = still
         return sorted(out)
 
+    def _forward(self, kept: tuple[int, ...]) -> tuple:
+        """What `live` reads of the statements `kept`, worked out once: the
+        distinct needs (name, fixed), the statements of each, the needs of
+        each statement, and the heads of each (name, position: value; None
+        for a head we cannot read)."""
+        if kept not in self._forward_of:
+            trusted = self.values_trusted
+            needs: dict[tuple, int] = {}
+            users: list[list[int]] = []
+            of: dict[int, set[int]] = {}
+            heads: dict[int, list] = {}
+            for i in kept:
+                st = self.base[i]
+                mine = of[i] = set()
+                for name, _, fixed in st["fixed_needs"]:
+                    key = (name, fixed if trusted else ())
+                    if key not in needs:
+                        needs[key] = len(users)
+                        users.append([])
+                    if needs[key] not in mine:
+                        mine.add(needs[key])
+                        users[needs[key]].append(i)
+                heads[i] = [
+                    (h[0], _by_position(h[2]) if trusted else {}) if len(h) == 3 else None
+                    for h in st["fixed_heads"]
+                ]
+            if len(self._forward_of) >= 8:  # a few slicings of the rule base at a time
+                self._forward_of.clear()
+            self._forward_of[kept] = (list(needs), users, of, heads)
+        return self._forward_of[kept]
+
+
+def _by_position(fixed: tuple) -> dict[int, tuple[str, str]]:
+    return {i: (value, shape) for i, value, shape in fixed}
+
 
 def _matches(fixed: tuple, atom: dict) -> bool:
-    """Whether an atom whose fixed arguments are `atom` (position: value) may
-    be one a literal with the fixed arguments `fixed` stands for."""
-    return all(atom.get(i, value) == value for i, value in fixed)
+    """Whether an atom whose fixed arguments are `atom` (position: (value,
+    shape)) may be one a literal with the fixed arguments `fixed` stands for:
+    at each position both fix, equal values, or equal shapes where one of
+    them is known by its shape only."""
+    for i, value, shape in fixed:
+        other = atom.get(i)
+        if other is None:
+            continue
+        if value and other[0]:
+            if value != other[0]:
+                return False
+        elif shape != other[1]:
+            return False
+    return True
 
 
 def _digest(text: str) -> str:

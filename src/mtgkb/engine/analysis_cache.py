@@ -123,7 +123,7 @@ def _is_pattern(p) -> bool:
 
 
 def _is_fixed(p) -> bool:
-    """A [name, arity, ((position, value), ...)] pattern (or the unknown atom)."""
+    """A [name, arity, ((position, value, shape), ...)] pattern (or the unknown atom)."""
     if p == UNKNOWN:
         return True
     return (
@@ -133,7 +133,11 @@ def _is_fixed(p) -> bool:
         and type(p[1]) is int
         and type(p[2]) is tuple
         and all(
-            type(f) is tuple and len(f) == 2 and type(f[0]) is int and type(f[1]) is str
+            type(f) is tuple
+            and len(f) == 3
+            and type(f[0]) is int
+            and type(f[1]) is str
+            and type(f[2]) is str
             for f in p[2]
         )
     )
