@@ -7,10 +7,11 @@ is kept), and checked here against the answers without slicing."""
 from __future__ import annotations
 
 import clingo
+import pytest
 from helpers import scenario
 from hypothesis import HealthCheck, given, settings
 
-from mtgkb.engine.analysis import _analyse, _Analysis
+from mtgkb.engine.analysis import _analyse, _Analysis, _value_and_shape, shape_of
 from mtgkb.engine.solve import Grounding
 from mtgkb.engine.state import Engine, Options
 from mtgkb.language.facts import scenario_facts
@@ -134,3 +135,28 @@ def test_forward_slicing_changes_no_answer(text):
     sliced = answer_text(text, "x", limits, engine=Engine()).output
     whole = answer_text(text, "x", limits, engine=Engine(Options.from_env().but(slicing=False)))
     assert sliced == whole.output
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"a(b"',
+        '"x"',
+        "-3",
+        "3",
+        "flying",
+        "f(a,b)",
+        "-f(a)",
+        "-a",
+        "(a,b)",
+        "#inf",
+        "#sup",
+        "()",
+        'f("x,y")',
+    ],
+)
+def test_a_facts_value_and_shape_are_read_as_clingo_says(text):
+    # the shape is read from the text where the text shows it: it must be
+    # the one clingo's symbol has
+    symbol = clingo.parse_term(text)
+    assert _value_and_shape(symbol) == (str(symbol), shape_of(symbol))

@@ -4,6 +4,7 @@ changes it (0: none). A run that reaches it stops with exit 3 and a message
 that says so and how to give more."""
 
 import faulthandler
+import functools
 import os
 import resource
 import subprocess
@@ -17,6 +18,7 @@ from helpers import requirement_combat
 from mtgkb.running import pool
 from mtgkb.running.deadline import (
     DEFAULT_MEMORY_CAP_MB,
+    GLIBC_FATAL_STATUS,
     WorkerLost,
     call_with_deadline,
     memory_limit,
@@ -112,10 +114,21 @@ def _abort() -> None:
     os.abort()
 
 
-def test_an_abort_under_a_memory_bound_is_the_bound_reached():
+def _glibc_fatal() -> None:
+    os._exit(GLIBC_FATAL_STATUS)  # as glibc ends a process it cannot give a thread's data
+
+
+@pytest.mark.parametrize("end", [_abort, _glibc_fatal])
+def test_an_abort_under_a_memory_bound_is_the_bound_reached(end):
     with pytest.raises(WorkerLost) as lost:
-        call_with_deadline(_abort, 30, memory=200)
+        call_with_deadline(end, 30, memory=200)
     assert lost.value.out_of_memory and "memory bound" in str(lost.value)
+
+
+def test_a_child_that_ends_otherwise_is_not_called_a_memory_stop():
+    with pytest.raises(WorkerLost) as lost:
+        call_with_deadline(functools.partial(os._exit, 1), 30, memory=200)
+    assert not lost.value.out_of_memory
 
 
 def test_an_abort_without_a_memory_bound_is_not_called_a_memory_stop():

@@ -80,6 +80,18 @@ def shape_of(symbol: clingo.Symbol) -> str:
     return ""
 
 
+def _value_and_shape(symbol: clingo.Symbol) -> tuple[str, str]:
+    """(clingo text, shape_of) of a value, the shape read from the text where
+    it shows it (a number, string, #inf or #sup: ""; a constant: "name/0"),
+    which spares the calls into clingo that reading a symbol's arguments takes."""
+    text = str(symbol)
+    if text[0] in '"#0123456789' or text[0] == "-" and text[1:2].isdigit():
+        return text, ""
+    if text[0] != "-" and "(" not in text:
+        return text, text + "/0"
+    return text, shape_of(symbol)
+
+
 def _value(term) -> clingo.Symbol | None:
     """The value a term stands for when it has no variable and no operation."""
     T = clingo.ast.ASTType
@@ -481,7 +493,7 @@ class _Analysis:
                 continue
             args = atom.arguments
             out.setdefault(name, set()).add(
-                tuple((i, str(args[i]), shape_of(args[i])) for i in read if i < len(args))
+                tuple((i, *_value_and_shape(args[i])) for i in read if i < len(args))
             )
         return out
 

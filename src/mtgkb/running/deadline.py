@@ -268,15 +268,21 @@ def _reap(pid: int, grace: float = 0.0) -> int | None:
     return None
 
 
+# glibc's exit status when it cannot allocate a thread's own data (it prints
+# "cannot allocate memory for thread-local data: ABORT" and exits)
+GLIBC_FATAL_STATUS = 127
+
+
 def aborted_under_bound(status: int | None, limit: int | None) -> bool:
-    """Whether a child under a memory bound ended by abort(): what glibc and
-    clingo do when memory cannot be had where no error can be returned (a
-    new thread's own data, an allocation in a no-throw scope)."""
+    """Whether a child under a memory bound ended the way glibc and clingo
+    end a process when memory cannot be had where no error can be returned:
+    glibc's fatal exit when a thread's own data cannot be allocated (a new
+    solve thread, the first exception a thread throws), abort() in one of
+    clingo's no-throw scopes. mtgkb's children end with status 0 otherwise."""
     import signal
 
-    return (
-        limit is not None
-        and status is not None
-        and os.WIFSIGNALED(status)
-        and os.WTERMSIG(status) == signal.SIGABRT
-    )
+    if limit is None or status is None:
+        return False
+    if os.WIFSIGNALED(status):
+        return os.WTERMSIG(status) == signal.SIGABRT
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == GLIBC_FATAL_STATUS
