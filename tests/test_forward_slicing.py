@@ -160,3 +160,19 @@ def test_a_facts_value_and_shape_are_read_as_clingo_says(text):
     # the one clingo's symbol has
     symbol = clingo.parse_term(text)
     assert _value_and_shape(symbol) == (str(symbol), shape_of(symbol))
+
+
+def test_a_batch_chunk_grounds_what_one_of_its_scenarios_may_fire():
+    from mtgkb.engine.scenarios import _scenario_statements
+
+    engine = Engine()
+    program = _scenario_statements("outcome", engine)
+    lifelink = scenario_facts(parse_text(COMBAT, "a"))
+    deathtouch = scenario_facts(parse_text(COMBAT.replace("lifelink", "deathtouch"), "b"))
+
+    def grounds_704_5h(*instances) -> bool:
+        texts = [str(node) for node in program.live(list(instances), engine)]
+        return any(t.startswith("deathtouch_damaged(") for t in texts)
+
+    assert not grounds_704_5h(lifelink, lifelink)
+    assert grounds_704_5h(lifelink, deathtouch)

@@ -422,6 +422,24 @@ class _Analysis:
                 last = spans[i]
         return "\n".join(out)
 
+    def program_groups(self, indices: Iterable[int]) -> list[tuple[int, tuple[int, ...]]]:
+        """For `program(indices)`: the line each statement's text begins at
+        (1-based) and the statements it holds (several for a #minimize
+        whose elements clingo reads as statements of their own)."""
+        self.program(())  # the texts
+        texts, spans = self._texts, [st["span"] for st in self.base]
+        groups: list[tuple[int, tuple[int, ...]]] = []
+        line, last = 1, None
+        for i in indices:
+            if spans[i] == last:
+                groups[-1] = (groups[-1][0], (*groups[-1][1], i))
+                continue
+            if groups:
+                line += texts[groups[-1][1][0]].count("\n") + 1
+            groups.append((line, (i,)))
+            last = spans[i]
+        return groups
+
     def kept(self, queries: tuple[str, ...]) -> list[int] | None:
         """Indices of the rule base statements the queries may need (backward
         slicing), or None when all are needed."""
@@ -475,6 +493,20 @@ class _Analysis:
                         positions.setdefault(name, set()).update(f[0] for f in fixed)
             self._positions = {name: tuple(sorted(p)) for name, p in positions.items() if p}
         return self._positions
+
+    def query_heads(self, queries: Iterable[str]) -> dict[str, set[tuple]] | None:
+        """What the queries' statements derive, as `live` reads sources: it
+        may hold whatever the facts. None when a head cannot be read."""
+        out: dict[str, set[tuple]] = {}
+        for q in queries:
+            for st in self.queries[q]:
+                if any(tuple(p) == UNKNOWN for p in st["heads"]):
+                    return None
+                for head in st["fixed_heads"]:
+                    if len(head) != 3:
+                        return None
+                    out.setdefault(head[0], set()).add(head[2])
+        return out
 
     def sources(self, atoms: Iterable[clingo.Symbol]) -> dict[str, set[tuple]]:
         """`atoms` (the facts, say) as `live` reads them: by name, the values

@@ -6,6 +6,7 @@ share no atom and a model of the whole is a model of each.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 
 import clingo
@@ -67,8 +68,9 @@ def _show_signature(node, var, loc):
     return clingo.ast.ShowTerm(loc, clingo.ast.Function(loc, "", [var, shown], 0), body)
 
 
-def _scenario_program(text: str) -> list:
-    """The statements of `text`, each atom given the scenario argument."""
+def _scenario_program(text: str) -> list[tuple[int | None, object]]:
+    """The statements of `text`, each atom given the scenario argument, each
+    with the line of `text` it was read from (None: added here)."""
     import clingo.ast
 
     T = clingo.ast.ASTType
@@ -121,10 +123,13 @@ def _scenario_program(text: str) -> list:
 
     hides: list = []  # the program's `#show p/n.` and `#show.`: they hide the other atoms
 
+    lines: list[int | None] = []
+
     def read(node) -> None:
         if node.ast_type == T.ShowSignature:
             hides.append(node)
         take(node)
+        lines.extend([node.location.begin.line] * (len(out) - len(lines)))
 
     clingo.ast.parse_string(text, read, logger=quiet)
     if not hides:
@@ -133,13 +138,40 @@ def _scenario_program(text: str) -> list:
         raise _Unsupported("no #show p/n")
     # the shown atoms are now terms: hide every atom, as the program did
     out.append(clingo.ast.ShowSignature(loc, "", 0, True))
-    return out
+    lines.append(None)
+    return list(zip(lines, out, strict=True))
 
 
-def _scenario_statements(query: str, engine: Engine) -> list | None:
-    """The rule base (backward-sliced for `query`) and the query, with the
-    scenario argument; None when some statement does not allow it. Kept by
-    the engine (`engine.scenario_programs`) for the next chunk."""
+class _ScenarioProgram:
+    """The rule base (backward-sliced for a query) and the query, with the
+    scenario argument: the statements, and the rule base statements each
+    was read from (None: the query's, or added), for forward slicing."""
+
+    def __init__(self, statements: list, kept: list[int] | None, derived: dict | None):
+        self.statements = statements  # [(rule base statements or None, node)]
+        self.kept = kept  # None: no forward slicing
+        self.derived = derived  # what the query derives (Analysis.query_heads)
+
+    def live(self, instances, engine: Engine) -> list:
+        """The statements that may fire for some of `instances` (the facts of
+        each scenario): what cannot fire for any leaves the chunk's grounding."""
+        if self.kept is None:
+            return [node for _, node in self.statements]
+        analysis = engine.rule_base().analysis()
+        sources = {name: set(fixed) for name, fixed in self.derived.items()}
+        for facts in instances:
+            for name, fixed in analysis.sources(facts).items():
+                sources.setdefault(name, set()).update(fixed)
+        live = set(analysis.live(self.kept, sources))
+        return [
+            node for group, node in self.statements if group is None or not live.isdisjoint(group)
+        ]
+
+
+def _scenario_statements(query: str, engine: Engine) -> _ScenarioProgram | None:
+    """The scenario program of `query` (None when some statement does not
+    allow the scenario argument). Kept by the engine
+    (`engine.scenario_programs`) for the next chunk."""
     _SCENARIO_PROGRAMS = engine.scenario_programs
     base = engine.rule_base()
     key = (base.stamp, query)
@@ -148,15 +180,37 @@ def _scenario_statements(query: str, engine: Engine) -> list | None:
         slicing = engine.options.slicing
         kept = analysis.kept((query,)) if slicing and query in analysis.queries else None
         rules = base.text if kept is None else analysis.program(kept)
+        # forward slicing needs what the query derives
+        derived = None if kept is None else analysis.query_heads((query,))
         try:
-            program = _scenario_program(rules + "\n" + base.query_text(query))
+            read = _scenario_program(rules + "\n" + base.query_text(query))
         except (_Unsupported, RuntimeError):
             program = None
+        else:
+            statements = _by_statement(read, analysis, kept, rules)
+            program = _ScenarioProgram(statements, None if derived is None else kept, derived)
         # one rule base at a time: drop the programs of an older one only
         for old in [k for k in _SCENARIO_PROGRAMS if k[0] != key[0]]:
             del _SCENARIO_PROGRAMS[old]
         _SCENARIO_PROGRAMS[key] = program
     return _SCENARIO_PROGRAMS[key]
+
+
+def _by_statement(read: list, analysis, kept: list[int] | None, rules: str) -> list:
+    """`read` (line, node) as (rule base statements, node): the statements
+    of `kept` a node was read from; None for the query's and added ones."""
+    if kept is None:
+        return [(None, node) for _, node in read]
+    groups = analysis.program_groups(kept)
+    starts = [line for line, _ in groups]
+    query_from = rules.count("\n") + 2  # the query's text follows the rules'
+    out = []
+    for line, node in read:
+        if line is None or line >= query_from:
+            out.append((None, node))
+        else:
+            out.append((groups[bisect.bisect_right(starts, line) - 1][1], node))
+    return out
 
 
 def solve_many(
@@ -174,12 +228,13 @@ def solve_many(
     whose rule base, options and kept programs (a fresh one when not given)."""
     import clingo.ast
 
-    program = _scenario_statements(query, Engine() if engine is None else engine)
+    engine = Engine() if engine is None else engine
+    program = _scenario_statements(query, engine)
     if program is None or not instances:
         return None
     ctl = new_control(["--project=show", "--models=1"], quiet)
     with clingo.ast.ProgramBuilder(ctl) as builder:
-        for node in program:
+        for node in program.live(instances, engine):
             builder.add(node)
     read: dict = {}  # a fact's name, arguments and sign, read from clingo once a chunk
     with ctl.backend() as backend:

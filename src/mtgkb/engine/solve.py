@@ -39,7 +39,6 @@ from dataclasses import dataclass, field
 
 import clingo
 
-from mtgkb.engine.analysis import UNKNOWN
 from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import quiet, solve_within
 from mtgkb.engine.rule_base import _RuleBase
@@ -178,17 +177,13 @@ class Grounding:
         kept = analysis.kept(tuple(self.queries))
         if kept is None:
             kept = list(range(len(analysis.base)))
+        derived = analysis.query_heads(self.queries)
+        if derived is None:
+            return analysis.program(kept)
         sources = analysis.sources([*facts, *self._switchable])
         sources.setdefault(GUARD, set()).add(())
-        # what a query derives may hold, whatever the facts
-        for q in self.queries:
-            for st in analysis.queries[q]:
-                for head in st["fixed_heads"]:
-                    if len(head) != 3:
-                        return analysis.program(kept)
-                    sources.setdefault(head[0], set()).add(head[2])
-                if any(tuple(p) == UNKNOWN for p in st["heads"]):
-                    return analysis.program(kept)
+        for name, fixed in derived.items():
+            sources.setdefault(name, set()).update(fixed)
         return analysis.program(analysis.live(kept, sources))
 
     def solve(
