@@ -153,6 +153,8 @@ def _sound_statements(statements, source: bytes) -> bool:
     gap = _GAP.fullmatch
     patterns: set = set()
     names: set = set()
+    fixed: set = set()
+    fixed_read: set = set()
     for st in statements:
         if type(st) is not dict or st.keys() != _STATEMENT_KEYS:
             return False
@@ -169,10 +171,8 @@ def _sound_statements(statements, source: bytes) -> bool:
         fixed_heads, fixed_needs = st["fixed_heads"], st["fixed_needs"]
         if type(fixed_heads) is not list or type(fixed_needs) is not list:
             return False
-        if not all(_is_fixed(p) for p in fixed_heads) or not all(
-            _is_fixed(p) and p != UNKNOWN for p in fixed_needs
-        ):
-            return False
+        fixed.update(fixed_heads)  # (checked once each, below)
+        fixed_read.update(fixed_needs)
         heads, needs = st["heads"], st["needs"]
         fwd_heads, fwd_needs, other_needs = st["fwd_heads"], st["fwd_needs"], st["other_needs"]
         if not (
@@ -196,6 +196,8 @@ def _sound_statements(statements, source: bytes) -> bool:
             return False
         at, last = end, span
     if not all(_is_pattern(p) for p in patterns) or not all(type(n) is str for n in names):
+        return False
+    if UNKNOWN in fixed_read or not all(_is_fixed(p) for p in fixed | fixed_read):
         return False
     return bool(gap(source, at, len(source)))
 
