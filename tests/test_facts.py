@@ -363,3 +363,15 @@ def test_every_fact_is_a_declared_input_predicate():
     assert used <= declared
     # emperor/archenemy/vanguard need other variants; unwritten/1 a file leaving lines out
     assert len(used) >= len(declared) - 4
+
+
+def test_the_questions_come_last_and_are_known_as_such():
+    from mtgkb.language.facts import asked_facts, fixed_facts
+
+    made = scenario_facts(parse_text(TWO + 'ask outcome\nAnn controls land "Swamp"\nask legal\n'))
+    names = [s.name for s in made]
+    assert names[-2:] == ["asked", "asked"] and "asked" not in names[:-2]
+    assert [str(s) for s in asked_facts(made)] == ["asked(outcome)", "asked(legal)"]
+    assert fixed_facts(made) == made[:-2]
+    # a plain list is split by reading the names
+    assert fixed_facts(list(made)) == made[:-2] and asked_facts(list(made)) == made.asked

@@ -162,3 +162,16 @@ def test_the_python_api_names_the_rule_base_too():
     out = api.run(SCENARIO)
     assert out["rule_base"] == {"path": str(ROOT), "digest": paths.digest_of(ROOT)}
     assert out["answers"][0]["life"] == {"Ann": 20, "Ben": 17}
+
+
+def test_the_rule_base_in_use_follows_the_environment_and_its_folder(tmp_path, monkeypatch):
+    # current() keeps its last resolution while the environment names the
+    # same folder and the folder is there
+    first, second = copy_base(tmp_path, "first"), copy_base(tmp_path, "second")
+    monkeypatch.setenv(paths.ENV_RULE_BASE, str(first))
+    assert paths.current().root == first.resolve()
+    monkeypatch.setenv(paths.ENV_RULE_BASE, str(second))
+    assert paths.current().root == second.resolve()
+    shutil.rmtree(second)
+    with pytest.raises(paths.RuleBaseError, match="no such folder"):
+        paths.current()
