@@ -40,29 +40,46 @@ def _first_shape(term) -> str | None:
     return None
 
 
-def _patterns(term) -> list[tuple]:
-    """The patterns of the atom(s) an atom term may stand for."""
+def _atom_patterns(term, of_function, of_symbol) -> list[tuple]:
+    """The patterns of the atom(s) an atom term may stand for: a function
+    term read by `of_function`, a symbol by `of_symbol`."""
     T = clingo.ast.ASTType
     kind = term.ast_type
     if kind == T.Pool:
-        return [p for alternative in term.arguments for p in _patterns(alternative)]
+        return [
+            p
+            for alternative in term.arguments
+            for p in _atom_patterns(alternative, of_function, of_symbol)
+        ]
     if kind == T.UnaryOperation:  # -p(X): classical negation, read as p (conservative)
-        return _patterns(term.argument)
+        return _atom_patterns(term.argument, of_function, of_symbol)
     if kind == T.Function:
-        args = term.arguments
-        return [(term.name, len(args), _first_shape(args[0]) if args else None)]
+        return [of_function(term)]
     if kind == T.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function:
-        symbol = term.symbol
-        args = symbol.arguments
-        first = None
-        if args:
-            a = args[0]
-            if a.type == clingo.SymbolType.Function:
-                first = f"f/{a.name}/{len(a.arguments)}"
-            else:
-                first = f"v/{a}"
-        return [(symbol.name, len(args), first)]
+        return [of_symbol(term.symbol)]
     return [UNKNOWN]
+
+
+def _first_of_function(term) -> tuple:
+    args = term.arguments
+    return (term.name, len(args), _first_shape(args[0]) if args else None)
+
+
+def _first_of_symbol(symbol: clingo.Symbol) -> tuple:
+    args = symbol.arguments
+    first = None
+    if args:
+        a = args[0]
+        if a.type == clingo.SymbolType.Function:
+            first = f"f/{a.name}/{len(a.arguments)}"
+        else:
+            first = f"v/{a}"
+    return (symbol.name, len(args), first)
+
+
+def _patterns(term) -> list[tuple]:
+    """The [name, arity, first] patterns of the atom(s) an atom term may stand for."""
+    return _atom_patterns(term, _first_of_function, _first_of_symbol)
 
 
 # For forward slicing, an atom is also read as [name, arity, fixed]: fixed
@@ -114,24 +131,20 @@ def _fixed_argument(term) -> tuple[str, str] | None:
     return None
 
 
+def _fixed_of_function(term) -> tuple:
+    read = [(i, _fixed_argument(a)) for i, a in enumerate(term.arguments)]
+    fixed = tuple((i, *found) for i, found in read if found is not None)
+    return (term.name, len(term.arguments), fixed)
+
+
+def _fixed_of_symbol(symbol: clingo.Symbol) -> tuple:
+    args = symbol.arguments
+    return (symbol.name, len(args), tuple((i, str(a), shape_of(a)) for i, a in enumerate(args)))
+
+
 def _fixed_patterns(term) -> list[tuple]:
     """The [name, arity, fixed] patterns of the atom(s) an atom term may stand for."""
-    T = clingo.ast.ASTType
-    kind = term.ast_type
-    if kind == T.Pool:
-        return [p for alternative in term.arguments for p in _fixed_patterns(alternative)]
-    if kind == T.UnaryOperation:  # -p(X): classical negation, read as p (conservative)
-        return _fixed_patterns(term.argument)
-    if kind == T.Function:
-        read = [(i, _fixed_argument(a)) for i, a in enumerate(term.arguments)]
-        fixed = tuple((i, *found) for i, found in read if found is not None)
-        return [(term.name, len(term.arguments), fixed)]
-    if kind == T.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function:
-        symbol = term.symbol
-        args = symbol.arguments
-        fixed = tuple((i, str(a), shape_of(a)) for i, a in enumerate(args))
-        return [(symbol.name, len(args), fixed)]
-    return [UNKNOWN]
+    return _atom_patterns(term, _fixed_of_function, _fixed_of_symbol)
 
 
 def _walk_atoms(node, out: list, patterns=_patterns) -> None:

@@ -110,36 +110,33 @@ def _payload_digest(payload: bytes) -> bytes:
     ).to_bytes(4, "big")
 
 
-def _is_pattern(p) -> bool:
+def _is_atom_pattern(p, last) -> bool:
+    """The unknown atom, or a (name, arity, X) pattern whose X `last(X)` accepts."""
     if p == UNKNOWN:
         return True
     return (
-        type(p) is tuple
-        and len(p) == 3
-        and type(p[0]) is str
-        and type(p[1]) is int
-        and (p[2] is None or type(p[2]) is str)
+        type(p) is tuple and len(p) == 3 and type(p[0]) is str and type(p[1]) is int and last(p[2])
     )
+
+
+def _is_pattern(p) -> bool:
+    """A [name, arity, first] pattern (or the unknown atom)."""
+    return _is_atom_pattern(p, lambda first: first is None or type(first) is str)
 
 
 def _is_fixed(p) -> bool:
     """A [name, arity, ((position, value, shape), ...)] pattern (or the unknown atom)."""
-    if p == UNKNOWN:
-        return True
-    return (
-        type(p) is tuple
-        and len(p) == 3
-        and type(p[0]) is str
-        and type(p[1]) is int
-        and type(p[2]) is tuple
-        and all(
-            type(f) is tuple
-            and len(f) == 3
-            and type(f[0]) is int
-            and type(f[1]) is str
-            and type(f[2]) is str
-            for f in p[2]
-        )
+    return _is_atom_pattern(p, _is_fixed_arguments)
+
+
+def _is_fixed_arguments(fixed) -> bool:
+    return type(fixed) is tuple and all(
+        type(f) is tuple
+        and len(f) == 3
+        and type(f[0]) is int
+        and type(f[1]) is str
+        and type(f[2]) is str
+        for f in fixed
     )
 
 
