@@ -68,104 +68,123 @@ def _show_signature(node, var, loc):
     return clingo.ast.ShowTerm(loc, clingo.ast.Function(loc, "", [var, shown], 0), body)
 
 
+class _Rewrite:
+    """Gives one statement at a time the scenario argument: its atoms
+    `p(S,X)`, its body the scenario bound, its shows (scenario, term). About
+    a quarter of a millisecond of Python a statement: a batch rewrites a
+    statement only once one of its chunks may fire it."""
+
+    def __init__(self) -> None:
+        import clingo.ast
+
+        self.loc = loc = _location()
+        self.var = var = clingo.ast.Variable(loc, SCENARIO_VAR)
+        self.scenario = clingo.ast.Literal(
+            loc,
+            clingo.ast.Sign.NoSign,
+            clingo.ast.SymbolicAtom(clingo.ast.Function(loc, SCENARIO_PRED, [var], 0)),
+        )
+
+        class AddScenario(clingo.ast.Transformer):
+            def visit_SymbolicAtom(self, atom):
+                return atom.update(symbol=_with_scenario(atom.symbol, var))
+
+            def visit_TheoryAtom(self, atom):
+                raise _Unsupported("theory atom")
+
+        self.add = AddScenario()
+
+    def _bound(self, body) -> list:
+        """The body, with the scenario bound when no plain positive atom binds it."""
+        body = list(body)
+        return body if any(_is_plain(lit) for lit in body) else body + [self.scenario]
+
+    def __call__(self, node):
+        """The statement with the scenario argument (raises _Unsupported)."""
+        import clingo.ast
+
+        T = clingo.ast.ASTType
+        kind, var = node.ast_type, self.var
+        if kind == T.Rule:
+            node = self.add(node)
+            return node.update(body=self._bound(node.body))
+        if kind == T.ShowTerm:
+            node = self.add(node)
+            term = clingo.ast.Function(self.loc, "", [var, node.term], 0)
+            return node.update(term=term, body=self._bound(node.body))
+        if kind == T.Minimize:
+            node = self.add(node)
+            return node.update(terms=[var, *node.terms], body=self._bound(node.body))
+        if kind == T.ShowSignature and node.name:
+            return _show_signature(node, var, self.loc)
+        if kind in (T.ShowSignature, T.Defined):
+            return node.update(arity=node.arity + 1) if node.name else node
+        if kind in (T.Definition,) or (kind == T.Program and node.name == "base"):
+            return node
+        raise _Unsupported(str(kind))
+
+
 def _scenario_program(text: str) -> list[tuple[int | None, object]]:
-    """The statements of `text`, each atom given the scenario argument, each
-    with the line of `text` it was read from (None: added here)."""
+    """The statements of `text` as they are, each with the line of `text`
+    it was read from (None: added here), for `_Rewrite` to give the scenario
+    argument; raises _Unsupported when the program shows every atom."""
     import clingo.ast
 
     T = clingo.ast.ASTType
-    loc = _location()
-    var = clingo.ast.Variable(loc, SCENARIO_VAR)
-    scenario = clingo.ast.Literal(
-        loc,
-        clingo.ast.Sign.NoSign,
-        clingo.ast.SymbolicAtom(clingo.ast.Function(loc, SCENARIO_PRED, [var], 0)),
-    )
-
-    class AddScenario(clingo.ast.Transformer):
-        def visit_SymbolicAtom(self, atom):
-            return atom.update(symbol=_with_scenario(atom.symbol, var))
-
-        def visit_TheoryAtom(self, atom):
-            raise _Unsupported("theory atom")
-
-    add = AddScenario()
-
-    def bound(body) -> list:
-        """The body, with the scenario bound when no plain positive atom binds it."""
-        body = list(body)
-        return body if any(_is_plain(lit) for lit in body) else body + [scenario]
-
-    out: list = []
-
-    def take(node) -> None:
-        kind = node.ast_type
-        if kind == T.Comment:
-            return
-        if kind == T.Rule:
-            node = add(node)
-            out.append(node.update(body=bound(node.body)))
-        elif kind == T.ShowTerm:
-            node = add(node)
-            term = clingo.ast.Function(loc, "", [var, node.term], 0)
-            out.append(node.update(term=term, body=bound(node.body)))
-        elif kind == T.Minimize:
-            node = add(node)
-            out.append(node.update(terms=[var, *node.terms], body=bound(node.body)))
-        elif kind == T.ShowSignature and node.name:
-            out.append(_show_signature(node, var, loc))
-        elif kind in (T.ShowSignature, T.Defined):
-            out.append(node.update(arity=node.arity + 1) if node.name else node)
-        elif kind in (T.Definition,) or (kind == T.Program and node.name == "base"):
-            out.append(node)
-        else:
-            raise _Unsupported(str(kind))
-
+    read: list = []
     hides: list = []  # the program's `#show p/n.` and `#show.`: they hide the other atoms
 
-    lines: list[int | None] = []
-
-    def read(node) -> None:
+    def take(node) -> None:
+        if node.ast_type == T.Comment:
+            return
         if node.ast_type == T.ShowSignature:
             hides.append(node)
-        take(node)
-        lines.extend([node.location.begin.line] * (len(out) - len(lines)))
+        read.append((node.location.begin.line, node))
 
-    clingo.ast.parse_string(text, read, logger=quiet)
+    clingo.ast.parse_string(text, take, logger=quiet)
     if not hides:
         # every atom is shown, and the model's atoms would not all be
         # (scenario, term): such a query is solved file by file
         raise _Unsupported("no #show p/n")
-    # the shown atoms are now terms: hide every atom, as the program did
-    out.append(clingo.ast.ShowSignature(loc, "", 0, True))
-    lines.append(None)
-    return list(zip(lines, out, strict=True))
+    # the shown atoms become terms: hide every atom, as the program did
+    read.append((None, clingo.ast.ShowSignature(_location(), "", 0, True)))
+    return read
 
 
 class _ScenarioProgram:
-    """The rule base (backward-sliced for a query) and the query, with the
-    scenario argument: the statements, and the rule base statements each
-    was read from (None: the query's, or added), for forward slicing."""
+    """The rule base (backward-sliced for a query) and the query, to be
+    given the scenario argument: the statements, and the rule base
+    statements each was read from (None: the query's, or added), for
+    forward slicing."""
 
     def __init__(self, statements: list, kept: list[int] | None, derived: dict | None):
         self.statements = statements  # [(rule base statements or None, node)]
         self.kept = kept  # None: no forward slicing
         self.derived = derived  # what the query derives (Analysis.query_heads)
+        self._rewrite = _Rewrite()
+        self._made: dict[int, object] = {}  # by place: the statement rewritten
 
     def live(self, instances, engine: Engine) -> list:
-        """The statements that may fire for some of `instances` (the facts of
-        each scenario): what cannot fire for any leaves the chunk's grounding."""
-        if self.kept is None:
-            return [node for _, node in self.statements]
-        analysis = engine.rule_base().analysis()
-        sources = {name: set(fixed) for name, fixed in self.derived.items()}
-        for facts in instances:
-            for name, fixed in analysis.sources(facts).items():
-                sources.setdefault(name, set()).update(fixed)
-        live = set(analysis.live(self.kept, sources))
-        return [
-            node for group, node in self.statements if group is None or not live.isdisjoint(group)
-        ]
+        """The statements, with the scenario argument, that may fire for some
+        of `instances` (the facts of each scenario): what cannot fire for
+        any leaves the chunk's grounding. Raises _Unsupported for a statement
+        the argument does not fit."""
+        places = range(len(self.statements))
+        if self.kept is not None:
+            analysis = engine.rule_base().analysis()
+            sources = {name: set(fixed) for name, fixed in self.derived.items()}
+            for facts in instances:
+                for name, fixed in analysis.sources(facts).items():
+                    sources.setdefault(name, set()).update(fixed)
+            live = set(analysis.live(self.kept, sources))
+            groups = [group for group, _ in self.statements]
+            places = [i for i in places if groups[i] is None or not live.isdisjoint(groups[i])]
+        out = []
+        for i in places:
+            if i not in self._made:
+                self._made[i] = self._rewrite(self.statements[i][1])
+            out.append(self._made[i])
+        return out
 
 
 def _scenario_statements(query: str, engine: Engine) -> _ScenarioProgram | None:
@@ -232,9 +251,13 @@ def solve_many(
     program = _scenario_statements(query, engine)
     if program is None or not instances:
         return None
+    try:
+        statements = program.live(instances, engine)
+    except _Unsupported:
+        return None
     ctl = new_control(["--project=show", "--models=1"], quiet)
     with clingo.ast.ProgramBuilder(ctl) as builder:
-        for node in program.live(instances, engine):
+        for node in statements:
             builder.add(node)
     read: dict = {}  # a fact's name, arguments and sign, read from clingo once a chunk
     with ctl.backend() as backend:
