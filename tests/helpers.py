@@ -370,3 +370,25 @@ def requirement_combat(folder, n: int, filename: str):
     path = folder / filename
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def canonical_answers(output: dict) -> str:
+    """The answers with the lists the spec calls sets in one order (the order
+    in which clingo enumerates models depends on the program it grounds)."""
+
+    def canon(value):
+        if isinstance(value, dict):
+            out = {}
+            for key, item in value.items():
+                if key in ("orders", "assignments"):
+                    complete = value.get("count", len(item)) <= len(item)
+                    item = sorted(json.dumps(x, sort_keys=True) for x in item)
+                    out[key] = item if complete else len(item)
+                else:
+                    out[key] = canon(item)
+            return out
+        if isinstance(value, list):
+            return [canon(x) for x in value]
+        return value
+
+    return json.dumps(canon(output), sort_keys=True)

@@ -5,13 +5,12 @@ answer."""
 
 from __future__ import annotations
 
-import json
 import sys
 import tempfile
 from pathlib import Path
 
 import pytest
-from helpers import CONFORMANCE, ROOT, scenario
+from helpers import CONFORMANCE, ROOT, canonical_answers, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -87,28 +86,6 @@ def test_dask_gives_the_answers_of_one_process(corpus, single):
     assert [r.output for r in results] == single
 
 
-def _canonical(output: dict) -> str:
-    """The answers with the lists the spec calls sets in one order (the order
-    in which clingo enumerates models depends on the program it grounds)."""
-
-    def canon(value):
-        if isinstance(value, dict):
-            out = {}
-            for key, item in value.items():
-                if key in ("orders", "assignments"):
-                    complete = value.get("count", len(item)) <= len(item)
-                    item = sorted(json.dumps(x, sort_keys=True) for x in item)
-                    out[key] = item if complete else len(item)
-                else:
-                    out[key] = canon(item)
-            return out
-        if isinstance(value, list):
-            return [canon(x) for x in value]
-        return value
-
-    return json.dumps(canon(output), sort_keys=True)
-
-
 def _engine(**off) -> Engine:
     """An engine with these options switched (the others from the environment)."""
     return Engine(Options.from_env().but(**off))
@@ -120,7 +97,7 @@ def test_each_speed_up_keeps_every_answer(corpus, single, option):
     readable = [p for p in corpus if Path(p).exists()]
     slow = [answer_path(p, LIMITS, engine).output for p in readable]
     fast = [single[corpus.index(p)] for p in readable]
-    assert [_canonical(o) for o in slow] == [_canonical(o) for o in fast]
+    assert [canonical_answers(o) for o in slow] == [canonical_answers(o) for o in fast]
 
 
 def test_counting_in_clasp_counts_what_python_counts():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import clingo
 import pytest
-from helpers import scenario
+from helpers import canonical_answers, scenario
 from hypothesis import HealthCheck, given, settings
 
 from mtgkb.engine.analysis import _analyse, _Analysis, _value_and_shape, shape_of
@@ -132,9 +132,10 @@ def test_the_rule_base_grounded_for_a_combat_follows_its_abilities():
 @given(scenario())
 def test_forward_slicing_changes_no_answer(text):
     limits = Limits(max_models=20)
+    # (which declarations a capped list shows follows the grounding: compared as sets)
     sliced = answer_text(text, "x", limits, engine=Engine()).output
     whole = answer_text(text, "x", limits, engine=Engine(Options.from_env().but(slicing=False)))
-    assert sliced == whole.output
+    assert canonical_answers(sliced) == canonical_answers(whole.output)
 
 
 @pytest.mark.parametrize(
