@@ -545,12 +545,13 @@ class _Analysis:
     def live(self, kept: list[int], sources: dict[str, set[tuple]]) -> list[int]:
         """Of `kept`, the statements that may fire (forward slicing) when the
         atoms that hold at first are `sources`: for each predicate name, the
-        `fixed` tuples ((position, value), ...) of its atoms, a position left
-        out standing for any value. A statement may fire once every plain
-        positive literal of its body matches an atom that holds or that a
-        statement that may fire derives; an atom matches a literal unless
-        both give a position different values. A statement that may fire with
-        a head we cannot read keeps every statement."""
+        `fixed` tuples ((position, value, shape), ...) of its atoms, a
+        position left out standing for any value. A statement may fire once
+        every plain positive literal of its body matches an atom that holds
+        or that a statement that may fire derives; an atom matches a literal
+        unless both give a position different values or shapes (`_matches`).
+        A statement that may fire with a head we cannot read keeps every
+        statement."""
         needs, users, of, heads = self._forward(tuple(kept))
         have = {name: [_by_position(f) for f in fixed] for name, fixed in sources.items()}
         missing = {i: len(n) for i, n in of.items()}
