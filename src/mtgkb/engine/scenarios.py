@@ -188,9 +188,10 @@ class _ScenarioProgram:
 
 
 def _scenario_statements(query: str, engine: Engine) -> _ScenarioProgram | None:
-    """The scenario program of `query` (None when some statement does not
-    allow the scenario argument). Kept by the engine
-    (`engine.scenario_programs`) for the next chunk."""
+    """The scenario program of `query` (None when it cannot be one: the
+    program shows every atom, or does not parse; a statement the scenario
+    argument does not fit is found when a chunk first needs it). Kept by the
+    engine (`engine.scenario_programs`) for the next chunk."""
     _SCENARIO_PROGRAMS = engine.scenario_programs
     base = engine.rule_base()
     key = (base.stamp, query)
