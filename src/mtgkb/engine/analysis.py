@@ -125,7 +125,7 @@ def _fixed_argument(term) -> tuple[str, str] | None:
     """(value, shape) of an argument, None when it may be anything."""
     value = _value(term)
     if value is not None:
-        return str(value), shape_of(value)
+        return _value_and_shape(value)
     if term.ast_type == clingo.ast.ASTType.Function and not term.external:
         return "", f"{term.name}/{len(term.arguments)}"
     return None
@@ -139,7 +139,7 @@ def _fixed_of_function(term) -> tuple:
 
 def _fixed_of_symbol(symbol: clingo.Symbol) -> tuple:
     args = symbol.arguments
-    return (symbol.name, len(args), tuple((i, str(a), shape_of(a)) for i, a in enumerate(args)))
+    return (symbol.name, len(args), tuple((i, *_value_and_shape(a)) for i, a in enumerate(args)))
 
 
 def _fixed_patterns(term) -> list[tuple]:
@@ -521,13 +521,16 @@ class _Analysis:
                     out.setdefault(head[0], set()).add(head[2])
         return out
 
-    def sources(self, atoms: Iterable[clingo.Symbol]) -> dict[str, set[tuple]]:
-        """`atoms` (the facts, say) as `live` reads them: by name, the values
+    def sources(
+        self, atoms: Iterable[clingo.Symbol], also: dict[str, set[tuple]] | None = None
+    ) -> dict[str, set[tuple]]:
+        """`atoms` (the facts, say) as `live` reads them, with the sources
+        `also` (what the queries derive, `query_heads`): by name, the values
         at the positions some body literal fixes (the others are not read:
         a symbol's arguments cost a call into clingo)."""
         positions = self.fixed_positions()
         function = clingo.SymbolType.Function
-        out: dict[str, set[tuple]] = {}
+        out = {name: set(fixed) for name, fixed in (also or {}).items()}
         for atom in atoms:
             if atom.type != function:
                 continue

@@ -7,6 +7,7 @@ share no atom and a model of the whole is a model of each.
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections.abc import Sequence
 
 import clingo
@@ -132,17 +133,14 @@ def _scenario_program(text: str) -> list[tuple[int | None, object]]:
 
     T = clingo.ast.ASTType
     read: list = []
-    hides: list = []  # the program's `#show p/n.` and `#show.`: they hide the other atoms
 
     def take(node) -> None:
-        if node.ast_type == T.Comment:
-            return
-        if node.ast_type == T.ShowSignature:
-            hides.append(node)
-        read.append((node.location.begin.line, node))
+        if node.ast_type != T.Comment:
+            read.append((node.location.begin.line, node))
 
     clingo.ast.parse_string(text, take, logger=quiet)
-    if not hides:
+    # a `#show p/n.` or `#show.` hides the atoms it does not name
+    if not any(node.ast_type == T.ShowSignature for _, node in read):
         # every atom is shown, and the model's atoms would not all be
         # (scenario, term): such a query is solved file by file
         raise _Unsupported("no #show p/n")
@@ -172,10 +170,7 @@ class _ScenarioProgram:
         places = range(len(self.statements))
         if self.kept is not None:
             analysis = engine.rule_base().analysis()
-            sources = {name: set(fixed) for name, fixed in self.derived.items()}
-            for facts in instances:
-                for name, fixed in analysis.sources(facts).items():
-                    sources.setdefault(name, set()).update(fixed)
+            sources = analysis.sources(itertools.chain.from_iterable(instances), also=self.derived)
             live = set(analysis.live(self.kept, sources))
             groups = [group for group, _ in self.statements]
             places = [i for i in places if groups[i] is None or not live.isdisjoint(groups[i])]

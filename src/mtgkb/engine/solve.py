@@ -180,10 +180,8 @@ class Grounding:
         derived = analysis.query_heads(self.queries)
         if derived is None:
             return analysis.program(kept)
-        sources = analysis.sources([*facts, *self._switchable])
+        sources = analysis.sources([*facts, *self._switchable], also=derived)
         sources.setdefault(GUARD, set()).add(())
-        for name, fixed in derived.items():
-            sources.setdefault(name, set()).update(fixed)
         return analysis.program(analysis.live(kept, sources))
 
     def solve(

@@ -203,9 +203,7 @@ def call_with_deadline(function: Callable[[], T], seconds: float, memory: int | 
             try:
                 payload = pickle.dumps((True, function()))
             except MemoryError:
-                payload = pickle.dumps(
-                    (False, WorkerLost("the work ran out of its memory bound", True))
-                )
+                payload = pickle.dumps((False, memory_stop()))
             except BaseException as err:  # noqa: BLE001 - sent back to the parent
                 try:
                     payload = pickle.dumps((False, err))
@@ -235,7 +233,7 @@ def call_with_deadline(function: Callable[[], T], seconds: float, memory: int | 
             _reap(pid)
     if not chunks:
         if aborted_under_bound(status, limit):
-            raise WorkerLost("the work ran out of its memory bound", True)
+            raise memory_stop()
         raise WorkerLost("the work ended without an answer (out of memory or killed)")
     try:
         ok, value = pickle.loads(b"".join(chunks))
@@ -266,6 +264,11 @@ def _reap(pid: int, grace: float = 0.0) -> int | None:
     except (ChildProcessError, ProcessLookupError):
         pass
     return None
+
+
+def memory_stop() -> WorkerLost:
+    """What a child that ran out of its memory bound raises in its parent."""
+    return WorkerLost("the work ran out of its memory bound", True)
 
 
 # glibc's exit status when it cannot allocate a thread's own data (it prints
