@@ -73,24 +73,64 @@ def _payload(folder) -> list:
     return marshal.loads(blob[len(analysis_cache.CACHE_MAGIC) + 8 :])
 
 
+def _with(data: list, change) -> list:
+    """The statements with `change(statement)` (a dict of new values, or
+    None) applied to each."""
+    out = []
+    for st in data:
+        new = change(st)
+        out.append(st if new is None else {**st, **new})
+    return out
+
+
+def _as_text(st: dict) -> dict:
+    """What makes a statement look like a message's text, never grounded."""
+    return {
+        "heads": [("input_message", 2, None)],
+        "fixed_heads": [("input_message", 2, ())],
+        "needs": [],
+        "fixed_needs": [],
+    }
+
+
+def _is_rule(st: dict) -> bool:
+    return bool(st["heads"]) and st["heads"][0][0] not in checks.TEXTS
+
+
+def _first_statement(data: list) -> dict:
+    """The first statement with a text (not the empty `#program base.`)."""
+    return next(st for st in data if st["span"][0] < st["span"][1])
+
+
 def _poisons(folder) -> dict[str, list | bytes]:
     good = _cache_file(folder).read_bytes()
     data = _payload(folder)
     return {
         "truncated": good[: len(good) // 2],
         "one byte changed": good[:-10] + bytes([good[-10] ^ 1]) + good[-9:],
-        "spans off by one": [(s + 1, e, *rest) for s, e, *rest in data],
+        "spans off by one": _with(data, lambda st: {"span": (st["span"][0] + 1, st["span"][1])}),
         "statements reordered": list(reversed(data)),
-        "a statement left out": data[1:],
-        "a list": [list(st) for st in data],
-        "an unknown role": [(s, e, "code", h, n) for s, e, _, h, n in data],
+        "a statement left out": [st for st in data if st is not _first_statement(data)],
+        "a list": [list(st.values()) for st in data],
+        "an unknown key": _with(data, lambda st: {"role": "code"}),
         # planted in the private folder itself: every check a text, none would fire
-        "the rules said to be texts": [
-            (s, e, "text" if role == "rule" else role, h, n) for s, e, role, h, n in data
-        ],
-        "a head not the statement's": [
-            (s, e, role, ("seats", 1, (None,)) if h else h, n) for s, e, role, h, n in data
-        ],
+        "the rules said to be texts": _with(
+            data, lambda st: _as_text(st) if _is_rule(st) else None
+        ),
+        "the constraints said to be texts": _with(
+            data, lambda st: None if st["heads"] or st["span"][0] == st["span"][1] else _as_text(st)
+        ),
+        "a head not the statement's": _with(
+            data,
+            lambda st: (
+                {"heads": [("seats", 1, None)], "fixed_heads": [("seats", 1, ())]}
+                if _is_rule(st)
+                else None
+            ),
+        ),
+        "the heads left out": _with(
+            data, lambda st: {"heads": [], "fixed_heads": []} if _is_rule(st) else None
+        ),
     }
 
 
@@ -103,9 +143,11 @@ def _poisons(folder) -> dict[str, list | bytes]:
         "statements reordered",
         "a statement left out",
         "a list",
-        "an unknown role",
+        "an unknown key",
         "the rules said to be texts",
+        "the constraints said to be texts",
         "a head not the statement's",
+        "the heads left out",
     ],
 )
 def test_a_damaged_checks_cache_is_worked_out_again(folder, monkeypatch, kind):
@@ -128,9 +170,7 @@ def test_a_damaged_checks_cache_is_worked_out_again(folder, monkeypatch, kind):
 def test_a_checks_cache_in_a_folder_others_may_write_is_not_read(folder, monkeypatch):
     assert _error() == EXPECTED
     # planted: every rule made a text, so that no check would fire
-    data = [
-        (s, e, "text" if role == "rule" else role, h, n) for s, e, role, h, n in _payload(folder)
-    ]
+    data = _with(_payload(folder), lambda st: _as_text(st) if _is_rule(st) else None)
     payload = marshal.dumps(data)
     path = _cache_file(folder)
     path.write_bytes(analysis_cache.CACHE_MAGIC + analysis_cache._payload_digest(payload) + payload)

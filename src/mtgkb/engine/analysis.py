@@ -390,43 +390,33 @@ def _negative_cycles(statements: list[dict]) -> None:
             st["root"] = True
 
 
-class _Analysis:
-    """The statements of the rule base and of every query, described for
-    slicing; a statement's text is read from the rule base itself, at the
-    byte offsets the analysis found it at."""
+class DescribedProgram:
+    """A program's statements as `_analyse` describes them: the text of any
+    of them (read from the program itself, at the byte offsets the analysis
+    found them at), and forward slicing over them: which may fire for the
+    atoms that hold at first. The rule base's analysis is one (`_Analysis`);
+    the input checks are another (mtgkb.language.checks)."""
 
-    def __init__(self, data: dict, source: bytes):
-        self.base: list[dict] = data["base"]
-        self.queries: dict[str, list[dict]] = data["queries"]
-        self.guardable: dict[str, bool] = data["guardable"]
-        self.definitions: dict[str, dict[str, list[str]]] = data["definitions"]
-        self._source = source
+    def __init__(self, statements: list[dict], source: bytes, values_trusted: bool | None = None):
+        """`values_trusted`: whether the values statements write are those
+        clingo grounds with (None: unless one of these defines a `#const`)."""
+        self.statements = statements
+        self.source = source
+        if values_trusted is None:
+            values_trusted = not any(st["defines_constant"] for st in statements)
+        self.values_trusted = values_trusted
         self._texts: list[str] | None = None
-        self.by_head: dict[tuple, list[tuple[int, str | None]]] = {}
-        self.wild: list[int] = []  # statements whose head we cannot read
-        for i, st in enumerate(self.base):
-            for pattern in st["heads"]:
-                if len(pattern) != 3:
-                    self.wild.append(i)
-                    continue
-                name, arity, first = pattern
-                self.by_head.setdefault((name, arity), []).append((i, first))
-        self._kept: dict[tuple, list[int] | None] = {}
         self._positions: dict[str, tuple[int, ...]] | None = None
         self._forward_of: dict[tuple, tuple] = {}
-        # the values statements write are those clingo grounds with, unless a
-        # `#const` of the rule base or of a query may change one
-        every = [*self.base, *(st for q in self.queries.values() for st in q)]
-        self.values_trusted = not any(st["defines_constant"] for st in every)
 
     def program(self, indices: Iterable[int]) -> str:
-        """The text of the rule base statements `indices` (ascending)."""
+        """The text of the statements `indices` (ascending)."""
         if self._texts is None:
-            source = self._source
+            source = self.source
             self._texts = [
-                source[st["span"][0] : st["span"][1]].decode("utf-8") for st in self.base
+                source[st["span"][0] : st["span"][1]].decode("utf-8") for st in self.statements
             ]
-        texts, spans = self._texts, [st["span"] for st in self.base]
+        texts, spans = self._texts, [st["span"] for st in self.statements]
         out = []
         last = None
         for i in indices:
@@ -440,7 +430,7 @@ class _Analysis:
         (1-based) and the statements it holds (several for a #minimize
         whose elements clingo reads as statements of their own)."""
         self.program(())  # the texts
-        texts, spans = self._texts, [st["span"] for st in self.base]
+        texts, spans = self._texts, [st["span"] for st in self.statements]
         groups: list[tuple[int, tuple[int, ...]]] = []
         line, last = 1, None
         for i in indices:
@@ -453,73 +443,18 @@ class _Analysis:
             last = spans[i]
         return groups
 
-    def kept(self, queries: tuple[str, ...]) -> list[int] | None:
-        """Indices of the rule base statements the queries may need (backward
-        slicing), or None when all are needed."""
-        if queries not in self._kept:
-            self._kept[queries] = self._backward(queries)
-        return self._kept[queries]
-
-    def _backward(self, queries: tuple[str, ...]) -> list[int] | None:
-        roots = [st for q in queries for st in self.queries[q]]
-        if not all(any(st["restricts_shown"] for st in self.queries[q]) for q in queries):
-            return None  # every atom is shown: everything matters
-        keep = [False] * len(self.base)
-        todo: list = []
-        for st in roots:
-            todo.extend(st["needs"])
-            todo.extend(st["heads"])
-        for i, st in enumerate(self.base):
-            if st["root"]:
-                keep[i] = True
-                todo.extend(st["needs"])
-                todo.extend(st["heads"])
-        for i in self.wild:
-            keep[i] = True
-            todo.extend(self.base[i]["needs"])
-        seen: set[tuple] = set()
-        while todo:
-            pattern = tuple(todo.pop())
-            if pattern in seen:
-                continue
-            seen.add(pattern)
-            if len(pattern) != 3:
-                return None
-            name, arity, first = pattern
-            for i, head_first in self.by_head.get((name, arity), ()):
-                if keep[i]:
-                    continue
-                if first is None or head_first is None or first == head_first:
-                    keep[i] = True
-                    todo.extend(self.base[i]["needs"])
-        return [i for i, k in enumerate(keep) if k]
-
     def fixed_positions(self) -> dict[str, tuple[int, ...]]:
         """For each predicate name, the argument positions some plain body
-        literal of the rule base gives a value: the only arguments of a fact
+        literal of the program gives a value: the only arguments of a fact
         forward slicing reads. Empty when a `#const` may change a value."""
         if self._positions is None:
             positions: dict[str, set[int]] = {}
             if self.values_trusted:
-                for st in self.base:
+                for st in self.statements:
                     for name, _, fixed in st["fixed_needs"]:
                         positions.setdefault(name, set()).update(f[0] for f in fixed)
             self._positions = {name: tuple(sorted(p)) for name, p in positions.items() if p}
         return self._positions
-
-    def query_heads(self, queries: Iterable[str]) -> dict[str, set[tuple]] | None:
-        """What the queries' statements derive, as `live` reads sources: it
-        may hold whatever the facts. None when a head cannot be read."""
-        out: dict[str, set[tuple]] = {}
-        for q in queries:
-            for st in self.queries[q]:
-                if any(tuple(p) == UNKNOWN for p in st["heads"]):
-                    return None
-                for head in st["fixed_heads"]:
-                    if len(head) != 3:
-                        return None
-                    out.setdefault(head[0], set()).add(head[2])
-        return out
 
     def sources(
         self, atoms: Iterable[clingo.Symbol], also: dict[str, set[tuple]] | None = None
@@ -603,7 +538,7 @@ class _Analysis:
             of: dict[int, set[int]] = {}
             heads: dict[int, list] = {}
             for i in kept:
-                st = self.base[i]
+                st = self.statements[i]
                 mine = of[i] = set()
                 for name, _, fixed in st["fixed_needs"]:
                     key = (name, fixed if trusted else ())
@@ -621,6 +556,87 @@ class _Analysis:
                 self._forward_of.clear()
             self._forward_of[kept] = (list(needs), users, of, heads)
         return self._forward_of[kept]
+
+
+class _Analysis(DescribedProgram):
+    """The statements of the rule base and of every query, described for
+    slicing: backward (what the queries need) and forward (what the facts
+    may fire, DescribedProgram)."""
+
+    def __init__(self, data: dict, source: bytes):
+        self.base: list[dict] = data["base"]  # the rule base's statements
+        self.queries: dict[str, list[dict]] = data["queries"]
+        self.guardable: dict[str, bool] = data["guardable"]
+        self.definitions: dict[str, dict[str, list[str]]] = data["definitions"]
+        # the values statements write are those clingo grounds with, unless a
+        # `#const` of the rule base or of a query may change one
+        every = [*self.base, *(st for q in self.queries.values() for st in q)]
+        super().__init__(self.base, source, not any(st["defines_constant"] for st in every))
+        self.by_head: dict[tuple, list[tuple[int, str | None]]] = {}
+        self.wild: list[int] = []  # statements whose head we cannot read
+        for i, st in enumerate(self.base):
+            for pattern in st["heads"]:
+                if len(pattern) != 3:
+                    self.wild.append(i)
+                    continue
+                name, arity, first = pattern
+                self.by_head.setdefault((name, arity), []).append((i, first))
+        self._kept: dict[tuple, list[int] | None] = {}
+
+    def kept(self, queries: tuple[str, ...]) -> list[int] | None:
+        """Indices of the rule base statements the queries may need (backward
+        slicing), or None when all are needed."""
+        if queries not in self._kept:
+            self._kept[queries] = self._backward(queries)
+        return self._kept[queries]
+
+    def _backward(self, queries: tuple[str, ...]) -> list[int] | None:
+        roots = [st for q in queries for st in self.queries[q]]
+        if not all(any(st["restricts_shown"] for st in self.queries[q]) for q in queries):
+            return None  # every atom is shown: everything matters
+        keep = [False] * len(self.base)
+        todo: list = []
+        for st in roots:
+            todo.extend(st["needs"])
+            todo.extend(st["heads"])
+        for i, st in enumerate(self.base):
+            if st["root"]:
+                keep[i] = True
+                todo.extend(st["needs"])
+                todo.extend(st["heads"])
+        for i in self.wild:
+            keep[i] = True
+            todo.extend(self.base[i]["needs"])
+        seen: set[tuple] = set()
+        while todo:
+            pattern = tuple(todo.pop())
+            if pattern in seen:
+                continue
+            seen.add(pattern)
+            if len(pattern) != 3:
+                return None
+            name, arity, first = pattern
+            for i, head_first in self.by_head.get((name, arity), ()):
+                if keep[i]:
+                    continue
+                if first is None or head_first is None or first == head_first:
+                    keep[i] = True
+                    todo.extend(self.base[i]["needs"])
+        return [i for i, k in enumerate(keep) if k]
+
+    def query_heads(self, queries: Iterable[str]) -> dict[str, set[tuple]] | None:
+        """What the queries' statements derive, as `live` reads sources: it
+        may hold whatever the facts. None when a head cannot be read."""
+        out: dict[str, set[tuple]] = {}
+        for q in queries:
+            for st in self.queries[q]:
+                if any(tuple(p) == UNKNOWN for p in st["heads"]):
+                    return None
+                for head in st["fixed_heads"]:
+                    if len(head) != 3:
+                        return None
+                    out.setdefault(head[0], set()).add(head[2])
+        return out
 
 
 def _by_position(fixed: tuple) -> dict[int, tuple[str, str]]:

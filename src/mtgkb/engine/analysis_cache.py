@@ -199,22 +199,6 @@ def _sound_statements(statements, source: bytes) -> bool:
     return bool(gap(source, at, len(source)))
 
 
-def tiled(statements, source: bytes) -> bool:
-    """Whether the spans `(start, end, ...)` of `statements` are the statements
-    of `source`: in order, each ending with a full stop, only blanks and
-    comments between and around them."""
-    at, gap = 0, _GAP.fullmatch
-    for start, end, *_ in statements:
-        if type(start) is not int or type(end) is not int:
-            return False
-        if not at <= start < end <= len(source) or source[end - 1] != 46:
-            return False
-        if not gap(source, at, start):
-            return False
-        at = end
-    return bool(gap(source, at, len(source)))
-
-
 def _sound(data, key: str, source: bytes, base: _RuleBase) -> bool:
     if type(data) is not dict or data.keys() != {
         "key",

@@ -12,15 +12,16 @@ ScenarioError of the spec.
 
 from __future__ import annotations
 
+import re
 import zlib
 from dataclasses import replace
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 import clingo
-import clingo.ast as cast
 from clingo import Function, Number, String, Symbol
 
+from mtgkb.engine.analysis import DescribedProgram, _analyse
 from mtgkb.engine.citations import program_text
 from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import add_facts, quiet, stamp
@@ -69,79 +70,27 @@ def position_facts(sc: Scenario) -> list[Symbol]:
     return out
 
 
-Pattern = tuple[str, int, tuple]  # name, arity, each argument's shape (None: any)
+TEXTS = frozenset({"input_message", "input_message_it"})
 
 
-def _shape_of_ast(term) -> str | None:
-    if term.ast_type == cast.ASTType.SymbolicTerm:
-        return _shape_of_symbol(term.symbol)
-    if term.ast_type == cast.ASTType.Function and term.name:
-        return f"f/{term.name}/{len(term.arguments)}"
-    return None
-
-
-def _shape_of_symbol(sym: Symbol) -> str | None:
-    if sym.type == clingo.SymbolType.Function and sym.name:
-        return f"f/{sym.name}/{len(sym.arguments)}"
-    return None
-
-
-def _atom_pattern(lit) -> Pattern | None:
-    """The pattern of a plain positive literal (None for anything else)."""
-    if lit.ast_type != cast.ASTType.Literal or lit.sign != cast.Sign.NoSign:
-        return None
-    if lit.atom.ast_type != cast.ASTType.SymbolicAtom:
-        return None
-    term = lit.atom.symbol
-    if term.ast_type == cast.ASTType.Pool and term.arguments:
-        # p(a;b): one pattern for every alternative, its arguments left open
-        first = term.arguments[0]
-        if first.ast_type == cast.ASTType.Function and first.name:
-            return (first.name, len(first.arguments), (None,) * len(first.arguments))
-        return None
-    if term.ast_type == cast.ASTType.Function and term.name:
-        return (term.name, len(term.arguments), tuple(_shape_of_ast(a) for a in term.arguments))
-    if (
-        term.ast_type == cast.ASTType.SymbolicTerm
-        and term.symbol.type == clingo.SymbolType.Function
-    ):
-        sym = term.symbol
-        return (sym.name, len(sym.arguments), tuple(_shape_of_symbol(a) for a in sym.arguments))
-    return None
-
-
-def _is_false(head) -> bool:
-    """The head of an integrity constraint."""
+def _is_text(statement: dict) -> bool:
+    """A fact of a message's text (kb/input_messages.lp): read once by
+    _texts, never grounded with the checks."""
+    heads = statement["fixed_heads"]
     return (
-        head.ast_type == cast.ASTType.Literal and head.atom.ast_type == cast.ASTType.BooleanConstant
+        len(heads) == 1 and len(heads[0]) == 3 and heads[0][0] in TEXTS and not statement["needs"]
     )
 
 
-def _fact_pattern(sym: Symbol) -> Pattern:
-    return (sym.name, len(sym.arguments), tuple(_shape_of_symbol(a) for a in sym.arguments))
-
-
-# One statement of the checks: its byte span in the checks' text, what it is
-# ("rule": grounded when it may fire; "text": a message read by _texts;
-# "none": nothing to ground), the pattern of the atom its head derives (None:
-# none, or any) and the patterns of the atoms its body needs.
-Statement = tuple[int, int, str, Pattern | None, tuple[Pattern, ...]]
-
-
-class _Checks:
+class _Checks(DescribedProgram):
     """The program of the input checks as read now: its text (the files with
-    their generated citations) and its statements, described for slicing."""
+    their generated citations) and its statements, described as the rule
+    base's are, so that one forward slicing serves both."""
 
-    def __init__(self, source: bytes, statements: list[Statement]):
-        self.source = source
-        self.statements = statements
-        self.rules = tuple(i for i, st in enumerate(statements) if st[2] == "rule")
-        self.texts = tuple(i for i, st in enumerate(statements) if st[2] == "text")
-
-    def text(self, indices) -> str:
-        return "\n".join(
-            self.source[self.statements[i][0] : self.statements[i][1]].decode() for i in indices
-        )
+    def __init__(self, source: bytes, statements: list[dict]):
+        super().__init__(statements, source)
+        self.texts = tuple(i for i, st in enumerate(statements) if _is_text(st))
+        self.rules = tuple(i for i, st in enumerate(statements) if not _is_text(st))
 
 
 def _program() -> _Checks:
@@ -157,15 +106,16 @@ def _program_of(files: tuple, cache_dir: Path | None) -> _Checks:
     """The checks' text and statements. The statements are worked out from
     clingo's syntax tree (about 40 ms), or read from the analysis cache: byte
     offsets into this text (checked to tile it, statement by statement, with
-    only blanks and comments between), never program text."""
-    from mtgkb.engine.analysis_cache import load_checked, store_checked, tiled
+    only blanks and comments between, each beginning as its description
+    says), never program text."""
+    from mtgkb.engine.analysis_cache import load_checked, store_checked
 
     texts = [program_text(path) for path, *_ in files]  # with their generated citations
     source = "\n".join(texts + [SHOW]).encode("utf-8")
     key = f"{zlib.crc32(source):08x}{zlib.adler32(source):08x}{len(source):x}"
     name = f"input-checks-{CHECKS_VERSION}-{key}.marshal"
     if cache_dir is not None:
-        found = load_checked(cache_dir / name, lambda d: _sound(d, source) and tiled(d, source))
+        found = load_checked(cache_dir / name, lambda d: _sound(d, source))
         if found is not None:
             return _Checks(source, found)
     statements = _statements(source)
@@ -174,89 +124,39 @@ def _program_of(files: tuple, cache_dir: Path | None) -> _Checks:
     return _Checks(source, statements)
 
 
-CHECKS_VERSION = 1  # of the description of a statement
+CHECKS_VERSION = 2  # of the cached statements: 2, described as the rule base's are
 
 
-def _statements(source: bytes) -> list[Statement]:
-    from mtgkb.engine.analysis import _line_starts
+def _statements(source: bytes) -> list[dict]:
+    return _analyse(source.decode("utf-8"))
 
-    lines = _line_starts(source)  # clingo's columns count bytes
-    out: list[Statement] = []
 
-    def take(node) -> None:
-        kind = node.ast_type
-        if kind == cast.ASTType.Comment:
-            return  # a gap between statements
-        begin, end = node.location.begin, node.location.end
-        span = (lines[begin.line - 1] + begin.column - 1, lines[end.line - 1] + end.column - 1)
-        if span[0] == span[1]:
-            return  # the `#program base.` clingo begins every text with
-        head: Pattern | None = None
-        needs: tuple[Pattern, ...] = ()
-        role = "rule"
-        if kind in (cast.ASTType.Program, cast.ASTType.Defined):
-            role = "none"  # nothing to ground (clingo's warnings are off: --warn=none)
-        elif kind == cast.ASTType.Rule:
-            head = _atom_pattern(node.head)
-            if head is not None and head[0] in TEXTS and not node.body:
-                role = "text"  # the texts are read once (_texts), not solved
-            elif head is None and not _is_false(node.head):
-                raise ValueError(f"cannot slice the input checks at {node}")  # pragma: no cover
-            needs = tuple(p for p in map(_atom_pattern, node.body) if p is not None)
-        out.append((*span, role, head, needs))
-
-    cast.parse_string(source.decode("utf-8"), take, logger=quiet)
-    return out
+_WORD = re.compile(rb"[a-z_][A-Za-z0-9_']*")
 
 
 def _sound(statements, source: bytes) -> bool:
-    """Every cached statement well formed (its spans are checked by `tiled`)."""
-    if type(statements) is not list:
+    """Every cached statement well formed and one of `source`'s, in order
+    (analysis_cache._sound_statements), and each beginning as its
+    description says: a statement that derives nothing with `:-`, `:~` or a
+    directive; a plain head with its name; a text with a text's name."""
+    from mtgkb.engine.analysis_cache import _sound_statements
+
+    if not _sound_statements(statements, source):
         return False
     for st in statements:
-        if type(st) is not tuple or len(st) != 5 or st[2] not in ("rule", "text", "none"):
+        start, end = st["span"]
+        if start == end:
+            continue  # the `#program base.` clingo begins every text with
+        word = _WORD.match(source, start)
+        if not st["heads"]:
+            if word is not None or source[start : start + 1] not in (b":", b"#"):
+                return False
+        elif _is_text(st):
+            if word is None or word.group().decode() != st["fixed_heads"][0][0]:
+                return False
+        elif word is not None and word.group().decode() not in {h[0] for h in st["heads"]}:
             return False
-        start, end, _, head, needs = st
-        if type(start) is not int or type(end) is not int or type(needs) is not tuple:
-            return False
-        if not (head is None or _is_pattern(head)) or not all(map(_is_pattern, needs)):
-            return False
-        if not source.startswith(_beginning(st), start):
-            return False  # not the statement it says it is
     return True
-
-
-def _beginning(statement: Statement) -> tuple[bytes, ...]:
-    """What the text of a statement so described may begin with."""
-    _, _, role, head, _ = statement
-    if role == "none":
-        return (b"#",)  # #program, #defined
-    if head is None:
-        return (b":-", b"#")  # an integrity constraint (_statements refuses other heads), #show
-    if role == "text" and head[0] not in TEXTS:
-        return ()  # never
-    return (head[0].encode(),)
-
-
-def _is_pattern(p) -> bool:
-    return (
-        type(p) is tuple
-        and len(p) == 3
-        and type(p[0]) is str
-        and type(p[1]) is int
-        and type(p[2]) is tuple
-        and all(a is None or type(a) is str for a in p[2])
-    )
-
-
-def _matches(need: Pattern, known: dict[tuple[str, int], set[tuple]]) -> bool:
-    for shape in known.get(need[:2], ()):
-        if all(a is None or b is None or a == b for a, b in zip(need[2], shape, strict=True)):
-            return True
-    return False
-
-
-TEXTS = frozenset({"input_message", "input_message_it"})
 
 
 def _texts() -> dict[str, dict[str, str]]:
@@ -267,7 +167,7 @@ def _texts() -> dict[str, dict[str, str]]:
 @cache
 def _texts_of(program: _Checks) -> dict[str, dict[str, str]]:
     ctl = new_control(logger=quiet)
-    ctl.add("base", [], program.text(program.texts))
+    ctl.add("base", [], program.program(program.texts))
     ctl.ground([("base", [])])
     out: dict[str, dict[str, str]] = {"en": {}, "it": {}}
     for language, name in (("en", "input_message"), ("it", "input_message_it")):
@@ -277,34 +177,6 @@ def _texts_of(program: _Checks) -> dict[str, dict[str, str]]:
     return out
 
 
-def _sliced(program: _Checks, facts: list[Symbol]) -> list[int]:
-    """The statements that may fire on these facts: a rule whose body needs an
-    atom that no fact and no rule that may fire can match (compared by name,
-    arity and the constants and function names of its arguments) is left out.
-    Exact, and it saves most of the grounding where there is nothing to check."""
-    return list(_kept(program, frozenset(map(_fact_pattern, facts))))
-
-
-@lru_cache(maxsize=512)
-def _kept(program: _Checks, patterns: frozenset[Pattern]) -> tuple[int, ...]:
-    """The statements kept for facts of these patterns (tables of one shape share it)."""
-    known: dict[tuple[str, int], set[tuple]] = {}
-    for pattern in patterns:
-        known.setdefault(pattern[:2], set()).add(pattern[2])
-    kept = set()
-    grown = True
-    while grown:
-        grown = False
-        for i in program.rules:
-            _, _, _, head, needs = program.statements[i]
-            if i not in kept and all(_matches(n, known) for n in needs):
-                kept.add(i)
-                if head is not None:
-                    known.setdefault(head[:2], set()).add(head[2])
-                grown = True
-    return tuple(sorted(kept))
-
-
 def input_errors(sc: Scenario, sliced: bool = True) -> list[Symbol]:
     """The shown atoms of the input checks: input_error/3, input_error_at/4,
     first_round/1 and the texts."""
@@ -312,7 +184,10 @@ def input_errors(sc: Scenario, sliced: bool = True) -> list[Symbol]:
     facts = scenario_facts(table) + position_facts(sc)
     ctl = new_control(["--models=1", "--warn=none"], quiet)
     program = _program()
-    ctl.add("base", [], program.text(_sliced(program, facts) if sliced else program.rules))
+    # only the statements that may fire on these facts (forward slicing, as
+    # for the rule base): most of the grounding where there is nothing to check
+    kept = program.live(program.rules, program.sources(facts)) if sliced else program.rules
+    ctl.add("base", [], program.program(kept))
     add_facts(ctl, facts)
     ctl.ground([("base", [])])
     shown: list[Symbol] = []
