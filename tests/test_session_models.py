@@ -93,3 +93,27 @@ def test_a_large_file_shares_one_grounding_between_legal_and_outcome():
     assert outputs[0] == outputs[1]
     assert outputs[0]["answers"][0]["rules"]  # the rules that decide it are named
     assert counts[0] < counts[1]
+
+
+@pytest.mark.parametrize(
+    "play", [ILLEGAL, ILLEGAL.replace('"Grizzly Bears" blocks "Serra Angel"\n', "")]
+)
+def test_ask_outcome_alone_judges_the_play_in_its_own_grounding(play):
+    # `ask outcome` without `ask legal` solves legal on the same facts: the
+    # two share one grounding (legal's with its asked/1 off), and the answer
+    # is that of a grounding per query
+    outputs, counts = [], []
+    for share in (True, False):
+        engine = Engine(Options.from_env().but(share=share))
+        before = engine.rule_base().controls
+        outputs.append(answer_text(play + "ask outcome\n", "t.mtg", engine=engine).output)
+        counts.append(engine.rule_base().controls - before)
+    assert outputs[0] == outputs[1]
+    outcome = outputs[0]["answers"][0]
+    if "blocks" in play:
+        assert outcome["illegal_play"] is True
+        assert "702.9b" in outcome["rules"]
+    else:
+        assert outcome["life"]["Ben"] == 16  # 120.3a: Serra Angel's 4 damage, unblocked
+        assert "120.3a" in outcome["rules"]
+    assert counts == [1, 2]

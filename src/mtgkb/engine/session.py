@@ -37,16 +37,21 @@ class SharedGroundings:
         fixed: list[clingo.Symbol],
         names: list[str],
         asked: list[clingo.Symbol],
+        also: list[str] = (),
     ):
+        """`also`: queries the questions solve on these facts besides their
+        own (`legal`, judging the declared play for `ask outcome`), grouped
+        with them; a group is freed after the last question of its own."""
         self.engine = engine
         self.scenario = scenario
         self.fixed = fixed
         self.uses = {name: names.count(name) for name in names}
+        grouped = list(dict.fromkeys([*names, *also]))
         if len(fixed) <= SHARE_UP_TO_FACTS:
-            self.groups = group_queries(names, engine=engine)
+            self.groups = group_queries(grouped, engine=engine)
         else:
-            self.groups = [[name] for name in self.uses]
-        self.remaining = {tuple(g): sum(self.uses[name] for name in g) for g in self.groups}
+            self.groups = [[name] for name in grouped]
+        self.remaining = {tuple(g): sum(self.uses.get(name, 0) for name in g) for g in self.groups}
         self.asked = list(dict.fromkeys(asked))
         self.built: dict[tuple, Grounding] = {}
 

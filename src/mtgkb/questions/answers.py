@@ -98,6 +98,18 @@ def _queries_of(scenario) -> list[str]:
     return names
 
 
+def _judged_queries(scenario) -> list[str]:
+    """The queries solved on the file's facts besides its questions' own:
+    `legal`, where a question judges the declared play (`ask outcome`)."""
+    if not _declares_play(scenario):
+        return []
+    judges = any(
+        q.kind in ANSWERS and registry.get(q.kind).judges_play
+        for q in getattr(scenario, "questions", ())
+    )
+    return ["legal"] if judges and query_file("legal").exists() else []
+
+
 def _grounding(query: str, scenario, facts, session: Session) -> tuple[Grounding, tuple]:
     """The grounding to solve `query` in, and the atoms to switch on for it."""
     engine = session.engine
@@ -110,7 +122,9 @@ def _grounding(query: str, scenario, facts, session: Session) -> tuple[Grounding
         from mtgkb.language.facts import question_symbol
 
         every = [clingo.Function("asked", [question_symbol(q)]) for q in scenario.questions]
-        shared = SharedGroundings(engine, scenario, fixed, _queries_of(scenario), every)
+        shared = SharedGroundings(
+            engine, scenario, fixed, _queries_of(scenario), every, _judged_queries(scenario)
+        )
         session.groundings = shared
     return shared.grounding(query, facts, asked)
 
