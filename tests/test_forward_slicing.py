@@ -107,7 +107,8 @@ def _grounded(text: str, query: str) -> str:
     engine = Engine()
     facts = scenario_facts(parse_text(text, "x"))
     grounding = Grounding([query], facts, engine=engine)
-    return grounding._rule_base_text(engine.rule_base(), facts, True)
+    base = engine.rule_base()
+    return base.analysis().program(grounding._rule_base_statements(base, facts, True))
 
 
 def test_the_rule_base_grounded_for_a_combat_follows_its_abilities():
