@@ -151,16 +151,14 @@ class Grounding:
             query = "\n".join(base.guarded(q) for q in self.queries) + "\n#show."
         else:
             query = base.query_text(self.queries[0])
-        if base.controls:
+        if base.controls and kept is not None:
             # grounded before in this process (a server, a batch, a long-lived
             # caller): its statements are kept parsed, which clingo adds in
             # about a third of the time it takes to parse their text again
             from clingo.ast import ProgramBuilder
 
-            analysis = base.analysis()
-            statements = analysis.nodes(range(len(analysis.base)) if kept is None else kept)
             with ProgramBuilder(ctl) as builder:
-                for node in [*statements, *base.parsed(query)]:
+                for node in [*base.analysis().nodes(kept), *base.parsed(query)]:
                     builder.add(node)
         else:
             ctl.add("base", [], base.text if kept is None else base.analysis().program(kept))
@@ -183,7 +181,7 @@ class Grounding:
 
     def _rule_base_statements(self, base: _RuleBase, facts, slicing: bool) -> list[int] | None:
         """The statements of the rule base that can matter here (None: its
-        whole text)."""
+        whole text, unsliced)."""
         if not slicing or isinstance(facts, str):
             return None
         analysis = base.analysis()

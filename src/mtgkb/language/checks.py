@@ -128,6 +128,8 @@ CHECKS_VERSION = 2  # of the cached statements: 2, described as the rule base's 
 
 
 def _statements(source: bytes) -> list[dict]:
+    """The checks' statements, described as the rule base's are
+    (mtgkb.engine.analysis._analyse: spans, heads, needs, fixed values)."""
     return _analyse(source.decode("utf-8"))
 
 
