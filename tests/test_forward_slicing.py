@@ -180,6 +180,31 @@ def test_a_batch_chunk_grounds_what_one_of_its_scenarios_may_fire():
     assert grounds_704_5h(lifelink, deathtouch)
 
 
+def test_a_chunks_queries_read_its_facts_once_and_answer_as_each_alone():
+    # the questions of a batch chunk share their files' facts: what forward
+    # slicing and the grounding read of each fact is read from clingo once
+    from mtgkb.engine.scenarios import Readings, solve_many
+
+    engine = Engine()
+    lifelink = scenario_facts(parse_text(COMBAT, "a"))
+    deathtouch = scenario_facts(parse_text(COMBAT.replace("lifelink", "deathtouch"), "b"))
+    readings = Readings()
+    assert solve_many("legal", [lifelink, deathtouch], engine=engine, readings=readings)
+    assert set(readings.parts) == {*lifelink, *deathtouch}
+    analysis = engine.rule_base().analysis()
+    read = readings.slicing(analysis)
+    assert set(read) == {*lifelink, *deathtouch}
+    shared = solve_many("outcome", [lifelink, deathtouch], engine=engine, readings=readings)
+    alone = solve_many("outcome", [lifelink, deathtouch], engine=Engine())
+    assert shared == alone
+    # 704.5h: the Wall dealt damage by a creature with deathtouch is destroyed
+    assert {str(s) for s in shared[1]} >= {'destroyed("Wall")', 'cites(rule("704.5h"))'}
+    assert 'destroyed("Wall")' not in {str(s) for s in shared[0]}
+    # what slicing read is kept for the analysis it was read for only
+    assert readings.slicing(analysis) is read
+    assert readings.slicing(object()) == {}
+
+
 def test_a_batch_rewrites_only_the_statements_a_chunk_may_fire():
     # giving a statement the scenario argument is Python's work (about a
     # quarter of a millisecond each): done once a chunk may fire it

@@ -494,28 +494,35 @@ class DescribedProgram:
         return self._positions
 
     def sources(
-        self, atoms: Iterable[clingo.Symbol], also: dict[str, set[tuple]] | None = None
+        self,
+        atoms: Iterable[clingo.Symbol],
+        also: dict[str, set[tuple]] | None = None,
+        readings: dict | None = None,
     ) -> dict[str, set[tuple]]:
         """`atoms` (the facts, say) as `live` reads them, with the sources
         `also` (what the queries derive, `query_heads`): by name, the values
         at the positions some body literal fixes (the others are not read:
-        a symbol's arguments cost a call into clingo)."""
-        positions = self.fixed_positions()
-        function = clingo.SymbolType.Function
+        a symbol's arguments cost a call into clingo). `readings` keeps what
+        was read of each atom, for the next call on the same atoms (the
+        questions of a batch chunk share their files' facts)."""
         out = {name: set(fixed) for name, fixed in (also or {}).items()}
+        read = self._reading if readings is None else _kept_readings(readings, self._reading)
         for atom in atoms:
-            if atom.type != function:
-                continue
-            name = atom.name
-            read = positions.get(name)
-            if read is None:
-                out.setdefault(name, set()).add(())
-                continue
-            args = atom.arguments
-            out.setdefault(name, set()).add(
-                tuple((i, *_value_and_shape(args[i])) for i in read if i < len(args))
-            )
+            found = read(atom)
+            if found is not None:
+                out.setdefault(found[0], set()).add(found[1])
         return out
+
+    def _reading(self, atom: clingo.Symbol) -> tuple[str, tuple] | None:
+        """(name, fixed) of an atom as `sources` reads it (None: not a function)."""
+        if atom.type != clingo.SymbolType.Function:
+            return None
+        name = atom.name
+        read = self.fixed_positions().get(name)
+        if read is None:
+            return name, ()
+        args = atom.arguments
+        return name, tuple((i, *_value_and_shape(args[i])) for i in read if i < len(args))
 
     def live(self, kept: list[int], sources: dict[str, set[tuple]]) -> list[int]:
         """Of `kept`, the statements that may fire (forward slicing) when the
@@ -674,6 +681,19 @@ class _Analysis(DescribedProgram):
                         return None
                     out.setdefault(head[0], set()).add(head[2])
         return out
+
+
+def _kept_readings(readings: dict, read):
+    """`read`, with what it read of each atom kept in `readings`."""
+
+    def reading(atom):
+        try:
+            return readings[atom]
+        except KeyError:
+            found = readings[atom] = read(atom)
+            return found
+
+    return reading
 
 
 def _by_position(fixed: tuple) -> dict[int, tuple[str, str]]:

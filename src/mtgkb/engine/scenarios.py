@@ -149,6 +149,25 @@ def _scenario_program(text: str) -> list[tuple[int | None, object]]:
     return read
 
 
+class Readings:
+    """What a chunk's solves read of its facts, read from clingo once for all
+    of them (the questions of a chunk share their files' facts; reading a
+    symbol's name and arguments is several calls into clingo): each fact's
+    name, arguments and sign, and what forward slicing reads of it, for the
+    analysis it was read for."""
+
+    def __init__(self) -> None:
+        self.parts: dict[clingo.Symbol, tuple] = {}  # fact: (name, arguments, positive)
+        self._analysis = None
+        self._slicing: dict = {}
+
+    def slicing(self, analysis) -> dict:
+        """The readings of forward slicing (Analysis.sources) for `analysis`."""
+        if analysis is not self._analysis:
+            self._analysis, self._slicing = analysis, {}
+        return self._slicing
+
+
 class _ScenarioProgram:
     """The rule base (backward-sliced for a query) and the query, to be
     given the scenario argument: the statements, and the rule base
@@ -162,7 +181,7 @@ class _ScenarioProgram:
         self._rewrite = _Rewrite()
         self._made: dict[int, object] = {}  # by place: the statement rewritten
 
-    def live(self, instances, engine: Engine) -> list:
+    def live(self, instances, engine: Engine, readings: Readings | None = None) -> list:
         """The statements, with the scenario argument, that may fire for some
         of `instances` (the facts of each scenario): what cannot fire for
         any leaves the chunk's grounding. Raises _Unsupported for a statement
@@ -170,7 +189,9 @@ class _ScenarioProgram:
         places = range(len(self.statements))
         if self.kept is not None:
             analysis = engine.rule_base().analysis()
-            sources = analysis.sources(itertools.chain.from_iterable(instances), also=self.derived)
+            facts = itertools.chain.from_iterable(instances)
+            kept = None if readings is None else readings.slicing(analysis)
+            sources = analysis.sources(facts, self.derived, kept)
             live = set(analysis.live(self.kept, sources))
             groups = [group for group, _ in self.statements]
             places = [i for i in places if groups[i] is None or not live.isdisjoint(groups[i])]
@@ -234,28 +255,31 @@ def solve_many(
     *,
     timeout: float | None = None,
     engine: Engine | None = None,
+    readings: Readings | None = None,
 ) -> list[list[clingo.Symbol]] | None:
     """The shown atoms of one (optimal) model for each instance (the facts of
     one scenario and question), all grounded and solved together. Meant for
     queries whose shown atoms are the same in every optimal model. None when
     this cannot be done (a statement the scenario argument does not fit, or
     no model: then solve each instance alone, which says why). `engine`:
-    whose rule base, options and kept programs (a fresh one when not given)."""
+    whose rule base, options and kept programs (a fresh one when not given);
+    `readings`: what was read of the facts, kept for the chunk's next query."""
     import clingo.ast
 
     engine = Engine() if engine is None else engine
     program = _scenario_statements(query, engine)
     if program is None or not instances:
         return None
+    readings = Readings() if readings is None else readings
     try:
-        statements = program.live(instances, engine)
+        statements = program.live(instances, engine, readings)
     except _Unsupported:
         return None
     ctl = new_control(["--project=show", "--models=1"], quiet)
     with clingo.ast.ProgramBuilder(ctl) as builder:
         for node in statements:
             builder.add(node)
-    read: dict = {}  # a fact's name, arguments and sign, read from clingo once a chunk
+    read = readings.parts
     with ctl.backend() as backend:
         for number, facts in enumerate(instances):
             sid = clingo.Number(number)

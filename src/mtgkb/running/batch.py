@@ -146,7 +146,7 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
     loaded: list[Item] = [
         read_input(n) if d is None and e is None else (n, d, e) for n, d, e in items
     ]
-    from mtgkb.engine.scenarios import solve_many
+    from mtgkb.engine.scenarios import Readings, solve_many
     from mtgkb.language.facts import scenario_facts
     from mtgkb.questions import answers
 
@@ -169,10 +169,11 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
         for query, own in answers.single_model_solves(scenario, facts):
             work.setdefault(query, []).append((answers.ahead_key(scenario, query, own), own))
     session = Session(engine)  # the chunk's: its models solved ahead
+    readings = Readings()  # the chunk's facts, read from clingo once for its queries
     for query, instances in work.items():
         if len(instances) < 2:
             continue
-        models = solve_many(query, [own for _, own in instances], engine=engine)
+        models = solve_many(query, [own for _, own in instances], engine=engine, readings=readings)
         if models is None:
             continue
         for (key, _), model in zip(instances, models, strict=True):
