@@ -14,6 +14,9 @@ import clingo.ast
 import pytest
 
 from mtgkb.engine.state import Engine
+from mtgkb.language import checks
+from mtgkb.language.errors import ScenarioError
+from mtgkb.language.parser import parse_text
 from mtgkb.running.runner import NO_LIMITS, answer_text
 
 ILLEGAL = (
@@ -77,3 +80,23 @@ def test_a_single_grounding_reads_the_text():
     answer_text(ILLEGAL + "ask legal\n", "t.mtg", NO_LIMITS, engine=engine)
     assert engine.rule_base().controls == 1
     assert not engine.rule_base().analysis()._nodes
+
+
+def test_the_input_checks_are_given_parsed_after_their_first_file():
+    # 810.1: a two-headed-giant game is played by exactly two teams (the
+    # error is said at the third team's line), found the same either way
+    text = (
+        "game: two-headed-giant\nplayers: A, B, C, D, E, F\n"
+        "team X: A, B\nteam Y: C, D\nteam Z: E, F\n"
+    )
+    program = checks._program()
+    before = program.added
+    found = []
+    for _ in range(2):
+        with pytest.raises(ScenarioError) as caught:
+            parse_text(text, "t.mtg")
+        found.append((caught.value.line, caught.value.column, caught.value.message))
+    assert found[0] == found[1] == (5, 1, found[0][2])
+    assert "810.1" in found[0][2]
+    assert program.added == before + 2
+    assert program._nodes  # the second file's checks were parsed statements

@@ -410,6 +410,8 @@ class DescribedProgram:
         self._positions: dict[str, tuple[int, ...]] | None = None
         self._forward_of: dict[tuple, tuple] = {}
         self._nodes: dict[tuple[int, int], list] = {}  # by span: clingo's AST of the statement
+        self._parsed: dict[str, list] = {}  # other program texts added with them, parsed
+        self.added = 0  # how many Controls were given statements of it (`add`)
 
     def program(self, indices: Iterable[int]) -> str:
         """The text of the statements `indices` (ascending)."""
@@ -426,6 +428,33 @@ class DescribedProgram:
                 out.append(texts[i])
                 last = spans[i]
         return "\n".join(out)
+
+    def add(self, ctl: clingo.Control, indices: Iterable[int], also: str = "") -> None:
+        """Give `ctl` the statements `indices` (ascending) and the program
+        text `also` (a query's, say). The first time, as text; once this
+        program has been added before in this process (a server, a batch, a
+        long-lived caller), as their statements parsed once and kept, which
+        clingo adds in about a third of the time it takes to parse them."""
+        if not self.added:
+            ctl.add("base", [], self.program(indices))
+            if also:
+                ctl.add("base", [], also)
+        else:
+            from clingo.ast import ProgramBuilder
+
+            with ProgramBuilder(ctl) as builder:
+                for node in [*self.nodes(indices), *(self._parsed_text(also) if also else ())]:
+                    builder.add(node)
+        self.added += 1
+
+    def _parsed_text(self, text: str) -> list:
+        if text not in self._parsed:
+            import clingo.ast
+
+            nodes: list = []
+            clingo.ast.parse_string(text, nodes.append, logger=quiet)
+            self._parsed[text] = nodes
+        return self._parsed[text]
 
     def nodes(self, indices: Iterable[int]) -> list:
         """The statements `indices` (ascending) as clingo's AST, for a

@@ -19,7 +19,6 @@ from mtgkb.engine.analysis import (
 )
 from mtgkb.engine.analysis_cache import _load_analysis, _store_analysis
 from mtgkb.engine.citations import program_text
-from mtgkb.engine.programs import quiet
 from mtgkb.engine.sharing import _definitions, _guard
 
 
@@ -45,17 +44,6 @@ class _RuleBase:
         self.controls = 0  # how many Controls this process built from it
         self._analysis: _Analysis | None = None
         self._guarded: dict[str, str | None] = {}
-        self._parsed: dict[str, list] = {}  # query texts as clingo's AST (`parsed`)
-
-    def parsed(self, text: str) -> list:
-        """A query's text (or its guarded text) as clingo's AST, parsed once."""
-        if text not in self._parsed:
-            import clingo.ast
-
-            nodes: list = []
-            clingo.ast.parse_string(text, nodes.append, logger=quiet)
-            self._parsed[text] = nodes
-        return self._parsed[text]
 
     def query_text(self, name: str) -> str:
         if name not in self.query_texts:  # a query file added since

@@ -151,18 +151,11 @@ class Grounding:
             query = "\n".join(base.guarded(q) for q in self.queries) + "\n#show."
         else:
             query = base.query_text(self.queries[0])
-        if base.controls and kept is not None:
-            # grounded before in this process (a server, a batch, a long-lived
-            # caller): its statements are kept parsed, which clingo adds in
-            # about a third of the time it takes to parse their text again
-            from clingo.ast import ProgramBuilder
-
-            with ProgramBuilder(ctl) as builder:
-                for node in [*base.analysis().nodes(kept), *base.parsed(query)]:
-                    builder.add(node)
-        else:
-            ctl.add("base", [], base.text if kept is None else base.analysis().program(kept))
+        if kept is None:
+            ctl.add("base", [], base.text)
             ctl.add("base", [], query)
+        else:
+            base.analysis().add(ctl, kept, query)  # (parsed once, after the first time)
         base.controls += 1
         with ctl.backend() as backend:
             # externals (false until a solve says otherwise), from the symbols

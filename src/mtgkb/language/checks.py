@@ -189,7 +189,7 @@ def input_errors(sc: Scenario, sliced: bool = True) -> list[Symbol]:
     # only the statements that may fire on these facts (forward slicing, as
     # for the rule base): most of the grounding where there is nothing to check
     kept = program.live(program.rules, program.sources(facts)) if sliced else program.rules
-    ctl.add("base", [], program.program(kept))
+    program.add(ctl, kept)  # (parsed once, after the first time)
     add_facts(ctl, facts)
     ctl.ground([("base", [])])
     shown: list[Symbol] = []
