@@ -183,3 +183,22 @@ def test_the_input_checks_ground_only_what_can_fire_and_find_the_same_errors():
         assert set(input_errors(sc)) == set(input_errors(sc, sliced=False)), text
         checked += 1
     assert checked > 90
+
+
+def test_many_tables_checked_at_once_find_each_ones_errors():
+    # a batch checks a chunk's tables in one grounding (each a scenario of
+    # mtgkb.engine.scenarios): each table's errors are those it has alone
+    from mtgkb.language.checks import input_errors_many
+
+    scenarios = [
+        _Builder("t.mtg", text.split("\n")).build(grammar().parse(text + "\n"))
+        for text in _table_texts()
+    ]
+    together = input_errors_many(scenarios)
+    assert together is not None
+    rules = set()
+    for sc, shown in zip(scenarios, together, strict=True):
+        assert set(shown) == set(input_errors(sc))
+        rules |= {str(s.arguments[0].arguments[0].string) for s in shown if s.name == "input_error"}
+    # the refused tables among them, each for its own rule
+    assert {"806.2b", "810.1", "904.2"} <= rules

@@ -167,3 +167,45 @@ def test_a_chunk_too_small_to_pay_for_the_rewrite_is_answered_file_by_file(
         single[corpus.index(p)] for p in enough
     ]
     assert calls  # the chunk's scenarios solved at once
+
+
+BAD_TABLES = [
+    # 810.1: a two-headed-giant game is played by exactly two teams
+    "game: two-headed-giant\nplayers: A, B, C, D, E, F\n"
+    "team X: A, B\nteam Y: C, D\nteam Z: E, F\nask legal\n",
+    # 806.2b: one attack option
+    "game: free-for-all\noption: attack-left\noption: attack-right\nplayers: A, B, C\nask legal\n",
+    # a name the table does not know, found with the faults of one statement
+    'players: A, B\nA controls creature "X" 1/1\n"X" attacks C\nask legal\n',
+    "ask legal\n",  # no players
+    "players: Ann, Ben\nAnn controls creature\n",  # not the language
+]
+
+
+def test_a_chunks_tables_are_checked_in_one_grounding_with_each_ones_errors(tmp_path, monkeypatch):
+    # a batch solves the input checks (rules/100_input_checks.lp) of a
+    # chunk's tables at once; each file gets the error, or the answers, it
+    # gets alone
+    from mtgkb.language import checks
+    from mtgkb.running import batch
+
+    paths = []
+    texts = BAD_TABLES + [combat(seed, questions=("legal", "outcome")) for seed in range(12)]
+    for i, text in enumerate(texts):
+        path = tmp_path / f"f{i:02}.mtg"
+        path.write_text(text, encoding="utf-8")
+        paths.append(str(path))
+    assert len(paths) >= batch.COMBINE_FROM
+    alone = [answer_path(p, LIMITS) for p in paths]
+    alone_calls = []
+    original = checks.input_errors
+    monkeypatch.setattr(
+        checks, "input_errors", lambda *a, **k: alone_calls.append(1) or original(*a, **k)
+    )
+    together = list(answer_files(paths, LIMITS, engine=Engine()))
+    assert [r.output for r in together] == [r.output for r in alone]
+    assert _statuses(together) == _statuses(alone)
+    assert alone_calls == []  # no table was checked alone
+    errors = [r.output.get("error", "") for r in together[: len(BAD_TABLES)]]
+    assert "(810.1)" in errors[0] and "(806.2b)" in errors[1]
+    assert all(r.status == 2 for r in together[: len(BAD_TABLES)])

@@ -173,7 +173,7 @@ def test_a_batch_chunk_grounds_what_one_of_its_scenarios_may_fire():
     deathtouch = scenario_facts(parse_text(COMBAT.replace("lifelink", "deathtouch"), "b"))
 
     def grounds_704_5h(*instances) -> bool:
-        texts = [str(node) for node in program.live(list(instances), engine)]
+        texts = [str(node) for node in program.live(list(instances))]
         return any(t.startswith("deathtouch_damaged(") for t in texts)
 
     assert not grounds_704_5h(lifelink, lifelink)

@@ -168,27 +168,31 @@ class Readings:
         return self._slicing
 
 
-class _ScenarioProgram:
-    """The rule base (backward-sliced for a query) and the query, to be
-    given the scenario argument: the statements, and the rule base
-    statements each was read from (None: the query's, or added), for
+class ScenarioProgram:
+    """A program to be given the scenario argument: the rule base
+    (backward-sliced for a query) and the query, or the input checks. Its
+    statements, each with the statements of `described` (the program's
+    DescribedProgram) it was read from (None: the query's, or added), for
     forward slicing."""
 
-    def __init__(self, statements: list, kept: list[int] | None, derived: dict | None):
-        self.statements = statements  # [(rule base statements or None, node)]
+    def __init__(
+        self, statements: list, kept: list[int] | None, derived: dict | None, described=None
+    ):
+        self.statements = statements  # [(statements of `described`, or None; node)]
         self.kept = kept  # None: no forward slicing
         self.derived = derived  # what the query derives (Analysis.query_heads)
+        self.described = described
         self._rewrite = _Rewrite()
         self._made: dict[int, object] = {}  # by place: the statement rewritten
 
-    def live(self, instances, engine: Engine, readings: Readings | None = None) -> list:
+    def live(self, instances, readings: Readings | None = None) -> list:
         """The statements, with the scenario argument, that may fire for some
         of `instances` (the facts of each scenario): what cannot fire for
         any leaves the chunk's grounding. Raises _Unsupported for a statement
         the argument does not fit."""
         places = range(len(self.statements))
         if self.kept is not None:
-            analysis = engine.rule_base().analysis()
+            analysis = self.described
             facts = itertools.chain.from_iterable(instances)
             kept = None if readings is None else readings.slicing(analysis)
             sources = analysis.sources(facts, self.derived, kept)
@@ -203,7 +207,7 @@ class _ScenarioProgram:
         return out
 
 
-def _scenario_statements(query: str, engine: Engine) -> _ScenarioProgram | None:
+def _scenario_statements(query: str, engine: Engine) -> ScenarioProgram | None:
     """The scenario program of `query` (None when it cannot be one: the
     program shows every atom, or does not parse; a statement the scenario
     argument does not fit is found when a chunk first needs it). Kept by the
@@ -224,7 +228,8 @@ def _scenario_statements(query: str, engine: Engine) -> _ScenarioProgram | None:
             program = None
         else:
             statements = _by_statement(read, analysis, kept, rules)
-            program = _ScenarioProgram(statements, None if derived is None else kept, derived)
+            kept = None if derived is None else kept
+            program = ScenarioProgram(statements, kept, derived, analysis)
         # one rule base at a time: drop the programs of an older one only
         for old in [k for k in _SCENARIO_PROGRAMS if k[0] != key[0]]:
             del _SCENARIO_PROGRAMS[old]
@@ -264,15 +269,30 @@ def solve_many(
     no model: then solve each instance alone, which says why). `engine`:
     whose rule base, options and kept programs (a fresh one when not given);
     `readings`: what was read of the facts, kept for the chunk's next query."""
-    import clingo.ast
-
     engine = Engine() if engine is None else engine
     program = _scenario_statements(query, engine)
-    if program is None or not instances:
+    if program is None:
+        return None
+    return solve_scenarios(program, instances, timeout=timeout, readings=readings)
+
+
+def solve_scenarios(
+    program: ScenarioProgram,
+    instances: Sequence[Sequence[clingo.Symbol]],
+    *,
+    timeout: float | None = None,
+    readings: Readings | None = None,
+) -> list[list[clingo.Symbol]] | None:
+    """solve_many for `program`: the shown atoms of one (optimal) model for
+    each instance, all grounded and solved together; None when this cannot
+    be done (a statement the scenario argument does not fit, or no model)."""
+    import clingo.ast
+
+    if not instances:
         return None
     readings = Readings() if readings is None else readings
     try:
-        statements = program.live(instances, engine, readings)
+        statements = program.live(instances, readings)
     except _Unsupported:
         return None
     ctl = new_control(["--project=show", "--models=1"], quiet)

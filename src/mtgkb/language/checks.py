@@ -91,6 +91,22 @@ class _Checks(DescribedProgram):
         super().__init__(statements, source)
         self.texts = tuple(i for i, st in enumerate(statements) if _is_text(st))
         self.rules = tuple(i for i, st in enumerate(statements) if not _is_text(st))
+        self._scenario_program = None
+
+    def scenario_program(self):
+        """The checks to be given the scenario argument, for many tables at
+        once (mtgkb.engine.scenarios): each rule with the statement it is,
+        for forward slicing, and every atom hidden but the shown terms."""
+        if self._scenario_program is None:
+            from clingo.ast import ShowSignature
+
+            from mtgkb.engine.scenarios import ScenarioProgram
+            from mtgkb.engine.sharing import _location
+
+            statements = [((i,), node) for i in self.rules for node in self.nodes([i])]
+            statements.append((None, ShowSignature(_location(), "", 0, True)))
+            self._scenario_program = ScenarioProgram(statements, list(self.rules), {}, self)
+        return self._scenario_program
 
 
 def _program() -> _Checks:
@@ -179,11 +195,16 @@ def _texts_of(program: _Checks) -> dict[str, dict[str, str]]:
     return out
 
 
+def _table_facts(sc: Scenario) -> list[Symbol]:
+    """What the checks are given: the table's facts and where each was written."""
+    table = replace(sc, objects=[], attacks=[], blocks=[], bands=[], triggers=[], questions=[])
+    return scenario_facts(table) + position_facts(sc)
+
+
 def input_errors(sc: Scenario, sliced: bool = True) -> list[Symbol]:
     """The shown atoms of the input checks: input_error/3, input_error_at/4,
     first_round/1 and the texts."""
-    table = replace(sc, objects=[], attacks=[], blocks=[], bands=[], triggers=[], questions=[])
-    facts = scenario_facts(table) + position_facts(sc)
+    facts = _table_facts(sc)
     ctl = new_control(["--models=1", "--warn=none"], quiet)
     program = _program()
     # only the statements that may fire on these facts (forward slicing, as
@@ -220,14 +241,29 @@ def fill(template: str, args: list[Symbol]) -> str:
     return text
 
 
-def table_errors(sc: Scenario, language: str = "en") -> list[tuple[int, int, str, bool]]:
+def input_errors_many(scenarios: list[Scenario]) -> list[list[Symbol]] | None:
+    """input_errors of many tables, grounded and solved at once (each table
+    given as a scenario of mtgkb.engine.scenarios): a batch pays the
+    grounder's set-up of the checks once per chunk, not once per file. None
+    when they cannot be solved so (then check each alone)."""
+    from mtgkb.engine.scenarios import solve_scenarios
+
+    program = _program()
+    return solve_scenarios(program.scenario_program(), [_table_facts(sc) for sc in scenarios])
+
+
+def table_errors(
+    sc: Scenario, language: str = "en", shown: list[Symbol] | None = None
+) -> list[tuple[int, int, str, bool]]:
     """Every input error the rule base finds: (line, column, message, first
-    round), the first round being the faults reported with the names."""
+    round), the first round being the faults reported with the names.
+    `shown`: the checks' shown atoms for this table, when solved already
+    (input_errors_many)."""
     texts = _texts()
     errors: set[tuple[Symbol, Symbol]] = set()
     early: set[str] = set()
     places = []
-    for sym in input_errors(sc):
+    for sym in input_errors(sc) if shown is None else shown:
         a = sym.arguments
         if sym.name == "first_round":
             early.add(a[0].name)

@@ -245,6 +245,14 @@ def parse_file(path: str | os.PathLike) -> Scenario:
 def parse_text(text: str | bytes, filename: str = "<stdin>", lang: str = "en") -> Scenario:
     """Parse scenario text (str, or bytes in UTF-8) into a validated Scenario;
     the errors the rule base finds in the table speak `lang`."""
+    scenario = read_text(text, filename)
+    validate(scenario, lang)
+    return scenario
+
+
+def read_text(text: str | bytes, filename: str = "<stdin>") -> Scenario:
+    """Scenario text read into a Scenario, not yet validated (parse_text
+    validates it: mtgkb.language.validate)."""
     text = _decode(text, filename)
     lines = text.split("\n")
     _check_characters(text, lines, filename)
@@ -254,9 +262,7 @@ def parse_text(text: str | bytes, filename: str = "<stdin>", lang: str = "en") -
         error = _syntax_error(exc, lines, filename)
         # A keyword used as a name misleads the parser on a later line: say so.
         raise _keyword_name_error(lines, filename, error.line) or error from None
-    scenario = _Builder(filename, lines).build(tree)
-    validate(scenario, lang)
-    return scenario
+    return _Builder(filename, lines).build(tree)
 
 
 # -------------------- bytes and characters

@@ -497,7 +497,7 @@ class _Checker:
 
     # ---- all of it
 
-    def run(self) -> None:
+    def run(self, checked: list | None = None) -> None:
         if not self.sc.players:
             line, column = self.first_statement()
             raise ScenarioError(
@@ -509,7 +509,7 @@ class _Checker:
             )
         self.names()
         self.references()
-        found = table_errors(self.sc, self.lang)
+        found = table_errors(self.sc, self.lang, checked)
         # the rule base's faults of one statement come with the names ...
         self.errors += [(line, column, text) for line, column, text, first in found if first]
         self.flush()
@@ -518,9 +518,10 @@ class _Checker:
         self.flush()
 
 
-def validate(scenario: Scenario, lang: str = "en") -> None:
+def validate(scenario: Scenario, lang: str = "en", checked: list | None = None) -> None:
     """Raise ScenarioError for the first problem written in the file, if any:
     names and references here with the faults of one statement, then the
     table's shape; the rule base (rules/100_input_checks.lp) says every one
-    of them that is a rule of the game."""
-    _Checker(scenario, lang).run()
+    of them that is a rule of the game. `checked`: the input checks' shown
+    atoms for this table, when solved already (checks.input_errors_many)."""
+    _Checker(scenario, lang).run(checked)

@@ -36,8 +36,9 @@ from mtgkb.running.runner import (
     FileResult,
     answer_scenario,
     answer_text,
-    parse_or_fail,
+    read_or_fail,
     release_session,
+    validate_or_fail,
 )
 
 PROGRESS_FROM = 20  # files: fewer finish before a bar is worth drawing
@@ -147,15 +148,23 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
         read_input(n) if d is None and e is None else (n, d, e) for n, d, e in items
     ]
     from mtgkb.engine.scenarios import Readings, solve_many
+    from mtgkb.language.checks import input_errors_many
     from mtgkb.language.facts import scenario_facts
     from mtgkb.questions import answers
 
-    parsed: list = []
+    read: list = []
     for name, data, error in loaded:
-        if error is not None:
-            parsed.append(_unreadable(name, error))
-            continue
-        scenario = parse_or_fail(data, name, limits.lang)
+        read.append(_unreadable(name, error) if error is not None else read_or_fail(data, name))
+    # the tables' input checks, in one grounding for the chunk (a table
+    # without players is refused before its checks; one the chunk could not
+    # solve is checked alone)
+    places = [i for i, sc in enumerate(read) if not isinstance(sc, FileResult) and sc.players]
+    solved = input_errors_many([read[i] for i in places]) if places else None
+    checked = dict(zip(places, solved, strict=True)) if solved is not None else {}
+    parsed: list = []
+    for i, ((name, _, _), scenario) in enumerate(zip(loaded, read, strict=True)):
+        if not isinstance(scenario, FileResult):
+            scenario = validate_or_fail(scenario, name, limits.lang, checked.get(i))
         if isinstance(scenario, FileResult):
             scenario.exception = None  # exceptions need not travel back from a worker
             parsed.append(scenario)

@@ -16,7 +16,8 @@ from mtgkb.engine.solve import SolveTimeout
 from mtgkb.engine.state import Engine
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.facts import scenario_facts
-from mtgkb.language.parser import parse_text
+from mtgkb.language.parser import parse_text, read_text
+from mtgkb.language.validate import validate
 from mtgkb.questions.answers import Limits, answer
 from mtgkb.running.deadline import (
     DeadlineExceeded,
@@ -125,8 +126,33 @@ def parse_or_fail(text: str | bytes, name: str, lang: str = "en"):
     try:
         return parse_text(text, name, lang)
     except ScenarioError as err:
-        output = {"file": name, "error": err.format()}
-        return FileResult(name, EXIT_INPUT, output, err.format(), _bare(err))
+        return input_error(name, err)
+
+
+def read_or_fail(text: str | bytes, name: str):
+    """The scenario read but not yet validated (parser.read_text), or the
+    FileResult (exit 2) of its input error: parse_or_fail in two steps, for
+    a batch that checks many tables at once."""
+    try:
+        return read_text(text, name)
+    except ScenarioError as err:
+        return input_error(name, err)
+
+
+def validate_or_fail(scenario, name: str, lang: str = "en", checked: list | None = None):
+    """The scenario once validated (`checked`: its input checks' atoms, when
+    solved already), or the FileResult (exit 2) of its input error."""
+    try:
+        validate(scenario, lang, checked)
+        return scenario
+    except ScenarioError as err:
+        return input_error(name, err)
+
+
+def input_error(name: str, err: ScenarioError) -> FileResult:
+    """The result (exit 2) of a file with an input error."""
+    output = {"file": name, "error": err.format()}
+    return FileResult(name, EXIT_INPUT, output, err.format(), _bare(err))
 
 
 def _bare(err: Exception) -> Exception:
