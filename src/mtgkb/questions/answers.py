@@ -217,20 +217,35 @@ def _by_seat(scenario, names) -> list[str]:
 
 def answer_legal(question, scenario, facts, limits: Limits, session=None) -> Answer:
     model = _single("legal", scenario, facts, limits, session)
-    if limits.lang == "en":
-        messages = {str(kind): text for kind, text in values(model, "message", 2)}
-    else:
-        messages = _words.messages(limits.lang)
-    violations = violation_entries(
-        [
-            (rule.arguments[0] if rule.arguments else rule, args)
-            for rule, args in atoms(model, "violation", 2)
-        ],
-        messages,
-    )
+    violations = _violations(model, limits.lang)
     rules = cited_rules(model) | {v["rule"] for v in violations}
     answer = {"ask": "legal", "legal": not violations, "violations": violations}
     return _consistent(_with_rules(answer, rules), model, "legal", facts)
+
+
+def _violations(model, lang: str) -> list[dict]:
+    """The violations a model of `legal` shows, each with its message: in
+    English the rule base's own `message/2` the model shows, in another
+    language kb/messages.lp's twin."""
+    pairs = [
+        (rule.arguments[0] if rule.arguments else rule, args)
+        for rule, args in atoms(model, "violation", 2)
+    ]
+    if lang != "en":
+        return violation_entries(pairs, _words.messages(lang))
+    kinds = {_kind(args) for _, args in pairs}
+    messages = {}
+    for kind, text in atoms(model, "message", 2) if kinds else ():
+        key = str(kind)  # a constant's or a number's value; a string's is unquoted
+        key = kind.string if key.startswith('"') else key
+        if key in kinds:
+            messages[key] = value(text)
+    return violation_entries(pairs, messages)
+
+
+def _kind(term: clingo.Symbol) -> str:
+    """The kind of a violation term: its name (the key of its message)."""
+    return term.name if term.type == clingo.SymbolType.Function else str(term)
 
 
 def violation_entries(pairs, messages: dict[str, str]) -> list[dict]:
@@ -240,7 +255,7 @@ def violation_entries(pairs, messages: dict[str, str]) -> list[dict]:
     for rule, args in pairs:
         number = str(value(rule))
         objects = names_in(args)
-        kind = args.name if args.type == clingo.SymbolType.Function else str(args)
+        kind = _kind(args)
         template = messages.get(kind, kind.replace("_", " ") + ": {all}")
         filled = fill_template(template, [str(value(a)) for a in _arguments(args)])
         violations.append({"rule": number, "message": filled, "objects": objects})
@@ -432,8 +447,7 @@ def _illegal_play(scenario, facts, limits: Limits, session: Session | None) -> l
     judged = play_facts(scenario, facts)
     if judged is None:
         return []
-    answer = answer_legal(None, scenario, judged, limits, session)
-    return answer["violations"]
+    return _violations(_single("legal", scenario, judged, limits, session), limits.lang)
 
 
 LEGAL = clingo.Function("legal")  # the argument of asked/1 for `ask legal`
