@@ -12,18 +12,15 @@ from collections.abc import Iterable, Sequence
 
 import clingo
 
-from mtgkb.questions.symbols import value
+from mtgkb.questions.symbols import atoms, value
 from mtgkb.rulebase.index import sort_key
 
 
 def found(model: Iterable[clingo.Symbol]) -> dict[tuple[str, clingo.Symbol], list[clingo.Symbol]]:
     """(atom name, whose) -> the values the model derives for it, when more than one."""
     out: dict[tuple[str, clingo.Symbol], list[clingo.Symbol]] = {}
-    for sym in model:
-        if sym.type == clingo.SymbolType.Function and sym.name == "inconsistent":
-            if len(sym.arguments) == 3:
-                name, of, val = sym.arguments
-                out.setdefault((str(name), of), []).append(val)
+    for name, of, val in atoms(model, "inconsistent", 3):  # (by name, once: symbols.Shown)
+        out.setdefault((str(name), of), []).append(val)
     return out
 
 
