@@ -570,6 +570,13 @@ class _Builder:
         self.filename = filename
         self.lines = lines
         self.sc = Scenario(filename=filename, source_lines=lines)
+        self._vocabulary: Vocabulary | None = None
+
+    def vocabulary(self) -> Vocabulary:
+        """The vocabulary of the rule base in use, looked up once a file."""
+        if self._vocabulary is None:
+            self._vocabulary = vocabulary()
+        return self._vocabulary
 
     # ---- errors and tokens
 
@@ -872,7 +879,7 @@ class _Builder:
         toks = _tokens(t.children[-1])
         made = PlayerAbility(line=first.line, column=first.column, player=self.name(first))
         made.positions["player"] = self.pos(first)
-        vocab = vocabulary()
+        vocab = self.vocabulary()
         ability = self.ability(toks, vocab)
         if ability.name not in vocab.player_abilities:
             shown = " ".join(tok.value for tok in toks)
@@ -1043,7 +1050,7 @@ class _Builder:
         self.sc.objects.append(obj)
 
     def abilities(self, obj: GameObject, tree: Tree) -> None:
-        vocab = vocabulary()
+        vocab = self.vocabulary()
         for node in tree.children:
             if isinstance(node, Tree):
                 obj.abilities.append(self.ability(_tokens(node), vocab))

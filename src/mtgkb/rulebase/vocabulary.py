@@ -17,7 +17,7 @@ abilities a player may have (`P has hexproof`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import clingo
 
@@ -57,16 +57,26 @@ class Vocabulary:
     options: tuple[str, ...] = ()  # `option:` (scenario_option/1)
     player_abilities: tuple[str, ...] = ()  # `P has ...` (player_ability/1)
 
+    # (each table made once per vocabulary: the parser looks up every ability
+    # of every creature in them; not to be changed by their readers)
     def simple(self) -> dict[str, AbilityWord]:
         """Each phrase of an ability that takes nothing after it."""
-        return {a.phrase: a for a in self.abilities if a.shape == "simple"}
+        return self._by_shape["simple"]
 
     def with_arguments(self) -> dict[str, AbilityWord]:
         """Each phrase that takes something after it (not a suffix)."""
-        return {a.phrase: a for a in self.abilities if a.shape not in ("simple", "suffix")}
+        return self._by_shape["arguments"]
 
     def suffixes(self) -> dict[str, AbilityWord]:
-        return {a.phrase: a for a in self.abilities if a.shape == "suffix"}
+        return self._by_shape["suffix"]
+
+    @cached_property
+    def _by_shape(self) -> dict[str, dict[str, AbilityWord]]:
+        out: dict[str, dict[str, AbilityWord]] = {"simple": {}, "arguments": {}, "suffix": {}}
+        for a in self.abilities:
+            kind = a.shape if a.shape in ("simple", "suffix") else "arguments"
+            out[kind][a.phrase] = a
+        return out
 
     def written(self) -> tuple[str, ...]:
         """Every ability as a file writes it: the first phrase of each simple
