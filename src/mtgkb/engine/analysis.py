@@ -535,23 +535,29 @@ class DescribedProgram:
         was read of each atom, for the next call on the same atoms (the
         questions of a batch chunk share their files' facts)."""
         out = {name: set(fixed) for name, fixed in (also or {}).items()}
-        read = self._reading if readings is None else _kept_readings(readings, self._reading)
+        positions = self.fixed_positions()
+        function = clingo.SymbolType.Function
         for atom in atoms:
-            found = read(atom)
-            if found is not None:
+            found = None if readings is None else readings.get(atom)
+            if found is None:
+                # (name, fixed) of the atom; ("", ()) for one that is not a function
+                if atom.type != function:
+                    found = ("", ())
+                else:
+                    name = atom.name
+                    read = positions.get(name)
+                    if read is None:
+                        found = (name, ())
+                    else:
+                        args = atom.arguments
+                        n = len(args)
+                        fixed = tuple((i, *_value_and_shape(args[i])) for i in read if i < n)
+                        found = (name, fixed)
+                if readings is not None:
+                    readings[atom] = found
+            if found[0]:
                 out.setdefault(found[0], set()).add(found[1])
         return out
-
-    def _reading(self, atom: clingo.Symbol) -> tuple[str, tuple] | None:
-        """(name, fixed) of an atom as `sources` reads it (None: not a function)."""
-        if atom.type != clingo.SymbolType.Function:
-            return None
-        name = atom.name
-        read = self.fixed_positions().get(name)
-        if read is None:
-            return name, ()
-        args = atom.arguments
-        return name, tuple((i, *_value_and_shape(args[i])) for i in read if i < len(args))
 
     def live(self, kept: list[int], sources: dict[str, set[tuple]]) -> list[int]:
         """Of `kept`, the statements that may fire (forward slicing) when the
@@ -710,19 +716,6 @@ class _Analysis(DescribedProgram):
                         return None
                     out.setdefault(head[0], set()).add(head[2])
         return out
-
-
-def _kept_readings(readings: dict, read):
-    """`read`, with what it read of each atom kept in `readings`."""
-
-    def reading(atom):
-        try:
-            return readings[atom]
-        except KeyError:
-            found = readings[atom] = read(atom)
-            return found
-
-    return reading
 
 
 def _by_position(fixed: tuple) -> dict[int, tuple[str, str]]:

@@ -82,6 +82,10 @@ def _is_text(statement: dict) -> bool:
     )
 
 
+def _grounds_nothing(span: tuple[int, int], source: bytes) -> bool:
+    return span[0] == span[1] or source.startswith(b"#defined", span[0])
+
+
 class _Checks(DescribedProgram):
     """The program of the input checks as read now: its text (the files with
     their generated citations) and its statements, described as the rule
@@ -90,7 +94,13 @@ class _Checks(DescribedProgram):
     def __init__(self, source: bytes, statements: list[dict]):
         super().__init__(statements, source)
         self.texts = tuple(i for i, st in enumerate(statements) if _is_text(st))
-        self.rules = tuple(i for i, st in enumerate(statements) if not _is_text(st))
+        # what is grounded: not the texts, nor the `#defined` and `#program
+        # base.` statements (nothing to ground: clingo's warnings are off)
+        self.rules = tuple(
+            i
+            for i, st in enumerate(statements)
+            if not _is_text(st) and not _grounds_nothing(st["span"], source)
+        )
         self._scenario_program = None
 
     def scenario_program(self):
