@@ -30,6 +30,12 @@ Every function that grounds or solves takes the engine (or the session) as
 an argument; given none, it makes a fresh one, which is correct but reads
 the rule base again. `control.new_control` is the one place a clingo Control
 is made.
+
+A program is given to clingo as text the first time a process grounds it,
+and as its statements parsed once after that (`analysis.DescribedProgram.add`).
+The parsed statements are kept with the program's description: the rule
+base's in its engine, the input checks' in their cache, which is keyed by
+their files (mtgkb.language.checks).
 """
 
 from __future__ import annotations
