@@ -33,9 +33,7 @@ class Graph:
     @classmethod
     def of(cls, program: Traced, model: Sequence[clingo.Symbol], facts: Iterable[clingo.Symbol]):
         g = cls(set(), set(facts), program)
-        for sym in model:
-            if sym.type != clingo.SymbolType.Function:
-                continue
+        for sym in model:  # a model's atoms: every one a function symbol
             name, args = sym.name, sym.arguments
             if (name, len(args)) in DEFAULTED:
                 g.facts.add(sym)  # written, or the spec's default for what was not
@@ -54,7 +52,8 @@ class Graph:
         for subs in g.rests.values():
             subs.sort()
         for derivations in g.why.values():
-            derivations.sort(key=lambda d: (d[0], [str(a) for a in d[1]]))
+            if len(derivations) > 1:  # (a key reads every atom's text from clingo)
+                derivations.sort(key=lambda d: (d[0], [str(a) for a in d[1]]))
         return g
 
     def is_fact(self, sym: clingo.Symbol) -> bool:
