@@ -420,14 +420,17 @@ class DescribedProgram:
             self._texts = [
                 source[st["span"][0] : st["span"][1]].decode("utf-8") for st in self.statements
             ]
-        texts, spans = self._texts, [st["span"] for st in self.statements]
-        out = []
+        return "\n".join(self._texts[i] for i in self._firsts(indices))
+
+    def _firsts(self, indices: Iterable[int]) -> Iterable[int]:
+        """Of `indices` (ascending), the first of each text: clingo reads a
+        #minimize's elements as statements of their own, with one span."""
         last = None
         for i in indices:
-            if spans[i] != last:  # statements clingo split from one (a #minimize's elements)
-                out.append(texts[i])
-                last = spans[i]
-        return "\n".join(out)
+            span = self.statements[i]["span"]
+            if span != last:
+                yield i
+                last = span
 
     def add(self, ctl: clingo.Control, indices: Iterable[int], also: str = "") -> None:
         """Give `ctl` the statements `indices` (ascending) and the program
@@ -462,8 +465,7 @@ class DescribedProgram:
         parsed once (those not parsed yet, in one call) and kept: adding a
         parsed statement costs clingo about a third of parsing its text."""
         indices = list(indices)
-        spans = [self.statements[i]["span"] for i in indices]
-        missing = [i for i, span in zip(indices, spans, strict=True) if span not in self._nodes]
+        missing = [i for i in indices if self.statements[i]["span"] not in self._nodes]
         if missing:
             import clingo.ast
 
@@ -483,13 +485,9 @@ class DescribedProgram:
             self._nodes.update(found)
             for i in missing:  # a statement that parses to nothing (a comment's span)
                 self._nodes.setdefault(self.statements[i]["span"], [])
-        out = []
-        last = None
-        for span in spans:
-            if span != last:
-                out += self._nodes[span]
-                last = span
-        return out
+        return [
+            node for i in self._firsts(indices) for node in self._nodes[self.statements[i]["span"]]
+        ]
 
     def program_groups(self, indices: Iterable[int]) -> list[tuple[int, tuple[int, ...]]]:
         """For `program(indices)`: the line each statement's text begins at

@@ -139,14 +139,38 @@ def _scenario_program(text: str) -> list[tuple[int | None, object]]:
             read.append((node.location.begin.line, node))
 
     clingo.ast.parse_string(text, take, logger=quiet)
+    return _hiding(read)
+
+
+def _hiding(read: list) -> list:
+    """`read` (place, statement) with every atom hidden but the shown terms;
+    raises _Unsupported when the program shows every atom."""
+    import clingo.ast
+
     # a `#show p/n.` or `#show.` hides the atoms it does not name
-    if not any(node.ast_type == T.ShowSignature for _, node in read):
+    if not any(node.ast_type == clingo.ast.ASTType.ShowSignature for _, node in read):
         # every atom is shown, and the model's atoms would not all be
-        # (scenario, term): such a query is solved file by file
+        # (scenario, term): such a program is solved file by file
         raise _Unsupported("no #show p/n")
     # the shown atoms become terms: hide every atom, as the program did
-    read.append((None, clingo.ast.ShowSignature(_location(), "", 0, True)))
-    return read
+    return [*read, (None, clingo.ast.ShowSignature(_location(), "", 0, True))]
+
+
+def described_program(described, indices: Sequence[int]) -> ScenarioProgram | None:
+    """The statements `indices` of a DescribedProgram (the input checks) to
+    be given the scenario argument, each with the statements it is, for
+    forward slicing over all of them; None when the program shows every atom."""
+    described.nodes(indices)  # (parsed in one call)
+    statements = [
+        (group, node)
+        for _, group in described.program_groups(indices)
+        for node in described.nodes(group[:1])
+    ]
+    try:
+        statements = _hiding(statements)
+    except _Unsupported:
+        return None
+    return ScenarioProgram(statements, list(indices), {}, described)
 
 
 class Readings:

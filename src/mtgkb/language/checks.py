@@ -108,14 +108,9 @@ class _Checks(DescribedProgram):
         once (mtgkb.engine.scenarios): each rule with the statement it is,
         for forward slicing, and every atom hidden but the shown terms."""
         if self._scenario_program is None:
-            from clingo.ast import ShowSignature
+            from mtgkb.engine.scenarios import described_program
 
-            from mtgkb.engine.scenarios import ScenarioProgram
-            from mtgkb.engine.sharing import _location
-
-            statements = [((i,), node) for i in self.rules for node in self.nodes([i])]
-            statements.append((None, ShowSignature(_location(), "", 0, True)))
-            self._scenario_program = ScenarioProgram(statements, list(self.rules), {}, self)
+            self._scenario_program = described_program(self, self.rules)
         return self._scenario_program
 
 
@@ -258,8 +253,10 @@ def input_errors_many(scenarios: list[Scenario]) -> list[list[Symbol]] | None:
     when they cannot be solved so (then check each alone)."""
     from mtgkb.engine.scenarios import solve_scenarios
 
-    program = _program()
-    return solve_scenarios(program.scenario_program(), [_table_facts(sc) for sc in scenarios])
+    program = _program().scenario_program()
+    if program is None:
+        return None
+    return solve_scenarios(program, [_table_facts(sc) for sc in scenarios])
 
 
 def table_errors(
