@@ -103,11 +103,13 @@ def _judged_queries(scenario) -> list[str]:
     `legal`, where a question judges the declared play (`ask outcome`)."""
     if not _declares_play(scenario):
         return []
-    judges = any(
-        q.kind in ANSWERS and registry.get(q.kind).judges_play
-        for q in getattr(scenario, "questions", ())
-    )
+    judges = any(_judges_play(q) for q in getattr(scenario, "questions", ()))
     return ["legal"] if judges and query_file("legal").exists() else []
+
+
+def _judges_play(question) -> bool:
+    """Whether answering the question also solves `legal` on the declared play."""
+    return question.kind in ANSWERS and registry.get(question.kind).judges_play
 
 
 def _grounding(query: str, scenario, facts, session: Session) -> tuple[Grounding, tuple]:
@@ -151,8 +153,7 @@ def single_model_solves(scenario, facts) -> list[tuple[str, list]]:
             continue
         own = facts_for(question, facts)
         out.setdefault(ahead_key(scenario, query, own), (query, own))
-        judges = registry.get(question.kind).judges_play
-        if judges and (judged := play_facts(scenario, facts)) is not None:
+        if _judges_play(question) and (judged := play_facts(scenario, facts)) is not None:
             out.setdefault(ahead_key(scenario, "legal", judged), ("legal", judged))
     return list(out.values())
 
@@ -236,8 +237,7 @@ def _violations(model, lang: str) -> list[dict]:
     kinds = {_kind(args) for _, args in pairs}
     messages = {}
     for kind, text in atoms(model, "message", 2) if kinds else ():
-        key = str(kind)  # a constant's or a number's value; a string's is unquoted
-        key = kind.string if key.startswith('"') else key
+        key = str(value(kind))
         if key in kinds:
             messages[key] = value(text)
     return violation_entries(pairs, messages)
