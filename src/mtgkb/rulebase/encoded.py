@@ -130,46 +130,56 @@ def scan_text(text: str, path: Path) -> FileScan:
 
 
 def _scan_items(path: Path, items: list[cast.AST], errors: list[str]) -> FileScan:
-    items = [i for i in items if i.ast_type != cast.ASTType.Program]
-    items.sort(key=lambda i: (i.location.begin.line, i.location.begin.column))
+    # Each item's place is read from clingo once (a location is built anew,
+    # through several calls, at every read of it).
+    placed = []
+    for item in items:
+        kind = item.ast_type
+        if kind == cast.ASTType.Program:
+            continue
+        location = item.location
+        begin, end = location.begin, location.end
+        placed.append((begin.line, begin.column, end.line, kind, item))
+    placed.sort(key=lambda p: (p[0], p[1]))
+    comment = cast.ASTType.Comment
     tags: list[TagLine] = []
     tag_at: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     cite_at: set[int] = set()
-    for k, item in enumerate(items):
-        if item.ast_type != cast.ASTType.Comment:
+    for k, (line, _, _, kind, item) in enumerate(placed):
+        if kind != comment:
             continue
-        first_on_line = k == 0 or items[k - 1].location.end.line < item.location.begin.line
+        first_on_line = k == 0 or placed[k - 1][2] < line
         parsed = _tag_of(item) if first_on_line else None
         if parsed is not None:
             tag_at[k] = parsed
             cites = tag_cites(item.value)
             if cites:
                 cite_at.add(k)
-            tags.append(TagLine(path, item.location.begin.line, parsed[0], parsed[1], cites))
+            tags.append(TagLine(path, line, parsed[0], parsed[1], cites))
     statements = []
-    for k, item in enumerate(items):
-        if item.ast_type == cast.ASTType.Comment:
+    for k, (line, _, end_line, kind, item) in enumerate(placed):
+        if kind == comment:
             continue
-        top = item.location.begin.line
+        top = line
         found: int | None = None
         j = k - 1
         while j >= 0:
-            above = items[j]
-            if above.location.end.line < top - 1:
+            above = placed[j]
+            if above[2] < top - 1:
                 break  # a blank line
             if j in tag_at:
                 found = j
                 break
-            top = min(top, above.location.begin.line)
+            top = min(top, above[0])
             j -= 1
         statements.append(
             Statement(
                 file=path,
-                line=item.location.begin.line,
-                end_line=item.location.end.line,
-                kind=item.ast_type.name,
+                line=line,
+                end_line=end_line,
+                kind=kind.name,
                 tags=tag_at[found][0] if found is not None else None,
-                tag_line=items[found].location.begin.line if found is not None else None,
+                tag_line=placed[found][0] if found is not None else None,
                 ast=item,
                 cite=found in cite_at,
             )
