@@ -290,7 +290,8 @@ def _describe(node, span: tuple[int, int]) -> dict:
     }
 
 
-def _line_starts(data: bytes) -> list[int]:
+def line_starts(data: bytes) -> list[int]:
+    """The byte offset at which each line of `data` begins."""
     starts = [0]
     at = data.find(b"\n")
     while at >= 0:
@@ -318,7 +319,7 @@ def _analyse(text: str) -> list[dict]:
 
     out: list[dict] = []
     source = text.encode("utf-8")
-    lines = _line_starts(source)  # clingo's columns count bytes
+    lines = line_starts(source)  # clingo's columns count bytes
 
     def take(node) -> None:
         if node.ast_type != clingo.ast.ASTType.Comment:

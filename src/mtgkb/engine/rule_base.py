@@ -39,7 +39,16 @@ class _RuleBase:
         self.stamp = stamp
         self.queries = queries
         self.cache_dir = cache_dir
-        self.text = "\n".join(program_text(f) for f in files)  # with the generated citations
+        texts = [program_text(f) for f in files]  # with the generated citations
+        self.text = "\n".join(texts)
+        self.files = list(files)
+        #: each file's (start, end) byte offsets in `text` (its statements' spans fall inside)
+        self.file_spans: list[tuple[int, int]] = []
+        start = 0
+        for text in texts:
+            end = start + len(text.encode("utf-8"))
+            self.file_spans.append((start, end))
+            start = end + 1
         self.query_texts = {f.stem: f.read_text(encoding="utf-8") for f in query_files}
         self.controls = 0  # how many Controls this process built from it
         self._analysis: _Analysis | None = None

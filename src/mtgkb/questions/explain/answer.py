@@ -61,8 +61,16 @@ class _Explainer:
     """The trees of one file's questions, sharing the bounds and the rules cited."""
 
     def __init__(
-        self, scenario, facts: Sequence[clingo.Symbol], timeout: float | None, lang: str = "en"
+        self,
+        scenario,
+        facts: Sequence[clingo.Symbol],
+        timeout: float | None,
+        lang: str = "en",
+        engine=None,
     ):
+        """`engine`: the one the questions are answered with, whose rule base
+        slices the traced programs (None: they are not sliced)."""
+        self.engine = engine
         self.lang = lang
         self.w = words_of(lang)
         self.facts = list(facts)
@@ -76,7 +84,9 @@ class _Explainer:
     def question(self, item: dict, qsym: clingo.Symbol, query: str) -> Graph | None:
         # each question alone: its own asked/1 fact, as when it is answered
         own = [clingo.Function(name, [qsym]) for name in ("asked", "explaining")]
-        program, model = _solve_traced(query, self.situation + own, self.timeout, seeded=True)
+        program, model = _solve_traced(
+            query, self.situation + own, self.timeout, seeded=True, engine=self.engine
+        )
         if model is None:
             item["note"] = self.w.say("no_answer")
             return None
@@ -108,7 +118,7 @@ class _Explainer:
         own = clingo.Function("can", [clingo.Function(step)])
         situation = [f for f in hypo if f.name != "asked"]
         facts = situation + [clingo.Function(n, [own]) for n in ("asked", "explaining")]
-        program, model = _solve_traced("can", facts, self.timeout, seeded=True)
+        program, model = _solve_traced("can", facts, self.timeout, seeded=True, engine=self.engine)
         if model is None:
             item["note"] = self.w.say("no_answer")
             return
@@ -159,7 +169,8 @@ def answer_explain(question, scenario, facts, limits, session=None) -> dict:
     """The spec's `explain` answer: a tree per other question of the file, and
     the rules that forbid each illegal play (`forbidden_by`, `forbidden`)."""
     lang = getattr(limits, "lang", "en")
-    ex = _Explainer(scenario, facts, getattr(limits, "timeout", None), lang)
+    engine = session.engine if session is not None else None
+    ex = _Explainer(scenario, facts, getattr(limits, "timeout", None), lang, engine)
     only = question.get("only")
     tree: list[dict] = []
     asked = [q for q in scenario.questions if q.kind != "explain"]

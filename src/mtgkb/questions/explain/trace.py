@@ -13,6 +13,7 @@ the model outside the graph and the twins is the same as without seeds."""
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
+from mtgkb.engine.analysis import line_starts
 from mtgkb.engine.control import new_control
 from mtgkb.engine.cores import add_statements
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
@@ -190,57 +192,151 @@ def _scan(path: Path):
     return scan_file(path)  # (each file's twins are cached by _traced_file)
 
 
+class _TracedFile:
+    """One file's statements, each with its twin (and, `seeded`, its seeded
+    forms): K = file number (its place in the program) * 10000 + place in
+    the file. A statement is traced the first time a program takes it."""
+
+    def __init__(self, path: str, seeded: bool, number: int):
+        scan = _scan(Path(path))
+        if scan.errors:
+            raise RuntimeError("; ".join(scan.errors))
+        self.statements = scan.statements
+        self.seeded = seeded
+        self.number = number
+        self._traced: dict[int, tuple[list[cast.AST], cast.AST | None]] = {}
+
+    def add_to(self, whole: Traced, idle: frozenset) -> None:
+        """Its statements, but those from `idle` places, traced into `whole`."""
+        base = self.number * 10000
+        for place, st in enumerate(self.statements, start=1):
+            if st.ast is None or (self.number, place) in idle:
+                continue
+            made, twin = self._trace(place, st)
+            whole.statements += made
+            if twin is not None:
+                whole.arities.add(len(twin.head.atom.symbol.arguments[2].arguments))
+                whole.tags[base + place] = st.tags or ()
+                whole.where[base + place] = label(st.file, st.line)
+
+    def _trace(self, place: int, st) -> tuple[list[cast.AST], cast.AST | None]:
+        if place not in self._traced:
+            node = st.ast
+            if st.kind != "Rule":
+                self._traced[place] = ([node], None)
+            else:
+                made = _seeded(node) if self.seeded else [node]
+                twin = _twin(node, self.number * 10000 + place, self.seeded)
+                self._traced[place] = ([*made, twin] if twin is not None else made, twin)
+        return self._traced[place]
+
+
 @lru_cache(maxsize=64)
-def _traced_file(path: str, stamp: tuple, seeded: bool, number: int) -> Traced:
-    """One file's statements and their twins; K = file number (its place in
-    the program) * 10000 + place in the file."""
-    scan = _scan(Path(path))
-    if scan.errors:
-        raise RuntimeError("; ".join(scan.errors))
-    base = number * 10000
-    traced = Traced([], {}, {})
-    for place, st in enumerate(scan.statements, start=1):
-        node = st.ast
-        if node is None:
-            continue
-        if st.kind != "Rule":
-            traced.statements.append(node)
-            continue
-        traced.statements += _seeded(node) if seeded else [node]
-        twin = _twin(node, base + place, seeded)
-        if twin is not None:
-            traced.statements.append(twin)
-            traced.arities.add(len(twin.head.atom.symbol.arguments[2].arguments))
-            traced.tags[base + place] = st.tags or ()
-            traced.where[base + place] = label(st.file, st.line)
-    return traced
+def _traced_file(path: str, stamp: tuple, seeded: bool, number: int) -> _TracedFile:
+    """One file, to be traced (kept while the file is unchanged)."""
+    return _TracedFile(path, seeded, number)
 
 
-def traced_program(query: str, seeded: bool = False) -> Traced:
+def traced_program(query: str, seeded: bool = False, idle: frozenset = frozenset()) -> Traced:
     """The rule base, `queries/<query>.lp` and `queries/explain.lp`, traced
-    (`seeded`: only for the conclusions `explain_wanted/1`)."""
+    (`seeded`: only for the conclusions `explain_wanted/1`), without the
+    statements at the rule base's `idle` places ((file number, place):
+    `idle_statements`)."""
     files = rule_files() + [query_file(query)]
     if query != "explain":
         files.append(query_file("explain"))
     whole = Traced([], {}, {})
-    arities = set()
     for number, (path, *state) in enumerate(stamp(files), start=1):
-        part = _traced_file(path, tuple(state), seeded, number)
-        whole.statements += part.statements
-        whole.tags.update(part.tags)
-        whole.where.update(part.where)
-        arities |= part.arities
+        _traced_file(path, tuple(state), seeded, number).add_to(whole, idle)
     if seeded:
-        whole.statements += _wanted_bodies(arities)
+        whole.statements += _wanted_bodies(whole.arities)
     return whole
 
 
+# --------------------------------------------------------------------------
+# Forward slicing of the traced program
+
+
+def idle_statements(engine, query: str, facts: Sequence[clingo.Symbol]) -> frozenset:
+    """The (file number, place) of the rule base's statements that cannot
+    fire on `facts` with `query` and `queries/explain.lp` (forward slicing by
+    the rule base's analysis, as its groundings are sliced:
+    mtgkb.engine.analysis). Their traced forms fire no more than they do, and
+    what the graph reads of an atom it reaches is derived by statements that
+    can fire, so leaving them out changes no explanation. Empty (nothing left
+    out) when `engine` is None, slicing is off, or the analysis does not
+    describe the files traced."""
+    if engine is None or not engine.options.slicing:
+        return frozenset()
+    base = engine.rule_base()
+    if [Path(f) for f in base.files] != [Path(f) for f in rule_files()]:
+        return frozenset()  # (another rule base than the one traced)
+    analysis = base.analysis()
+    queries = tuple(dict.fromkeys([query, "explain"]))
+    if any(q not in analysis.queries for q in queries):
+        return frozenset()
+    derived = analysis.query_heads(queries)
+    if derived is None:
+        return frozenset()
+    every = list(range(len(analysis.statements)))
+    live = set(analysis.live(every, analysis.sources(facts, also=derived)))
+    places = _places(base)
+    return frozenset(p for i, p in enumerate(places) if p is not None and i not in live)
+
+
+@lru_cache(maxsize=4)
+def _places(base) -> tuple[tuple[int, int] | None, ...]:
+    """For each statement of the rule base's analysis, its (file number,
+    place) as `traced_program` numbers the statements of the files' scans;
+    None for the statements of a file whose scan does not match its
+    analysis statement for statement (so that none of them is left out)."""
+    analysis = base.analysis()
+    statements = analysis.statements
+    starts = line_starts(analysis.source)
+    first_bytes = [begin for begin, _ in base.file_spans]
+    of_file: list[list[int]] = [[] for _ in base.files]
+    for i, st in enumerate(statements):
+        begin, end = st["span"]
+        if begin == end:
+            continue  # the `#program base.` clingo reads before a text
+        of_file[bisect.bisect_right(first_bytes, begin) - 1].append(i)
+    out: list[tuple[int, int] | None] = [None] * len(statements)
+    for number, (path, indices) in enumerate(zip(base.files, of_file, strict=True), start=1):
+        scan = _scan(Path(path))
+        if scan.errors or len(scan.statements) != len(indices):
+            continue
+        first_line = bisect.bisect_right(starts, first_bytes[number - 1])
+        pairs = list(zip(scan.statements, indices, strict=True))
+        generated = [(st, i) for st, i in pairs if st.generated]
+        if not all(
+            st.generated
+            or bisect.bisect_right(starts, statements[i]["span"][0]) - first_line + 1 == st.line
+            for st, i in pairs
+        ):
+            continue
+        # a generated citation sits at the line of the rule it cites: compared whole
+        if generated and [str(st.ast) for st, _ in generated] != [
+            str(node) for node in analysis.nodes([i for _, i in generated])
+        ]:
+            continue
+        for place, i in enumerate(indices, start=1):
+            out[i] = (number, place)
+    return tuple(out)
+
+
 def _solve_traced(
-    query: str, facts: Sequence[clingo.Symbol], timeout: float | None, seeded: bool = False
+    query: str,
+    facts: Sequence[clingo.Symbol],
+    timeout: float | None,
+    seeded: bool = False,
+    engine=None,
 ):
     """Every atom of the (optimal) model of the question's program, or None.
-    `seeded`: the graph and the derivations only of the wanted conclusions."""
-    program = traced_program(query, seeded)
+    `seeded`: the graph and the derivations only of the wanted conclusions,
+    and (given the `engine` whose rule base is traced) without the
+    statements that cannot fire on `facts` (`idle_statements`)."""
+    idle = idle_statements(engine, query, facts) if seeded else frozenset()
+    program = traced_program(query, seeded, idle)
     # one model; with a #minimize/#maximize, the first proven optimal one (the
     # models before it are the optimisation's steps; the last one kept wins)
     ctl = new_control(["--models=1", "--opt-mode=optN"], quiet)
