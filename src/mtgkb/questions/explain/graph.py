@@ -15,6 +15,12 @@ from mtgkb.rulebase.index import sort_key
 
 MAX_HOPS = 6  # atoms walked through (neither fact nor conclusion) below one node
 
+#: The names of the atoms whose arguments the graph reads (a symbol's
+#: arguments cost several calls into clingo; the other atoms are only kept).
+READ = frozenset({"_why", "because", "rests_on", "explain_root", "message"}) | {
+    name for name, _ in DEFAULTED
+}
+
 
 @dataclass
 class Graph:
@@ -34,7 +40,11 @@ class Graph:
     def of(cls, program: Traced, model: Sequence[clingo.Symbol], facts: Iterable[clingo.Symbol]):
         g = cls(set(), set(facts), program)
         for sym in model:  # a model's atoms: every one a function symbol
-            name, args = sym.name, sym.arguments
+            name = sym.name
+            if name not in READ:
+                g.atoms.add(sym)
+                continue
+            args = sym.arguments
             if (name, len(args)) in DEFAULTED:
                 g.facts.add(sym)  # written, or the spec's default for what was not
             if name == "_why" and len(args) == 3:
