@@ -227,8 +227,12 @@ def _scan_cached(path: str, stamp: tuple) -> FileScan:
 
 def scan_folder(folder: Path) -> list[FileScan]:
     """Every `*.lp` file of a folder, scanned (cached while the files are unchanged)."""
-    files = program_files(Path(folder))
-    return [_scan_cached(str(f), stamp([f])) for f in files]
+    return [scan_kept(f) for f in program_files(Path(folder))]
+
+
+def scan_kept(path: Path) -> FileScan:
+    """`scan_file`, kept while the file is unchanged (shared with `scan_folder`)."""
+    return _scan_cached(str(path), stamp([path]))
 
 
 def default_root() -> Path:

@@ -28,8 +28,8 @@ from mtgkb.engine.control import new_control
 from mtgkb.engine.cores import add_statements
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
 from mtgkb.engine.solve import SolveTimeout
-from mtgkb.rulebase.encoded import label, scan_file, scan_folder
-from mtgkb.rulebase.location import data_dir, query_file, rule_files
+from mtgkb.rulebase.encoded import label, scan_kept
+from mtgkb.rulebase.location import query_file, rule_files
 
 #: The explanation graph: the rule behind a conclusion, what it rests on.
 GRAPH_HEADS = {"because", "rests_on"}
@@ -184,12 +184,9 @@ _LOCATION = cast.Location(cast.Position("<explain>", 1, 1), cast.Position("<expl
 
 
 def _scan(path: Path):
-    """The statements of one file; `rules/` parsed once for the switches too."""
-    if path.parent == data_dir("rules"):
-        for scan in scan_folder(path.parent):
-            if scan.path == path:
-                return scan
-    return scan_file(path)  # (each file's twins are cached by _traced_file)
+    """The statements of one file (parsed once while it is unchanged, for the
+    switches and the slicing too)."""
+    return scan_kept(path)
 
 
 class _TracedFile:
