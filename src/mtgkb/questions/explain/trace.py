@@ -9,7 +9,12 @@ wanted conclusion rests on; here each `because/2` and `rests_on/2` rule gets
 `explain_wanted(X)` in its body (X the conclusion it is about), each twin
 `explain_wanted(Head)`, and each atom of a derivation traced is wanted in
 turn. The grounding then follows the size of the answer, and every atom of
-the model outside the graph and the twins is the same as without seeds."""
+the model outside the graph and the twins is the same as without seeds.
+
+Seeded and given the engine whose rule base it traces, the program also
+leaves out the statements that cannot fire on the scenario's facts (forward
+slicing by the rule base's analysis: `idle_statements`), and a statement is
+traced only when a program first takes it."""
 
 from __future__ import annotations
 
