@@ -11,6 +11,7 @@ and `mtgkb rules` mtgkb.rulebase.command.
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -133,12 +134,46 @@ def _read_facts(path: Path) -> list[clingo.Symbol]:
     return [atom.symbol for atom in ctl.symbolic_atoms if atom.is_fact]
 
 
+#: Bump when what `_facts_by_name` keeps changes.
+INDEX_CACHE_VERSION = 1
+
+
+def _facts_by_name(path: Path) -> dict[str, list[list[str]]]:
+    """The index's facts by predicate name, each as its arguments' strings:
+    read with clingo (about 30 ms: some 1,500 facts read through its API),
+    or from the user's cache of them, keyed by the file's digest and checked
+    whole (mtgkb.engine.analysis_cache.load_checked: text only, never code)."""
+    from mtgkb.engine.analysis_cache import load_checked, store_checked
+    from mtgkb.engine.state import Options
+
+    data = path.read_bytes()
+    digest = f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
+    name = f"rule-index-{INDEX_CACHE_VERSION}-{digest}-{clingo.__version__}.marshal"
+    folder = Options.from_env().cache_dir
+    if folder is not None:
+        found = load_checked(folder / name, _sound_facts)
+        if found is not None:
+            return found
+    by: dict[str, list[list[str]]] = {}
+    for sym in _read_facts(path):
+        by.setdefault(sym.name, []).append(_strings(sym.arguments))
+    if folder is not None:
+        store_checked(folder, name, by, "rule-index-*")
+    return by
+
+
+def _sound_facts(data) -> bool:
+    return type(data) is dict and all(
+        type(name) is str
+        and type(facts) is list
+        and all(type(f) is list and all(type(a) is str for a in f) for f in facts)
+        for name, facts in data.items()
+    )
+
+
 @lru_cache(maxsize=8)
 def _load(path: str, stamp: tuple[int, int]) -> RuleIndex:
-    facts = _read_facts(Path(path))
-    by: dict[str, list[list[str]]] = {}
-    for sym in facts:
-        by.setdefault(sym.name, []).append(_strings(sym.arguments))
+    by = _facts_by_name(Path(path))
     ids = sorted({a[0] for a in by.get("cr_rule", [])}, key=sort_key)
     section = {a[0]: a[1] for a in by.get("cr_section", [])}
     edition = {a[0]: a[1] for a in by.get("cr_edition", [])}
