@@ -54,8 +54,9 @@ def _situation(query: str, goblin: str = "") -> list[clingo.Symbol]:
     return facts + [clingo.Function(name, [q]) for name in ("asked", "explaining")]
 
 
-def _place_of(engine: Engine, file: str, head: str) -> tuple[int, int]:
-    """The (file number, place) of the statement of rules/`file` that begins with `head`."""
+def _place_of(engine: Engine, file: str, head: str) -> tuple[tuple, int]:
+    """The place of the statement of rules/`file` that begins with `head`, as
+    idle_statements names it: (its file's stamp, its place in the file)."""
     base = engine.rule_base()
     analysis = base.analysis()
     places = trace._places(base)
@@ -66,7 +67,9 @@ def _place_of(engine: Engine, file: str, head: str) -> tuple[int, int]:
         and base.files[p[0] - 1].name == file
         and analysis.program([i]).startswith(head)
     ]
-    return places[i]
+    number, place = places[i]
+    (entry,) = [e for e in base.stamp if e[0] == str(base.files[number - 1])]
+    return entry, place
 
 
 def test_every_statement_is_placed_where_the_trace_reads_it():
@@ -130,8 +133,7 @@ def test_nothing_is_left_out_without_an_engine_or_with_slicing_off():
 
 def test_a_file_whose_scan_is_not_its_analysis_is_not_sliced(monkeypatch):
     engine = _engine()
-    number, _ = _place_of(engine, "120_damage.lp", "infect_damage(")
-    path = engine.rule_base().files[number - 1]
+    (path, *_), _ = _place_of(engine, "120_damage.lp", "infect_damage(")
     real = trace._scan
 
     def short(p):  # one statement fewer than the analysis finds in this file
@@ -144,6 +146,21 @@ def test_a_file_whose_scan_is_not_its_analysis_is_not_sliced(monkeypatch):
     trace._places.cache_clear()
     try:
         idle = trace.idle_statements(engine, "outcome", _situation("outcome"))
-        assert idle and all(n != number for n, _ in idle)
+        assert idle and all(entry[0] != path for entry, _ in idle)
     finally:
         trace._places.cache_clear()
+
+
+def test_a_file_changed_since_the_analysis_is_traced_whole():
+    engine = _engine()
+    idle = trace.idle_statements(engine, "legal", _situation("legal"))
+    assert idle
+    # the same places, of files as they were at another time
+    older = frozenset(((path, mtime - 1, size), place) for (path, mtime, size), place in idle)
+    whole = trace.traced_program("legal", seeded=True)
+    assert len(trace.traced_program("legal", seeded=True, idle=older).statements) == len(
+        whole.statements
+    )
+    assert len(trace.traced_program("legal", seeded=True, idle=idle).statements) < len(
+        whole.statements
+    )

@@ -208,11 +208,12 @@ class _TracedFile:
         self.number = number
         self._traced: dict[int, tuple[list[cast.AST], cast.AST | None]] = {}
 
-    def add_to(self, whole: Traced, idle: frozenset) -> None:
-        """Its statements, but those from `idle` places, traced into `whole`."""
+    def add_to(self, whole: Traced, idle: frozenset, stamp: tuple) -> None:
+        """Its statements, but those at `idle` places of this file as it was
+        when read (`stamp`: its path, mtime and size), traced into `whole`."""
         base = self.number * 10000
         for place, st in enumerate(self.statements, start=1):
-            if st.ast is None or (self.number, place) in idle:
+            if st.ast is None or (stamp, place) in idle:
                 continue
             made, twin = self._trace(place, st)
             whole.statements += made
@@ -234,22 +235,23 @@ class _TracedFile:
 
 
 @lru_cache(maxsize=64)
-def _traced_file(path: str, stamp: tuple, seeded: bool, number: int) -> _TracedFile:
-    """One file, to be traced (kept while the file is unchanged)."""
+def _traced_file(path: str, state: tuple, seeded: bool, number: int) -> _TracedFile:
+    """One file, to be traced (kept while the file is unchanged: `state`)."""
     return _TracedFile(path, seeded, number)
 
 
 def traced_program(query: str, seeded: bool = False, idle: frozenset = frozenset()) -> Traced:
     """The rule base, `queries/<query>.lp` and `queries/explain.lp`, traced
     (`seeded`: only for the conclusions `explain_wanted/1`), without the
-    statements at the rule base's `idle` places ((file number, place):
+    statements at the rule base's `idle` places ((file stamp, place):
     `idle_statements`)."""
     files = rule_files() + [query_file(query)]
     if query != "explain":
         files.append(query_file("explain"))
     whole = Traced([], {}, {})
-    for number, (path, *state) in enumerate(stamp(files), start=1):
-        _traced_file(path, tuple(state), seeded, number).add_to(whole, idle)
+    for number, entry in enumerate(stamp(files), start=1):
+        path, *state = entry
+        _traced_file(path, tuple(state), seeded, number).add_to(whole, idle, entry)
     if seeded:
         whole.statements += _wanted_bodies(whole.arities)
     return whole
@@ -260,14 +262,15 @@ def traced_program(query: str, seeded: bool = False, idle: frozenset = frozenset
 
 
 def idle_statements(engine, query: str, facts: Sequence[clingo.Symbol]) -> frozenset:
-    """The (file number, place) of the rule base's statements that cannot
-    fire on `facts` with `query` and `queries/explain.lp` (forward slicing by
-    the rule base's analysis, as its groundings are sliced:
-    mtgkb.engine.analysis). Their traced forms fire no more than they do, and
-    what the graph reads of an atom it reaches is derived by statements that
-    can fire, so leaving them out changes no explanation. Empty (nothing left
-    out) when `engine` is None, slicing is off, or the analysis does not
-    describe the files traced."""
+    """The places of the rule base's statements that cannot fire on `facts`
+    with `query` and `queries/explain.lp` (forward slicing by the rule base's
+    analysis, as its groundings are sliced: mtgkb.engine.analysis), each as
+    (the stamp of its file as the analysis read it, its place in the file):
+    a file changed since is traced whole. Their traced forms fire no more
+    than they do, and what the graph reads of an atom it reaches is derived
+    by statements that can fire, so leaving them out changes no explanation.
+    Empty (nothing left out) when `engine` is None, slicing is off, or the
+    analysis does not describe the files traced."""
     if engine is None or not engine.options.slicing:
         return frozenset()
     base = engine.rule_base()
@@ -283,7 +286,13 @@ def idle_statements(engine, query: str, facts: Sequence[clingo.Symbol]) -> froze
     every = list(range(len(analysis.statements)))
     live = set(analysis.live(every, analysis.sources(facts, also=derived)))
     places = _places(base)
-    return frozenset(p for i, p in enumerate(places) if p is not None and i not in live)
+    stamps = {entry[0]: entry for entry in base.stamp}
+    files = [stamps.get(str(f)) for f in base.files]
+    return frozenset(
+        (files[p[0] - 1], p[1])
+        for i, p in enumerate(places)
+        if p is not None and i not in live and files[p[0] - 1] is not None
+    )
 
 
 @lru_cache(maxsize=4)
@@ -305,8 +314,12 @@ def _places(base) -> tuple[tuple[int, int] | None, ...]:
     out: list[tuple[int, int] | None] = [None] * len(statements)
     for number, (path, indices) in enumerate(zip(base.files, of_file, strict=True), start=1):
         scan = _scan(Path(path))
-        if scan.errors or len(scan.statements) != len(indices):
-            continue
+        if (
+            stamp([Path(path)]) != tuple(e for e in base.stamp if e[0] == str(path))
+            or scan.errors
+            or len(scan.statements) != len(indices)
+        ):
+            continue  # (a file changed since the rule base was read, or not as analysed)
         first_line = bisect.bisect_right(starts, first_bytes[number - 1])
         pairs = list(zip(scan.statements, indices, strict=True))
         generated = [(st, i) for st, i in pairs if st.generated]
