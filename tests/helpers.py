@@ -392,3 +392,27 @@ def canonical_answers(output: dict) -> str:
         return value
 
     return json.dumps(canon(output), sort_keys=True)
+
+
+# -------------------- an explained combat
+
+# Rob's flyer is blocked by Alex's creature without reach (702.9b); Carissa's
+# block is legal; combat damage moves life totals (119.3), Rob's lifelink
+# gains life (702.15b), and destroys.
+EXPLAIN_COMBAT = """players: Rob, Alex, Carissa
+active: Rob
+Rob controls creature "Serra Angel" 4/4 with flying
+Rob controls creature "Hill Giant" 3/3 with lifelink
+Rob controls creature "Goblin" 1/1
+Alex controls creature "Grizzly Bears" 2/2
+Carissa controls creature "Wall" 0/4
+"Serra Angel" attacks Alex
+"Hill Giant" attacks Carissa
+"Goblin" attacks Alex
+"Grizzly Bears" blocks "Serra Angel"
+"Wall" blocks "Hill Giant"
+combat damage
+ask legal
+ask outcome
+ask explain
+"""

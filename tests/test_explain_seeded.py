@@ -7,6 +7,7 @@ the whole graph and of every rule switched."""
 
 import clingo
 import pytest
+from helpers import EXPLAIN_COMBAT
 
 from mtgkb.language.facts import scenario_facts
 from mtgkb.language.parser import parse_text
@@ -14,25 +15,7 @@ from mtgkb.questions.answers import Limits
 from mtgkb.questions.explain import answer as explain_answer
 from mtgkb.questions.explain import answer_explain, forbidden, trace
 
-# Rob's flyer is blocked by Alex's creature without reach (702.9b); Carissa's
-# block is legal; combat damage moves life totals (119.3) and destroys.
-COMBAT = """players: Rob, Alex, Carissa
-active: Rob
-Rob controls creature "Serra Angel" 4/4 with flying
-Rob controls creature "Hill Giant" 3/3 with lifelink
-Rob controls creature "Goblin" 1/1
-Alex controls creature "Grizzly Bears" 2/2
-Carissa controls creature "Wall" 0/4
-"Serra Angel" attacks Alex
-"Hill Giant" attacks Carissa
-"Goblin" attacks Alex
-"Grizzly Bears" blocks "Serra Angel"
-"Wall" blocks "Hill Giant"
-combat damage
-ask legal
-ask outcome
-ask explain
-"""
+COMBAT = EXPLAIN_COMBAT
 
 GRAPH = {"because", "rests_on", "_why", trace.WANTED}
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import clingo
 import pytest
+from helpers import EXPLAIN_COMBAT
 
 from mtgkb.engine.session import Session
 from mtgkb.engine.state import Engine, Options
@@ -15,25 +16,8 @@ from mtgkb.language.parser import parse_text
 from mtgkb.questions.answers import Limits
 from mtgkb.questions.explain import answer_explain, trace
 
-# Rob's flyer is blocked by Alex's creature without reach (702.9b); combat
-# damage moves life totals (119.3), Rob's lifelink gains life (702.15b).
-COMBAT = """players: Rob, Alex, Carissa
-active: Rob
-Rob controls creature "Serra Angel" 4/4 with flying
-Rob controls creature "Hill Giant" 3/3 with lifelink
-Rob controls creature "Goblin" 1/1{goblin}
-Alex controls creature "Grizzly Bears" 2/2
-Carissa controls creature "Wall" 0/4
-"Serra Angel" attacks Alex
-"Hill Giant" attacks Carissa
-"Goblin" attacks Alex
-"Grizzly Bears" blocks "Serra Angel"
-"Wall" blocks "Hill Giant"
-combat damage
-ask legal
-ask outcome
-ask explain
-"""
+# EXPLAIN_COMBAT, with room for an ability of the Goblin's (it attacks Alex, unblocked)
+COMBAT = EXPLAIN_COMBAT.replace('"Goblin" 1/1\n', '"Goblin" 1/1{goblin}\n')
 
 
 def _engine(slicing: bool = True) -> Engine:
