@@ -66,7 +66,7 @@ def test_every_statement_is_placed_where_the_trace_reads_it():
     assert [analysis.statements[i]["span"] for i in unplaced] == [(0, 0)]
     for i in placed:
         number, place = places[i]
-        st = trace._scan(Path(base.files[number - 1])).statements[place - 1]
+        st = trace.scan_kept(Path(base.files[number - 1])).statements[place - 1]
         assert str(st.ast) == str(analysis.nodes([i])[0])
 
 
@@ -118,7 +118,7 @@ def test_nothing_is_left_out_without_an_engine_or_with_slicing_off():
 def test_a_file_whose_scan_is_not_its_analysis_is_not_sliced(monkeypatch):
     engine = _engine()
     (path, *_), _ = _place_of(engine, "120_damage.lp", "infect_damage(")
-    real = trace._scan
+    real = trace.scan_kept
 
     def short(p):  # one statement fewer than the analysis finds in this file
         scan = real(p)
@@ -126,7 +126,7 @@ def test_a_file_whose_scan_is_not_its_analysis_is_not_sliced(monkeypatch):
             return type(scan)(scan.path, scan.statements[:-1], scan.tags, scan.errors)
         return scan
 
-    monkeypatch.setattr(trace, "_scan", short)
+    monkeypatch.setattr(trace, "scan_kept", short)
     trace._places.cache_clear()
     try:
         idle = trace.idle_statements(engine, "outcome", _situation("outcome"))

@@ -23,7 +23,7 @@ def _fresh() -> index.RuleIndex:
     return index.load_index()
 
 
-def _not_read_with_clingo(path):
+def _not_read_with_clingo(text):
     raise AssertionError("the index was read with clingo")
 
 
@@ -56,9 +56,9 @@ def test_a_cache_that_is_not_sound_is_read_again(cache, monkeypatch, poison):
     calls = []
     real = index._read_facts
 
-    def counted(path):
-        calls.append(path)
-        return real(path)
+    def counted(text):
+        calls.append(text)
+        return real(text)
 
     monkeypatch.setattr(index, "_read_facts", counted)
     assert _fresh() == read and len(calls) == 1

@@ -125,11 +125,11 @@ def _strings(args: Iterable[clingo.Symbol]) -> list[str]:
     return out
 
 
-def _read_facts(path: Path) -> list[clingo.Symbol]:
+def _read_facts(text: str) -> list[clingo.Symbol]:
     """Ground the index alone; its facts are all it has."""
     messages: list[str] = []
     ctl = new_control(["--warn=none"], lambda code, msg: messages.append(msg))
-    ctl.load(str(path))
+    ctl.add("base", [], text)
     ctl.ground([("base", [])])
     return [atom.symbol for atom in ctl.symbolic_atoms if atom.is_fact]
 
@@ -155,7 +155,7 @@ def _facts_by_name(path: Path) -> dict[str, list[list[str]]]:
         if found is not None:
             return found
     by: dict[str, list[list[str]]] = {}
-    for sym in _read_facts(path):
+    for sym in _read_facts(data.decode("utf-8")):  # (the bytes the cache is keyed by)
         by.setdefault(sym.name, []).append(_strings(sym.arguments))
     if folder is not None:
         store_checked(folder, name, by, "rule-index-*")

@@ -188,19 +188,13 @@ def _wanted_bodies(arities: Iterable[int]) -> list[cast.AST]:
 _LOCATION = cast.Location(cast.Position("<explain>", 1, 1), cast.Position("<explain>", 1, 1))
 
 
-def _scan(path: Path):
-    """The statements of one file (parsed once while it is unchanged, for the
-    switches and the slicing too)."""
-    return scan_kept(path)
-
-
 class _TracedFile:
     """One file's statements, each with its twin (and, `seeded`, its seeded
     forms): K = file number (its place in the program) * 10000 + place in
     the file. A statement is traced the first time a program takes it."""
 
     def __init__(self, path: str, seeded: bool, number: int):
-        scan = _scan(Path(path))
+        scan = scan_kept(Path(path))  # (shared with the switches and the slicing)
         if scan.errors:
             raise RuntimeError("; ".join(scan.errors))
         self.statements = scan.statements
@@ -285,14 +279,16 @@ def idle_statements(engine, query: str, facts: Sequence[clingo.Symbol]) -> froze
         return frozenset()
     every = list(range(len(analysis.statements)))
     live = set(analysis.live(every, analysis.sources(facts, also=derived)))
-    places = _places(base)
-    stamps = {entry[0]: entry for entry in base.stamp}
-    files = [stamps.get(str(f)) for f in base.files]
+    files = _file_stamps(base)
     return frozenset(
-        (files[p[0] - 1], p[1])
-        for i, p in enumerate(places)
-        if p is not None and i not in live and files[p[0] - 1] is not None
+        (files[p[0] - 1], p[1]) for i, p in enumerate(_places(base)) if p and i not in live
     )
+
+
+def _file_stamps(base) -> list[tuple | None]:
+    """Each rule file's stamp (path, mtime, size) as the rule base read it."""
+    stamps = {entry[0]: entry for entry in base.stamp}
+    return [stamps.get(str(f)) for f in base.files]
 
 
 @lru_cache(maxsize=4)
@@ -312,10 +308,12 @@ def _places(base) -> tuple[tuple[int, int] | None, ...]:
             continue  # the `#program base.` clingo reads before a text
         of_file[bisect.bisect_right(first_bytes, begin) - 1].append(i)
     out: list[tuple[int, int] | None] = [None] * len(statements)
+    files = _file_stamps(base)
     for number, (path, indices) in enumerate(zip(base.files, of_file, strict=True), start=1):
-        scan = _scan(Path(path))
+        scan = scan_kept(Path(path))
         if (
-            stamp([Path(path)]) != tuple(e for e in base.stamp if e[0] == str(path))
+            files[number - 1] is None
+            or stamp([Path(path)]) != (files[number - 1],)
             or scan.errors
             or len(scan.statements) != len(indices)
         ):
