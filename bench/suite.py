@@ -16,7 +16,9 @@ the same on a fast and on a slow machine.
   creatures / the floor, and 8 x 50 / 8 x 25;
 - growth: fitted exponents of time, ground atoms and peak memory in the
   creatures per player (at 8 players) and in the players (at 25 creatures);
-- enumeration: the 6^6 block declarations: mtgkb / clingo's own enumeration.
+- enumeration: the 6^6 block declarations: mtgkb / clingo's own enumeration;
+- floors: what this design pays before mtgkb's own work, under the cold,
+  server and count targets (bench/floors.py).
 
 Each part is a function registered with `@part(name)`; another figure (`ask
 fix`, the server's latency) is one more such function, with its target in
@@ -735,6 +737,13 @@ def bench_fix(ctx: Context) -> None:
         "count": answer["count"],
         "complete": answer.get("complete", True),
     }
+
+
+@part("floors")
+def _floors_part(ctx: Context) -> None:
+    from .floors import bench_floors
+
+    bench_floors(ctx, COLD_FILE, TARGETS)
 
 
 def compile_package() -> None:

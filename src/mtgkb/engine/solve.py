@@ -151,6 +151,9 @@ class Grounding:
             query = "\n".join(base.guarded(q) for q in self.queries) + "\n#show."
         else:
             query = base.query_text(self.queries[0])
+        # what is grounded: the rule base's statements (None: its whole text)
+        # and the queries' text (bench/floors.py grounds them again, bare)
+        self.kept, self.query_text = kept, query
         if kept is None:
             ctl.add("base", [], base.text)
             ctl.add("base", [], query)

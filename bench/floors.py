@@ -1,0 +1,215 @@
+"""What this design pays before mtgkb's own work: the floors under three of
+issue 11's targets, measured in the same run as the targets and against the
+same floor (`python -c "import clingo, lark"`).
+
+- parser: Lark loading the shipped tables and parsing the c06 file once, in
+  a fresh process. The cold target (<= 1.3) allows everything above the
+  floor: the parser's first parse, mtgkb's modules, the rule base and the
+  answer.
+- grounding: gringo's `ground()` of the rule base statements that a server
+  request's questions ground (its own statements, sliced for its facts),
+  with no facts at all: what gringo asks for each statement before it
+  derives a single atom (adding the statements is not counted); and the
+  same statements as a program part of one kept Control, grounded again
+  (what reusing a Control across requests would pay). The server's target
+  is 10 ms.
+- observer: the count of 2 x 100 creatures' block declarations grounded
+  without an observer, and what a Python observer of its ground rules costs
+  when it does nothing at all. Counting by parts reads the ground program
+  through such an observer (one that only counts them is measured), and
+  the count target (<= 3) includes the start-up.
+
+Each figure is the best of several runs. They are floors of this design
+(clingo through its Python API, Lark as the parser, a rule base of about
+1,200 statements that cite their rules), not of every possible design.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+from . import generate
+
+#: A fresh process: Lark loads the shipped parser tables and parses one file.
+PARSER_SCRIPT = (
+    "import sys, clingo, lark\n"
+    "from mtgkb.language.grammar_build import GRAMMAR, load_tables\n"
+    "parser = load_tables(GRAMMAR.read_text(encoding='utf-8'))\n"
+    "if parser is None:\n"
+    "    sys.exit('the shipped parser tables are stale')\n"
+    "with open(sys.argv[1], encoding='utf-8') as f:\n"
+    "    parser.parse(f.read() + '\\n', start='start')\n"
+)
+
+
+def _groundings(text: str, engine) -> list:
+    """The groundings a file's questions are solved in, as a request makes
+    them: its queries grouped (mtgkb.engine.solve.group_queries), each group
+    grounded with the file's facts and every question's asked/1 switchable."""
+    from mtgkb.engine.solve import Grounding, group_queries
+    from mtgkb.language.facts import asked_facts, fixed_facts, scenario_facts
+    from mtgkb.language.parser import parse_text
+    from mtgkb.questions.answers import QUERY_OF
+
+    scenario = parse_text(text)
+    facts = scenario_facts(scenario)
+    queries = [QUERY_OF.get(q.kind, q.kind) for q in scenario.questions]
+    fixed, asked = fixed_facts(facts), list(asked_facts(facts))
+    return [
+        Grounding(group, fixed, switchable=asked, engine=engine)
+        for group in group_queries(queries, engine=engine)
+    ]
+
+
+def _ground_again(engine, grounding, facts=(), observer=None) -> tuple[float, int]:
+    """Seconds that `ground()` takes on `grounding`'s statements, added
+    again to a fresh Control (with `facts`, and `observer` registered; adding
+    them is not timed), and the ground rules the observer counted (0 without
+    one)."""
+    import clingo
+
+    from mtgkb.engine.programs import add_facts, quiet
+
+    base = engine.rule_base()
+    ctl = clingo.Control(logger=quiet)
+    if observer is not None:
+        ctl.register_observer(observer)
+    if grounding.kept is None:
+        ctl.add("base", [], base.text)
+        ctl.add("base", [], grounding.query_text)
+    else:
+        base.analysis().add(ctl, grounding.kept, grounding.query_text)
+    add_facts(ctl, list(facts))
+    start = time.perf_counter()
+    ctl.ground([("base", [])])
+    seconds = time.perf_counter() - start
+    del ctl
+    return seconds, getattr(observer, "rules", 0)
+
+
+def _ground_as_part(engine, grounding, times: int = 5) -> float:
+    """The best seconds of `ground()` of `grounding`'s statements as one
+    program part of a kept Control, grounded again (after a first time not
+    counted) with a new parameter each time: what reusing a Control across
+    requests would pay per request."""
+    import clingo
+
+    from mtgkb.engine.programs import quiet
+
+    base = engine.rule_base()
+    text = base.text if grounding.kept is None else base.analysis().program(grounding.kept)
+    ctl = clingo.Control(logger=quiet)
+    ctl.add("request", ["k"], text + "\n" + grounding.query_text)
+    ctl.ground([("request", [clingo.Number(0)])])
+    best = float("inf")
+    for k in range(1, times + 1):
+        start = time.perf_counter()
+        ctl.ground([("request", [clingo.Number(k)])])
+        best = min(best, time.perf_counter() - start)
+    del ctl
+    return best
+
+
+class _TallyObserver:
+    """A clingo observer that is told every ground rule and only counts them."""
+
+    def __init__(self) -> None:
+        self.rules = 0
+
+    def rule(self, choice, head, body) -> None:
+        self.rules += 1
+
+    def weight_rule(self, choice, head, lower_bound, body) -> None:
+        self.rules += 1
+
+
+def _against(value: float, bound: float, what: str) -> str:
+    """How a floor stands against the target `bound` of `what`."""
+    if value > bound:
+        return f"above the {what} target (<= {bound:g}) by itself"
+    return f"{bound - value:.2f} left under the {what} target (<= {bound:g})"
+
+
+def bench_floors(ctx, cold_file, targets: dict) -> None:
+    """The three floors, as rows of the report; `targets` are issue 11's
+    (figure -> (comparison, bound))."""
+    from mtgkb.engine.state import Engine
+    from mtgkb.language.facts import scenario_facts
+    from mtgkb.language.parser import parse_text
+
+    repeat = max(3, ctx.repeat // 2)
+    runs = ctx.versus_floor([sys.executable, "-c", PARSER_SCRIPT, str(cold_file)], repeat)
+    check = subprocess.run(
+        [sys.executable, "-c", PARSER_SCRIPT, str(cold_file)], capture_output=True, text=True
+    )
+    if check.returncode != 0:
+        raise RuntimeError(f"the parser's floor did not run: {check.stderr.strip()}")
+    floor = ctx.floor()
+    parser = min(r.seconds for r in runs) / floor
+    ctx.report.add(
+        "floors",
+        "Lark: shipped tables loaded, c06 parsed once, fresh process / floor",
+        parser,
+        _against(parser, targets["cold"][1], "cold"),
+    )
+
+    engine = Engine()
+    defender = generate.player_names(4)[1]
+    request = generate.combat(
+        0, players=4, creatures=8, questions=("legal", f"blocks for {defender} limit 5", "outcome")
+    )
+    groundings = _groundings(request, engine)
+    bare = min(
+        sum(_ground_again(engine, g)[0] for g in groundings) for _ in range(max(5, ctx.repeat))
+    )
+    statements = sum(
+        len(g.kept) if g.kept is not None else len(engine.rule_base().analysis().statements)
+        for g in groundings
+    )
+    ctx.report.add(
+        "floors",
+        f"gringo: ground() of a request's {statements} statements, no facts / floor",
+        bare / floor,
+        f"= {bare * 1000:.1f} ms; the server's target is 10 ms",
+    )
+    again = sum(_ground_as_part(engine, g, max(5, ctx.repeat)) for g in groundings)
+    ctx.report.add(
+        "floors",
+        "  the same, a program part grounded again in one kept Control / floor",
+        again / floor,
+        f"= {again * 1000:.1f} ms",
+    )
+    del groundings
+
+    count = generate.scale(creatures=100, players=2, questions=("blocks for Ben limit 5",))
+    facts = scenario_facts(parse_text(count))
+    (blocks,) = _groundings(count, engine)
+    plain = min(_ground_again(engine, blocks, facts)[0] for _ in range(repeat))
+    observed, rules = min(
+        _ground_again(engine, blocks, facts, _TallyObserver()) for _ in range(repeat)
+    )
+    del blocks
+    ctx.report.add(
+        "floors",
+        "gringo: the 2 x 100 count's grounding, no observer / floor",
+        plain / floor,
+        "",
+    )
+    ctx.report.add(
+        "floors",
+        f"  a Python observer of its {rules} ground rules, only counting / floor",
+        (observed - plain) / floor,
+        "with the start-up (1) and the grounding: "
+        + _against(1 + observed / floor, targets["count"][1], "count"),
+    )
+    ctx.report.data["floors"] = {
+        "parser": parser,
+        "request_statements": statements,
+        "request_grounding_ms": bare * 1000,
+        "request_regrounding_ms": again * 1000,
+        "count_grounding": plain / floor,
+        "count_observer": (observed - plain) / floor,
+        "count_ground_rules": rules,
+    }
