@@ -10,6 +10,7 @@ can't be blocked except by creatures with flying or reach)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -108,3 +109,27 @@ def test_the_parsers_floor_parses_the_file_it_is_given(tmp_path):
     assert ran[0].returncode == 0, ran[0].stderr
     assert ran[1].returncode != 0
     assert "Unexpected" in ran[1].stderr  # Lark's own error: the text was parsed
+
+
+def test_the_grounding_floors_run_in_a_fresh_process():
+    ran = subprocess.run(
+        [sys.executable, "-m", "bench.floors", "1"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert ran.returncode == 0, ran.stderr
+    got = json.loads(ran.stdout)
+    assert set(got) == {
+        "request_statements",
+        "request",
+        "request_again",
+        "count",
+        "count_observer",
+        "count_rules",
+    }
+    # the statements of the very groundings a request makes
+    defender = floors.generate.player_names(4)[1]
+    request = floors.generate.combat(
+        0, players=4, creatures=8, questions=("legal", f"blocks for {defender} limit 5", "outcome")
+    )
+    made = floors._groundings(request, Engine())
+    assert got["request_statements"] == sum(len(g.kept) for g in made)
+    assert got["count_rules"] > 10_000  # 2 x 100: every blocker with every attacker
