@@ -145,11 +145,10 @@ def measure_groundings(repeat: int) -> dict:
     from mtgkb.language.facts import scenario_facts
     from mtgkb.language.parser import parse_text
 
+    from .suite import batch_texts
+
     engine = Engine()
-    defender = generate.player_names(4)[1]
-    request = generate.combat(
-        0, players=4, creatures=8, questions=("legal", f"blocks for {defender} limit 5", "outcome")
-    )
+    (request,) = batch_texts(1)  # the batch's and the server's first scenario
     groundings = _groundings(request, engine)
     out = {
         "request_statements": sum(

@@ -20,6 +20,7 @@ from helpers import ROOT
 sys.path.insert(0, str(ROOT))
 
 from bench import floors  # noqa: E402
+from bench.suite import batch_texts  # noqa: E402
 from mtgkb.engine.programs import add_facts, quiet  # noqa: E402
 from mtgkb.engine.solve import Grounding  # noqa: E402
 from mtgkb.engine.state import Engine, Options  # noqa: E402
@@ -126,10 +127,6 @@ def test_the_grounding_floors_run_in_a_fresh_process():
         "count_rules",
     }
     # the statements of the very groundings a request makes
-    defender = floors.generate.player_names(4)[1]
-    request = floors.generate.combat(
-        0, players=4, creatures=8, questions=("legal", f"blocks for {defender} limit 5", "outcome")
-    )
-    made = floors._groundings(request, Engine())
+    made = floors._groundings(batch_texts(1)[0], Engine())
     assert got["request_statements"] == sum(len(g.kept) for g in made)
     assert got["count_rules"] > 10_000  # 2 x 100: every blocker with every attacker
