@@ -8,8 +8,9 @@ same floor (`python -c "import clingo, lark"`).
   answer.
 - grounding: gringo's `ground()` of the rule base statements that a server
   request's questions ground (its own statements, sliced for its facts),
-  with no facts at all: what gringo asks for each statement before it
-  derives a single atom (adding the statements is not counted); and the
+  with no scenario facts: what gringo asks for each statement when it
+  derives next to nothing (the rule base's own facts; adding the statements
+  is not counted); and the
   same statements as a program part of one kept Control, grounded again
   (what reusing a Control across requests would pay). The server's target
   is 10 ms.
