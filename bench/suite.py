@@ -312,9 +312,14 @@ def _peak_vs_floor(ctx: Context, cmd: list[str]) -> tuple[int, float]:
     return peak, peak / floor
 
 
+def game_text() -> str:
+    """The game: 8 players x 50 creatures, every creature in combat, legal + outcome."""
+    return generate.scale(creatures=50, players=8)
+
+
 @part("game")
 def bench_game(ctx: Context) -> None:
-    path = ctx.file("game_8x50.mtg", generate.scale(creatures=50, players=8))
+    path = ctx.file("game_8x50.mtg", game_text())
     cmd = mtgkb_command() + ["run", str(path), "--json"]
     warm_up(ctx.env)
     runs = ctx.versus_floor(cmd, max(3, ctx.repeat // 2))
@@ -743,7 +748,7 @@ def bench_fix(ctx: Context) -> None:
 def _floors_part(ctx: Context) -> None:
     from .floors import bench_floors
 
-    bench_floors(ctx, COLD_FILE, TARGETS)
+    bench_floors(ctx, COLD_FILE, ctx.file("floors_game_8x50.mtg", game_text()), TARGETS)
 
 
 def compile_package() -> None:

@@ -125,6 +125,7 @@ def test_the_grounding_floors_run_in_a_fresh_process():
         "count",
         "count_observer",
         "count_rules",
+        "game",
     }
     # the statements of the very groundings a request makes
     made = floors._groundings(batch_texts(1)[0], Engine())
