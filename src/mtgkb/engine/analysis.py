@@ -738,7 +738,12 @@ def _matches(fixed: tuple, atom: dict) -> bool:
     return True
 
 
+def content_digest(data: bytes) -> str:
+    """A short digest of some bytes (two checksums and the length), what the
+    caches on disk are keyed by: equal bytes, equal digests."""
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
+
+
 def _digest(text: str) -> str:
     """A short digest of a statement's text: equal texts, equal digests."""
-    data = text.encode("utf-8")
-    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
+    return content_digest(text.encode("utf-8"))

@@ -5,7 +5,6 @@ analysis (from the disk cache or worked out once per rule base). An engine
 
 from __future__ import annotations
 
-import zlib
 from pathlib import Path
 
 import clingo
@@ -16,6 +15,7 @@ from mtgkb.engine.analysis import (
     _Analysis,
     _digest,
     _negative_cycles,
+    content_digest,
 )
 from mtgkb.engine.analysis_cache import _load_analysis, _store_analysis
 from mtgkb.engine.citations import program_text
@@ -65,7 +65,7 @@ class _RuleBase:
         parts = [f"{ANALYSIS_VERSION} {clingo.__version__}", self.text]
         parts += [f"%%query {q}\n{self.query_texts[q]}" for q in sorted(self.query_texts)]
         data = "\n".join(parts).encode("utf-8")
-        return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
+        return content_digest(data)
 
     def analysis(self) -> _Analysis:
         """What slicing and sharing need to know of each statement: from the

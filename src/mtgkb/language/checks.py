@@ -13,7 +13,6 @@ ScenarioError of the spec.
 from __future__ import annotations
 
 import re
-import zlib
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -21,7 +20,7 @@ from pathlib import Path
 import clingo
 from clingo import Function, Number, String, Symbol
 
-from mtgkb.engine.analysis import DescribedProgram, _analyse
+from mtgkb.engine.analysis import DescribedProgram, _analyse, content_digest
 from mtgkb.engine.citations import program_text
 from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import add_facts, quiet, stamp
@@ -133,7 +132,7 @@ def _program_of(files: tuple, cache_dir: Path | None) -> _Checks:
 
     texts = [program_text(path) for path, *_ in files]  # with their generated citations
     source = "\n".join(texts + [SHOW]).encode("utf-8")
-    key = f"{zlib.crc32(source):08x}{zlib.adler32(source):08x}{len(source):x}"
+    key = content_digest(source)
     name = f"input-checks-{CHECKS_VERSION}-{key}.marshal"
     if cache_dir is not None:
         found = load_checked(cache_dir / name, lambda d: _sound(d, source))

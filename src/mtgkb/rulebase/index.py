@@ -11,7 +11,6 @@ and `mtgkb rules` mtgkb.rulebase.command.
 from __future__ import annotations
 
 import re
-import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -143,12 +142,12 @@ def _facts_by_name(path: Path) -> dict[str, list[list[str]]]:
     read with clingo (about 30 ms: some 1,500 facts read through its API),
     or from the user's cache of them, keyed by the file's digest and checked
     whole (mtgkb.engine.analysis_cache.load_checked: text only, never code)."""
+    from mtgkb.engine.analysis import content_digest
     from mtgkb.engine.analysis_cache import load_checked, store_checked
     from mtgkb.engine.state import Options
 
     data = path.read_bytes()
-    digest = f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
-    name = f"rule-index-{INDEX_CACHE_VERSION}-{digest}-{clingo.__version__}.marshal"
+    name = f"rule-index-{INDEX_CACHE_VERSION}-{content_digest(data)}-{clingo.__version__}.marshal"
     folder = Options.from_env().cache_dir
     if folder is not None:
         found = load_checked(folder / name, _sound_facts)
