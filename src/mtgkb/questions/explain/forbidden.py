@@ -25,17 +25,13 @@ from mtgkb.engine.cores import (
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
 from mtgkb.questions.explain.graph import Graph, _own_rule
 from mtgkb.questions.explain.text import describe
-from mtgkb.questions.explain.trace import _term_of
+from mtgkb.questions.explain.trace import GRAPH_HEADS, _term_of
 from mtgkb.questions.symbols import names_in
 from mtgkb.rulebase.encoded import scan_folder
 from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import data_dir, program_files, query_file, rule_files
 
 CORE_TIMEOUT = 5.0
-
-
-#: Heads of the explanation graph: no rule reads them, so no core needs them.
-GRAPH_HEADS = {"because", "rests_on"}
 
 
 def _head_name(node: cast.AST) -> str | None:
@@ -58,7 +54,7 @@ def _switches(stamp: tuple, within: frozenset[str] | None):
         kept = []
         for st in scan.statements:
             if st.ast is not None and _head_name(st.ast) in GRAPH_HEADS:
-                continue
+                continue  # the explanation graph: no rule reads it, no core needs it
             if st.tags and within is not None and not set(st.tags) <= within:
                 st = replace(st, tags=())
             kept.append(st)
