@@ -72,7 +72,7 @@ def _groundings(text: str, engine) -> list:
     ]
 
 
-def _ground_again(engine, grounding, facts=(), observer=None) -> tuple[float, int]:
+def _ground_again(grounding, facts=(), observer=None) -> tuple[float, int]:
     """Seconds that `ground()` takes on `grounding`'s statements, added
     again to a fresh Control (with `facts`, and `observer` registered; adding
     them is not timed), and the ground rules the observer counted (0 without
@@ -81,15 +81,10 @@ def _ground_again(engine, grounding, facts=(), observer=None) -> tuple[float, in
 
     from mtgkb.engine.programs import add_facts, quiet
 
-    base = engine.rule_base()
     ctl = clingo.Control(logger=quiet)
     if observer is not None:
         ctl.register_observer(observer)
-    if grounding.kept is None:
-        ctl.add("base", [], base.text)
-        ctl.add("base", [], grounding.query_text)
-    else:
-        base.analysis().add(ctl, grounding.kept, grounding.query_text)
+    grounding.add_program(ctl)
     add_facts(ctl, list(facts))
     start = time.perf_counter()
     ctl.ground([("base", [])])
@@ -161,24 +156,23 @@ def measure_groundings(repeat: int) -> dict:
             len(g.kept) if g.kept is not None else len(engine.rule_base().analysis().statements)
             for g in groundings
         ),
-        "request": min(sum(_ground_again(engine, g)[0] for g in groundings) for _ in range(repeat)),
+        "request": min(sum(_ground_again(g)[0] for g in groundings) for _ in range(repeat)),
         "request_again": sum(_ground_as_part(engine, g, repeat) for g in groundings),
     }
     del groundings
     count = generate.scale(creatures=100, players=2, questions=("blocks for Ben limit 5",))
     facts = scenario_facts(parse_text(count))
     (blocks,) = _groundings(count, engine)
-    out["count"] = min(_ground_again(engine, blocks, facts)[0] for _ in range(repeat))
+    out["count"] = min(_ground_again(blocks, facts)[0] for _ in range(repeat))
     observed, out["count_rules"] = min(
-        _ground_again(engine, blocks, facts, _TallyObserver()) for _ in range(repeat)
+        _ground_again(blocks, facts, _TallyObserver()) for _ in range(repeat)
     )
     out["count_observer"] = observed - out["count"]
     del blocks
     game = game_text()
     facts = scenario_facts(parse_text(game))
     out["game"] = min(
-        sum(_ground_again(engine, g, facts)[0] for g in _groundings(game, engine))
-        for _ in range(repeat)
+        sum(_ground_again(g, facts)[0] for g in _groundings(game, engine)) for _ in range(repeat)
     )
     return out
 

@@ -40,16 +40,11 @@ def _atoms(ctl: clingo.Control) -> set[clingo.Symbol]:
     return {atom.symbol for atom in ctl.symbolic_atoms}
 
 
-def _regrounded(engine: Engine, grounding: Grounding, facts) -> clingo.Control:
-    """What bench/floors.py grounds again: the grounding's statements and
-    query text in a fresh Control, with `facts`."""
-    base = engine.rule_base()
+def _regrounded(grounding: Grounding, facts) -> clingo.Control:
+    """What bench/floors.py grounds again: the grounding's program
+    (`Grounding.add_program`) in a fresh Control, with `facts`."""
     ctl = clingo.Control(logger=quiet)
-    if grounding.kept is None:
-        ctl.add("base", [], base.text)
-        ctl.add("base", [], grounding.query_text)
-    else:
-        base.analysis().add(ctl, grounding.kept, grounding.query_text)
+    grounding.add_program(ctl)
     add_facts(ctl, facts)
     ctl.ground([("base", [])])
     return ctl
@@ -68,7 +63,7 @@ def test_a_groundings_statements_ground_to_its_atoms():
     facts = scenario_facts(parse_text(COMBAT))
     grounding = Grounding(["legal"], facts, engine=engine)
     assert grounding.kept is not None  # sliced: only the statements that can matter
-    again = _regrounded(engine, grounding, facts)
+    again = _regrounded(grounding, facts)
     assert _atoms(again) == _atoms(grounding.ctl)
     # and it still judges the play: the Angel has flying, the Bears neither
     assert any("702.9b" in v for v in _violations(again))
@@ -79,7 +74,7 @@ def test_an_unsliced_grounding_is_the_whole_rule_base():
     facts = scenario_facts(parse_text(COMBAT))
     grounding = Grounding(["legal"], facts, engine=engine)
     assert grounding.kept is None
-    again = _regrounded(engine, grounding, facts)
+    again = _regrounded(grounding, facts)
     assert _atoms(again) == _atoms(grounding.ctl)
     assert any("702.9b" in v for v in _violations(again))
 
@@ -92,7 +87,7 @@ def test_the_requests_groundings_are_its_queries_grouped():
     assert queries == ["blocks", "legal", "outcome"]
     # grounded again bare, it is timed, and the observer is told its ground
     # rules (the rule base's own facts, at least)
-    seconds, rules = floors._ground_again(engine, groundings[0], observer=floors._TallyObserver())
+    seconds, rules = floors._ground_again(groundings[0], observer=floors._TallyObserver())
     assert seconds > 0 and rules > 0
 
 

@@ -153,12 +153,8 @@ class Grounding:
             query = base.query_text(self.queries[0])
         # what is grounded: the rule base's statements (None: its whole text)
         # and the queries' text (bench/floors.py grounds them again, bare)
-        self.kept, self.query_text = kept, query
-        if kept is None:
-            ctl.add("base", [], base.text)
-            ctl.add("base", [], query)
-        else:
-            base.analysis().add(ctl, kept, query)  # (parsed once, after the first time)
+        self.kept, self.query_text, self._base = kept, query, base
+        self.add_program(ctl)
         base.controls += 1
         with ctl.backend() as backend:
             # externals (false until a solve says otherwise), from the symbols
@@ -174,6 +170,16 @@ class Grounding:
         # optN: with a #minimize/#maximize, enumerate every optimal model.
         ctl.configuration.solve.opt_mode = "optN"
         self._part_counts: dict = {}
+
+    def add_program(self, ctl: clingo.Control) -> None:
+        """Give `ctl` what this grounding grounds of the rule base and its
+        queries (`kept`, `query_text`), without the facts."""
+        if self.kept is None:
+            ctl.add("base", [], self._base.text)
+            ctl.add("base", [], self.query_text)
+        else:
+            # (parsed once, after the first time)
+            self._base.analysis().add(ctl, self.kept, self.query_text)
 
     def _rule_base_statements(self, base: _RuleBase, facts, slicing: bool) -> list[int] | None:
         """The statements of the rule base that can matter here (None: its
