@@ -18,7 +18,7 @@ the same on a fast and on a slow machine.
   creatures per player (at 8 players) and in the players (at 25 creatures);
 - enumeration: the 6^6 block declarations: mtgkb / clingo's own enumeration;
 - floors: what this design pays before mtgkb's own work, under the cold,
-  server and count targets (bench/floors.py).
+  server, count and game targets (bench/floors.py).
 
 Each part is a function registered with `@part(name)`; another figure (`ask
 fix`, the server's latency) is one more such function, with its target in
