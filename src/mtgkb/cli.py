@@ -396,6 +396,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--quick", action="store_true", help="check consistency on a small generated corpus only"
     )
     audit.add_argument(
+        "--lint",
+        action="store_true",
+        help="only the checks of the rule base's text (tags, CR numbers, clingo's complaints, "
+        "messages, unused predicates, the baseline): no scenario is answered",
+    )
+    audit.add_argument(
+        "--save-baseline",
+        action="store_true",
+        help="write kb/audit_baseline.json (the rules encoded and the statements held now) "
+        "for later audits to compare with",
+    )
+    audit.add_argument(
         "--cr",
         type=Path,
         action="append",

@@ -41,6 +41,10 @@ def audit_command(args: argparse.Namespace) -> int:
     options = {"progress": progress_printer(shown)}
     if getattr(args, "quick", False):
         options["quick"] = True
+    if getattr(args, "lint", False):
+        options["lint_only"] = True
+    if getattr(args, "save_baseline", False):
+        options["save_baseline"] = True
     try:
         report = audit(None, [Path(f) for f in crs] or None, **options)
     except ValueError as err:

@@ -111,7 +111,7 @@ def check_folder(folder: Path, name: str, progress=None) -> list[dict]:
             out.append({"scenario": f"{name}/{path.name}", "differences": [str(err)]})
             continue
         found = differences(expected, result.status, result.output, result.error)
-        out.append({"scenario": f"{name}/{path.name}", "differences": found})
+        out.append({"scenario": f"{name}/{path.name}", "file": str(path), "differences": found})
     return out
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import clingo
 
 from mtgkb.audit.kinds import missing_texts
+from mtgkb.audit.numbers import number_lint
 from mtgkb.audit.sources import PUBLIC_GRAPH, Base, Scans, documented_names, finding, head_and_body
 from mtgkb.engine.citations import load as load_program
 from mtgkb.engine.control import new_control
@@ -130,7 +131,7 @@ def unused(base: Base, scans: Scans) -> list[dict]:
 
 def lint(base: Base, scans: Scans, index: RuleIndex | None) -> tuple[list[dict], list[dict]]:
     """(lint, warnings) of the rule base's text, in the report's order."""
-    found = tag_lint(scans, index) + logger_lint(base)
+    found = tag_lint(scans, index) + number_lint(base, index) + logger_lint(base)
     warnings: list[dict] = []
     for kind, _kind, where, text in missing_texts(scans.rules, base.kb):
         (found if kind == "no-message" else warnings).append(finding(kind, text, where))

@@ -37,19 +37,24 @@ def _place_text(place: dict) -> str:
 
 def to_text(report: dict) -> str:
     s = report["summary"]
+    scenarios = (
+        "  lint only: no scenario answered"
+        if report.get("lint_only")
+        else f"  scenarios checked: {s['scenarios']}"
+    )
     out = [
         f"mtgkb audit of {_base_title(report)} (CR {s['edition']})",
         f"  rules in the index: {s['rules']} ({s['relied_on']} relied on, not encoded)",
         f"  encoded: {s['encoded']} (and {s.get('cited_only', 0)} only cited), "
         f"tested: {s['tested']}",
-        f"  scenarios checked: {s['scenarios']}",
+        scenarios,
         f"  lint: {s['lint']}, warnings: {s['warnings']}, conflicts: {s['conflicts']}",
     ]
     for title, items in (("lint", report["lint"]), ("warnings", report["warnings"])):
         for kind, group in _grouped(items).items():
             out.append(f"\n{title}: {kind} ({len(group)})")
             out += [f"  {_item_line(i)}" for i in group]
-    if report["conflicts"]:
+    if report.get("conflicts"):
         out.append(f"\nconflicts ({len(report['conflicts'])})")
         for c in report["conflicts"]:
             rules = ", ".join(c["rules"]) or "(rules not found)"
@@ -86,6 +91,11 @@ def to_text(report: dict) -> str:
         for e in bad:
             out.append(f"  {e['scenario']}")
             out += [f"    {d}" for d in e["differences"]]
+            if e.get("depends_on"):
+                out.append(
+                    "    now depends on, changed since the baseline: "
+                    + ", ".join(_place_text(p) for p in e["depends_on"])
+                )
     out.append("\nresult: " + ("clean" if s["ok"] else "problems found (exit 1)"))
     return "\n".join(out)
 
@@ -123,7 +133,7 @@ def to_markdown(report: dict) -> str:
             for i in items
         ]
     out += ["", "## Conflicts", ""]
-    if report["conflicts"]:
+    if report.get("conflicts"):
         out += [
             "| scenarios (example) | message | rules responsible | statements "
             "| removing resolves it |",
@@ -169,6 +179,9 @@ def to_markdown(report: dict) -> str:
         ]
         for e in bad:
             out += [f"- `{e['scenario']}`: " + _md_cell("; ".join(e["differences"]))]
+            if e.get("depends_on"):
+                places = ", ".join(_place_text(p) for p in e["depends_on"])
+                out += [f"  - now depends on, changed since the baseline: {places}"]
     out += ["", "## Coverage", "", "| rule | encoded at | tested by |", "|---|---|---|"]
     for r in report["rules"]:
         enc = (

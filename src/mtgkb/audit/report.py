@@ -22,7 +22,9 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from mtgkb.audit import baseline as _baseline
 from mtgkb.audit import coverage as _coverage
+from mtgkb.audit.ablation import depends_on
 from mtgkb.audit.conflicts import group_conflicts
 from mtgkb.audit.consistency import PARALLEL_FROM, consistency, file_scenarios, generated_corpus
 from mtgkb.audit.editions import editions
@@ -43,6 +45,8 @@ def audit(
     jobs: int | None = None,
     progress=None,
     expected: bool = True,
+    lint_only: bool = False,
+    save_baseline: bool = False,
 ) -> dict:
     """Audit the rule base of a checkout (`root`) or of this installation (None).
 
@@ -57,6 +61,11 @@ def audit(
     the audited rule base and report where they differ.
     `cr_file`: one CR text file, or a list of them (editions, oldest first
     or in any order: they are sorted by their dates).
+    `lint_only`: the checks of the rule base's text alone (tags, CR numbers,
+    clingo's complaints, messages, unused predicates, the baseline): no
+    scenario is answered.
+    `save_baseline`: write the rule base's baseline (`kb/audit_baseline.json`)
+    from this audit, for the next ones to compare with.
     """
     base = Base.at(root)
     lint: list[dict] = []
@@ -72,6 +81,23 @@ def audit(
     more_lint, more_warnings = lint_of(base, scans, index)
     lint += more_lint
     warnings += more_warnings
+    baseline, more_warnings = _baseline.load(base)
+    warnings += more_warnings
+    if baseline is not None:
+        lint += _baseline.lost_encodings(baseline, coverage)
+    changed = _baseline.changed_statements(baseline, scans) if baseline is not None else []
+    if save_baseline:
+        _baseline.save(base, coverage, scans)
+    if lint_only:
+        return _finish(
+            {"rules": coverage, "lint": lint, "warnings": warnings, "lint_only": True},
+            base,
+            [],
+            [],
+            [],
+            lint,
+            warnings,
+        )
 
     made: list[str] = []
     if corpus is not None:
@@ -97,16 +123,33 @@ def audit(
     if expected:
         report["expected"] = expected_answers(base, progress)
         differing = [e for e in report["expected"] if e["differences"]]
+        for entry in differing:
+            if changed and entry.get("file"):
+                entry["depends_on"] = depends_on(base, Path(entry["file"]), changed)
     cr_files = [cr_file] if isinstance(cr_file, (str, Path)) else list(cr_file or [])
     sections, more_lint, more_warnings = editions(cr_files, index, scans, progress)
     report.update(sections)
     lint += more_lint
     warnings += more_warnings
+    return _finish(report, base, scenarios, found, differing, lint, warnings)
+
+
+def _finish(
+    report: dict,
+    base: Base,
+    scenarios: list,
+    found: list,
+    differing: list,
+    lint: list[dict],
+    warnings: list[dict],
+) -> dict:
+    """The report with its rule base and its summary."""
+    conflicts = report.get("conflicts", [])
     report["rule_base"] = RuleBase(base.root, base.extra).describe()
     report["summary"] = {
         "root": str(base.root),
         "edition": EDITION,
-        **_coverage.summary(coverage),
+        **_coverage.summary(report["rules"]),
         "lint": len(lint),
         "warnings": len(warnings),
         "scenarios": len(scenarios),
