@@ -402,6 +402,15 @@ def build_parser() -> argparse.ArgumentParser:
         "messages, unused predicates, the baseline): no scenario is answered",
     )
     audit.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="another rule base (a folder with rules/, kb/, queries/): answer the corpus with "
+        "both and report each scenario whose answers differ, with the rules each side cites "
+        "and the differing statements its answer depends on (exit 1 when any differ)",
+    )
+    audit.add_argument(
         "--save-baseline",
         action="store_true",
         help="write kb/audit_baseline.json (the rules encoded and the statements held now) "

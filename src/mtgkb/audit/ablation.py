@@ -25,20 +25,25 @@ from mtgkb.rulebase.encoded import Statement
 FOLDERS = ("rules", "kb", "queries")
 
 
-def answers_of(base: Base, path: Path) -> tuple[int, str]:
-    """(exit status, answers as canonical JSON) of a scenario file under `base`
+def answers_of(base: Base, name: str, text: str) -> tuple[int, str]:
+    """(exit status, answers as canonical JSON) of a scenario under `base`
     (the rule base's own description left out: it names its folder)."""
+    return answer_under(base, name, text)[:2]
+
+
+def answer_under(base: Base, name: str, text: str) -> tuple[int, str, dict | None]:
+    """(exit status, answers as canonical JSON, the answers) of a scenario under `base`."""
     from mtgkb.engine.state import Engine
     from mtgkb.questions.answers import Limits
     from mtgkb.running.runner import answer_text
 
     with base.in_use():
-        result = answer_text(path.read_bytes(), str(path), Limits(timeout=60), engine=Engine())
-    output = dict(result.output) if isinstance(result.output, dict) else result.output
-    if isinstance(output, dict):
+        result = answer_text(text, name, Limits(timeout=60), engine=Engine())
+    output = dict(result.output) if isinstance(result.output, dict) else None
+    if output is not None:
         output.pop("rule_base", None)
-        output.pop("file", None)
-    return result.status, json.dumps(output, sort_keys=True, ensure_ascii=False)
+    shown = json.dumps(output, sort_keys=True, ensure_ascii=False) if output else result.error
+    return result.status, str(shown), output
 
 
 def without(base: Base, st: Statement, into: Path) -> Base:
@@ -60,16 +65,16 @@ def inside(base: Base, st: Statement) -> bool:
     return any(parent == (base.root / name).resolve() for name in FOLDERS)
 
 
-def depends_on(base: Base, path: Path, candidates: Sequence[Statement]) -> list[dict]:
-    """The candidates without which `path`'s answers under `base` change."""
+def depends_on(base: Base, name: str, text: str, candidates: Sequence[Statement]) -> list[dict]:
+    """The candidates without which the scenario's answers under `base` change."""
     candidates = [st for st in candidates if inside(base, st)]
     if not candidates:
         return []
-    now = answers_of(base, path)
+    now = answers_of(base, name, text)
     read_by = readers(scan(base))
     found = []
     for st in candidates:
         with tempfile.TemporaryDirectory(prefix="mtgkb-ablation-") as tmp:
-            if answers_of(without(base, st, Path(tmp)), path) != now:
+            if answers_of(without(base, st, Path(tmp)), name, text) != now:
                 found.append(describe(st, read_by))
     return found

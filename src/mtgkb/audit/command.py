@@ -43,6 +43,12 @@ def audit_command(args: argparse.Namespace) -> int:
         options["quick"] = True
     if getattr(args, "lint", False):
         options["lint_only"] = True
+    against = getattr(args, "against", None)
+    if against is not None:
+        if not all((Path(against) / d).is_dir() for d in ("rules", "kb")):
+            print(f"mtgkb audit: {against}: not a rule base (no rules/ and kb/)", file=sys.stderr)
+            return 2
+        options["against"] = Path(against)
     if getattr(args, "save_baseline", False):
         options["save_baseline"] = True
     try:

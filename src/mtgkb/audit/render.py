@@ -96,8 +96,48 @@ def to_text(report: dict) -> str:
                     "    now depends on, changed since the baseline: "
                     + ", ".join(_place_text(p) for p in e["depends_on"])
                 )
+    if "against" in report:
+        out += against_lines(report["against"])
     out.append("\nresult: " + ("clean" if s["ok"] else "problems found (exit 1)"))
     return "\n".join(out)
+
+
+def _answer_text(answer: dict | None, other: dict | None) -> str:
+    """One side's answer to a question, in a line: the keys whose values differ
+    from the other side's (the rules are shown apart)."""
+    if answer is None:
+        return "(none)"
+    other = other or {}
+    shown = {
+        k: v
+        for k, v in answer.items()
+        if k not in ("rules", "ask", "question") and other.get(k) != v
+    }
+    return json.dumps(shown, sort_keys=True, ensure_ascii=False)
+
+
+def against_lines(section: dict) -> list[str]:
+    """The `--against` comparison, as text."""
+    out = [
+        f"\nagainst {section['other']}: {section['scenarios']} scenarios answered by both, "
+        f"{len(section['differing'])} differ",
+        "  statements only here: "
+        + (", ".join(_place_text(p) for p in section["statements_only_here"]) or "none"),
+        "  statements only there: "
+        + (", ".join(_place_text(p) for p in section["statements_only_there"]) or "none"),
+    ]
+    for item in section["differing"]:
+        out.append(f"  {item['scenario']} (exit {item['exit'][0]} here, {item['exit'][1]} there)")
+        for q in item["questions"]:
+            out.append(f"    ask {q['ask']}:")
+            out.append(f"      here:  {_answer_text(q['this'], q['other'])}")
+            out.append(f"             rules: {', '.join(q.get('rules_this', [])) or 'none'}")
+            out.append(f"      there: {_answer_text(q['other'], q['this'])}")
+            out.append(f"             rules: {', '.join(q.get('rules_other', [])) or 'none'}")
+        if item["depends_on"]:
+            places = ", ".join(_place_text(p) for p in item["depends_on"])
+            out.append(f"    depends on, of the statements only here: {places}")
+    return out
 
 
 def _md_cell(text: str) -> str:

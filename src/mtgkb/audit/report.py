@@ -25,6 +25,7 @@ from pathlib import Path
 from mtgkb.audit import baseline as _baseline
 from mtgkb.audit import coverage as _coverage
 from mtgkb.audit.ablation import depends_on
+from mtgkb.audit.against import compare
 from mtgkb.audit.conflicts import group_conflicts
 from mtgkb.audit.consistency import PARALLEL_FROM, consistency, file_scenarios, generated_corpus
 from mtgkb.audit.editions import editions
@@ -47,6 +48,7 @@ def audit(
     expected: bool = True,
     lint_only: bool = False,
     save_baseline: bool = False,
+    against: Path | None = None,
 ) -> dict:
     """Audit the rule base of a checkout (`root`) or of this installation (None).
 
@@ -66,6 +68,9 @@ def audit(
     scenario is answered.
     `save_baseline`: write the rule base's baseline (`kb/audit_baseline.json`)
     from this audit, for the next ones to compare with.
+    `against`: another rule base's folder: the text checks, then the corpus
+    answered by both (`mtgkb.audit.against`) instead of the consistency and
+    expected-answer checks.
     """
     base = Base.at(root)
     lint: list[dict] = []
@@ -88,6 +93,10 @@ def audit(
     changed = _baseline.changed_statements(baseline, scans) if baseline is not None else []
     if save_baseline:
         _baseline.save(base, coverage, scans)
+    if against is not None:
+        section = compare(base, Base.at(Path(against), ()), quick=quick, progress=progress)
+        report = {"rules": coverage, "lint": lint, "warnings": warnings, "against": section}
+        return _finish(report, base, [0] * section["scenarios"], [], [], lint, warnings)
     if lint_only:
         return _finish(
             {"rules": coverage, "lint": lint, "warnings": warnings, "lint_only": True},
@@ -125,7 +134,9 @@ def audit(
         differing = [e for e in report["expected"] if e["differences"]]
         for entry in differing:
             if changed and entry.get("file"):
-                entry["depends_on"] = depends_on(base, Path(entry["file"]), changed)
+                path = Path(entry["file"])
+                text = path.read_text(encoding="utf-8")
+                entry["depends_on"] = depends_on(base, str(path), text, changed)
     cr_files = [cr_file] if isinstance(cr_file, (str, Path)) else list(cr_file or [])
     sections, more_lint, more_warnings = editions(cr_files, index, scans, progress)
     report.update(sections)
@@ -157,6 +168,10 @@ def _finish(
         "conflict_scenarios": len(found),
         "expected_checked": len(report.get("expected", [])),
         "expected_differ": len(differing),
-        "ok": not lint and not conflicts and not differing,
+        "against_differ": len(report.get("against", {}).get("differing", [])),
+        "ok": not lint
+        and not conflicts
+        and not differing
+        and not report.get("against", {}).get("differing"),
     }
     return report
