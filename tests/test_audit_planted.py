@@ -1,0 +1,135 @@
+"""The rules author's audit catches planted bugs (issue 24): each test plants one
+mistake in a temporary copy of the rule base and checks the audit's finding
+(kind, file, line, rule) and its exit status.
+
+What each mistake breaks: a CR number the index does not hold reaches users
+with no paraphrase (the index is the project's list of the CR rules it speaks
+of); a deleted tag line silently turns an encoded rule into a cited one; a
+changed starting life total (103.4: 20 in a two-player game) moves answers,
+and the author must be told which statement did it.
+"""
+
+import argparse
+import json
+import shutil
+
+import pytest
+from helpers import ROOT
+
+from mtgkb.audit.against import compare
+from mtgkb.audit.command import audit_command
+from mtgkb.audit.report import audit
+from mtgkb.audit.sources import Base
+
+
+def copy_rule_base(tmp_path, *, examples: bool = False):
+    for folder in ("rules", "kb", "queries") + (("examples",) if examples else ()):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    return tmp_path
+
+
+def replace_line(path, old: str, new: str) -> int:
+    """Replace the first line holding `old`; its line number."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if old in line:
+            lines[i] = line.replace(old, new)
+            path.write_text("".join(lines), encoding="utf-8")
+            return i + 1
+    raise AssertionError(f"{old!r} is not in {path}")
+
+
+def findings(report: dict, kind: str) -> list[dict]:
+    return [f for f in report["lint"] if f["kind"] == kind]
+
+
+def lint_exit(root, monkeypatch) -> int:
+    """`mtgkb audit --lint --json`'s exit status with ROOT as the rule base in use."""
+    monkeypatch.setenv("MTGKB_RULE_BASE", str(root))
+    return audit_command(argparse.Namespace(lint=True, json=True))
+
+
+def test_119_4_unknown_number_in_a_violation_is_lint(tmp_path, capsys, monkeypatch):
+    """`rule("119.14")` (a typo of 119.4, paying life) names no rule of the index."""
+    root = copy_rule_base(tmp_path)
+    line = replace_line(root / "rules" / "119_life.lp", 'rule("119.4"),', 'rule("119.14"),')
+    report = audit(root, lint_only=True)
+    (found,) = findings(report, "unknown-number")
+    assert found["rule"] == "119.14"
+    assert found["where"].startswith(f"rules/119_life.lp:{line}:")
+    assert not report["summary"]["ok"]
+    assert lint_exit(root, monkeypatch) == 1
+    assert json.loads(capsys.readouterr().out)["summary"]["lint"] >= 1
+
+
+def test_119_4_unknown_number_in_a_message_is_lint(tmp_path):
+    """A message that names a rule (here the made-up 119.99) is checked too."""
+    root = copy_rule_base(tmp_path)
+    with open(root / "kb" / "messages.lp", "a", encoding="utf-8") as f:
+        f.write('\nmessage(planted, "see 119.99").\nmessage_it(planted, "vedi 119.99").\n')
+    found = findings(audit(root, lint_only=True), "unknown-number")
+    assert {f["rule"] for f in found} == {"119.99"}
+    assert all(f["where"].startswith("kb/messages.lp:") for f in found)
+
+
+def test_119_4a_deleted_tag_line_is_reported_against_the_baseline(tmp_path, monkeypatch):
+    """The tag line above the rule that encodes 119.4a (a team's shared life total
+    pays for its players) is deleted: the rule base still cites 119.4a, but no
+    longer encodes it, and the baseline says it did."""
+    root = copy_rule_base(tmp_path)
+    life = root / "rules" / "119_life.lp"
+    lines = life.read_text(encoding="utf-8").splitlines(keepends=True)
+    tag = next(i for i, text in enumerate(lines) if text.startswith("% 119.4a:"))
+    assert lines[tag + 1].startswith("violation(")
+    del lines[tag]
+    life.write_text("".join(lines), encoding="utf-8")
+    report = audit(root, lint_only=True)
+    (found,) = findings(report, "encoding-lost")
+    assert found["rule"] == "119.4a"
+    assert found["where"].startswith("rules/119_life.lp:")
+    assert "only cited" in found["message"]
+    assert lint_exit(root, monkeypatch) == 1
+
+
+def test_the_bundled_rule_base_is_clean_against_its_baseline():
+    """The bundled rule base's own baseline is current: no rule lost, no unknown number."""
+    report = audit(ROOT, lint_only=True)
+    assert not findings(report, "encoding-lost")
+    assert not findings(report, "unknown-number")
+    assert not [w for w in report["warnings"] if w["kind"] in ("no-baseline", "bad-baseline")]
+
+
+@pytest.mark.slow
+def test_103_4_starting_life_25_names_the_statement_the_answers_depend_on(tmp_path):
+    """103.4: each player starts with 20 life. A copy says 25: the examples that
+    ask for life totals differ from their expectations, and each names the
+    changed statement kb/life.lp:7 and the rule that reads it, 103.4."""
+    root = copy_rule_base(tmp_path, examples=True)
+    line = replace_line(
+        root / "kb" / "life.lp", "default_starting_life(20)", "default_starting_life(25)"
+    )
+    report = audit(root, corpus=[])
+    differing = [e for e in report["expected"] if e["differences"]]
+    assert differing
+    for entry in differing:
+        assert {"at": f"kb/life.lp:{line}", "rules": ["103.4"]} in entry["depends_on"]
+    assert not report["summary"]["ok"]
+
+
+@pytest.mark.slow
+def test_103_4_against_the_original_names_kb_life(tmp_path):
+    """`mtgkb audit --against ORIGINAL` on the starting-life-25 copy: a two-player
+    scenario's life totals differ (25 here, 20 there, 103.4) and the difference
+    depends on kb/life.lp."""
+    root = copy_rule_base(tmp_path)
+    line = replace_line(
+        root / "kb" / "life.lp", "default_starting_life(20)", "default_starting_life(25)"
+    )
+    scenario = "players: Rob, Alex\nactive: Rob\nask outcome\n"
+    section = compare(Base.at(root, ()), Base.at(ROOT, ()), corpus=[("two players", scenario)])
+    (item,) = section["differing"]
+    (question,) = item["questions"]
+    assert question["this"]["life"] == {"Rob": 25, "Alex": 25}
+    assert question["other"]["life"] == {"Rob": 20, "Alex": 20}
+    assert "103.4" in question["rules_this"] and "103.4" in question["rules_other"]
+    assert item["depends_on"] == [{"at": f"kb/life.lp:{line}", "rules": ["103.4"]}]
