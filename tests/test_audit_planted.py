@@ -133,3 +133,21 @@ def test_103_4_against_the_original_names_kb_life(tmp_path):
     assert question["other"]["life"] == {"Rob": 20, "Alex": 20}
     assert "103.4" in question["rules_this"] and "103.4" in question["rules_other"]
     assert item["depends_on"] == [{"at": f"kb/life.lp:{line}", "rules": ["103.4"]}]
+
+
+def test_103_4_tag_moved_to_another_real_rule_is_flagged(tmp_path, monkeypatch):
+    """The rule that gives every player the normal starting life total is 103.4;
+    its tag changed to 119.3 (a real rule: gaining and losing life) while the
+    rule's text stayed the same is flagged at the tag's line."""
+    root = copy_rule_base(tmp_path)
+    line = replace_line(
+        root / "rules" / "103_starting_life.lp",
+        "% 103.4: without such a variant",
+        "% 119.3: without such a variant",
+    )
+    report = audit(root, lint_only=True)
+    (found,) = findings(report, "retagged")
+    assert found["where"] == f"rules/103_starting_life.lp:{line}"
+    assert found["rule"] == "119.3"
+    assert "from 103.4 to 119.3" in found["message"]
+    assert lint_exit(root, monkeypatch) == 1

@@ -53,14 +53,14 @@ def statements_of(scans: Scans) -> list[Statement]:
 
 def snapshot(rows: list[dict], scans: Scans) -> dict:
     """The baseline of a rule base: its encoded rules and its statements."""
-    statements: dict[str, list[str]] = {}
+    statements: dict[str, dict[str, list[str]]] = {}
     for st in statements_of(scans):
-        statements.setdefault(file_key(st), []).append(statement_digest(st))
+        statements.setdefault(file_key(st), {})[statement_digest(st)] = list(st.tags or ())
     return {
         "format": BASELINE_FORMAT,
         "edition": EDITION,
         "encoded": {r["id"]: r["encoded_at"] for r in rows if r["encoded_at"]},
-        "statements": {k: sorted(v) for k, v in sorted(statements.items())},
+        "statements": statements,
     }
 
 
@@ -74,7 +74,8 @@ def save(base: Base, rows: list[dict], scans: Scans) -> Path:
 @dataclass(frozen=True)
 class Baseline:
     encoded: dict[str, list[str]]
-    statements: dict[str, frozenset[str]]
+    # file -> statement digest -> the CR numbers of its tag at the baseline
+    statements: dict[str, dict[str, tuple[str, ...]]]
 
 
 def load(base: Base) -> tuple[Baseline | None, list[dict]]:
@@ -92,7 +93,10 @@ def load(base: Base) -> tuple[Baseline | None, list[dict]]:
         if data.get("format") != BASELINE_FORMAT:
             raise ValueError(f"format {data.get('format')!r}, not {BASELINE_FORMAT}")
         encoded = {str(k): [str(x) for x in v] for k, v in data["encoded"].items()}
-        statements = {str(k): frozenset(map(str, v)) for k, v in data["statements"].items()}
+        statements = {
+            str(f): {str(d): tuple(map(str, tags)) for d, tags in held.items()}
+            for f, held in data["statements"].items()
+        }
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
         text = f"kb/{BASELINE_FILE} cannot be read ({err}); save it again"
         return None, [finding("bad-baseline", text, f"kb/{BASELINE_FILE}")]
@@ -123,8 +127,30 @@ def changed_statements(baseline: Baseline, scans: Scans) -> list[Statement]:
     return [
         st
         for st in statements_of(scans)
-        if statement_digest(st) not in baseline.statements.get(file_key(st), frozenset())
+        if statement_digest(st) not in baseline.statements.get(file_key(st), {})
     ]
+
+
+def retagged(baseline: Baseline, scans: Scans) -> list[dict]:
+    """Lint: a statement whose text is the baseline's but whose tag names other
+    CR rules. Moving a tag to another real rule (103.4 to 119.3) leaves every
+    number known to the index; what gives it away is that the code it tags
+    did not change: either the tag was right before, or the author confirms
+    the new one by saving the baseline again."""
+    found = []
+    for st in statements_of(scans):
+        if not st.tags:
+            continue
+        before = baseline.statements.get(file_key(st), {}).get(statement_digest(st))
+        if not before or set(before) == set(st.tags):
+            continue
+        old, new = ", ".join(before), ", ".join(st.tags)
+        text = (
+            f"the tag changed from {old} to {new} but the statement did not: check that "
+            f"{new} is the rule it encodes, then `mtgkb audit --save-baseline`"
+        )
+        found.append(finding("retagged", text, label(st.file, st.tag_line or st.line), new))
+    return found
 
 
 def readers(scans: Scans) -> dict[tuple[str, int], set[str]]:

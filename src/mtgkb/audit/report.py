@@ -89,7 +89,7 @@ def audit(
     baseline, more_warnings = _baseline.load(base)
     warnings += more_warnings
     if baseline is not None:
-        lint += _baseline.lost_encodings(baseline, coverage)
+        lint += _baseline.lost_encodings(baseline, coverage) + _baseline.retagged(baseline, scans)
     changed = _baseline.changed_statements(baseline, scans) if baseline is not None else []
     if save_baseline:
         _baseline.save(base, coverage, scans)
