@@ -18,6 +18,8 @@ from helpers import ROOT
 
 from mtgkb.audit.against import compare
 from mtgkb.audit.command import audit_command
+from mtgkb.audit.consistency import file_scenarios
+from mtgkb.audit.render import to_text
 from mtgkb.audit.report import audit
 from mtgkb.audit.sources import Base
 
@@ -151,3 +153,23 @@ def test_103_4_tag_moved_to_another_real_rule_is_flagged(tmp_path, monkeypatch):
     assert found["rule"] == "119.3"
     assert "from 103.4 to 119.3" in found["message"]
     assert lint_exit(root, monkeypatch) == 1
+
+
+def test_102_1_a_constraint_no_scenario_satisfies_is_one_finding_naming_its_statement(tmp_path):
+    """A constraint that forbids every player (102.1: a game has players) leaves
+    every scenario with no answer: the audit gives one finding, with the
+    planted statement first, and the scenarios that show it grouped under it."""
+    root = copy_rule_base(tmp_path, examples=True)
+    players = root / "rules" / "102_players.lp"
+    with open(players, "a", encoding="utf-8") as f:
+        f.write("\n% 102.1: planted: no scenario satisfies it.\n:- player(_).\n")
+    line = len(players.read_text(encoding="utf-8").splitlines())
+    corpus = file_scenarios(root)[:3]
+    report = audit(root, corpus=corpus, expected=False, jobs=1)
+    (conflict,) = report["conflicts"]
+    planted = {"at": f"rules/102_players.lp:{line}", "rules": ["102.1"]}
+    assert conflict["statements"] == [planted]
+    assert {name for name, _ in corpus} <= set(conflict["seen_in"])
+    shown = to_text(report).split("conflicts (1)\n", 1)[1].splitlines()
+    assert shown[0] == f"  rules/102_players.lp:{line} (102.1)"
+    assert not report["summary"]["ok"]

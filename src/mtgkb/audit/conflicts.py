@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 
 from mtgkb.audit.checker import load_case
-from mtgkb.audit.scene import prepare, statements_behind
+from mtgkb.audit.scene import prepare, statements_behind, statements_unsatisfiable
 from mtgkb.audit.sources import Base
 from mtgkb.rulebase.encoded import FileScan, label
 from mtgkb.rulebase.index import sort_key
@@ -60,22 +60,35 @@ def group_conflicts(
             seen_in=[c["scenario"] for c in items],
         )
         text = first.get("text") or (texts or {}).get(first["scenario"])
-        if base is not None and text is not None and first.get("cause"):
+        if base is not None and text is not None:
             if progress:
                 progress("statements behind each conflict", k, len(groups))
             if prepared is None:
                 prepared = prepare(base, by_statement=True)
-            try:
-                case = load_case(first["scenario"], text)
-                found = statements_behind(base, prepared, case.facts, timeout)
-            except Exception:  # noqa: BLE001 - the grouping stands without it
-                found = None
+            found = _statements_of(base, prepared, first, text, timeout)
             if found:
                 scans = base.rule_scans()
                 group["statements"] = _statement_rules(found["core"], scans)
                 group["remove"] = _statement_rules(found["remove"], scans)
         out.append(group)
     return _merge_by_statements(out)
+
+
+def _statements_of(base: Base, prepared, conflict: dict, text: str, timeout: float):
+    """The statements behind one conflict: for an invariant's conflict (it has a
+    cause), those that make it and those whose removal resolves it; for a
+    scenario with no answer or a question with none, a minimal set of
+    statements that leave the scenario with no answer (removing any one of
+    them resolves it, so they are both)."""
+    try:
+        case = load_case(conflict["scenario"], text)
+        found = statements_behind(base, prepared, case.facts, timeout)
+        if found:
+            return found
+        core = statements_unsatisfiable(base, prepared, case.facts, timeout)
+    except Exception:  # noqa: BLE001 - the grouping stands without it
+        return None
+    return {"core": core, "remove": core} if core else None
 
 
 def _merge_by_statements(groups: list[dict]) -> list[dict]:

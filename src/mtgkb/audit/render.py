@@ -58,13 +58,19 @@ def to_text(report: dict) -> str:
         out.append(f"\nconflicts ({len(report['conflicts'])})")
         for c in report["conflicts"]:
             rules = ", ".join(c["rules"]) or "(rules not found)"
-            seen = c.get("scenarios", 1)
-            where = c["scenario"] if seen == 1 else f"{seen} scenarios, e.g. {c['scenario']}"
-            out.append(f"  [{where}] {c['message']}")
+            if c.get("statements"):
+                out.append("  " + ", ".join(_place_text(p) for p in c["statements"]))
+            else:
+                out.append(f"  rules {rules} (statements not found)")
+            out.append(f"    {c['message']}")
             out.append(f"    rules responsible: {rules}")
-            for key, title in (("statements", "statements"), ("remove", "removing resolves it")):
-                if c.get(key):
-                    out.append(f"    {title}: " + ", ".join(_place_text(p) for p in c[key]))
+            if c.get("remove") and c["remove"] != c.get("statements"):
+                out.append(
+                    "    removing resolves it: " + ", ".join(_place_text(p) for p in c["remove"])
+                )
+            seen = list(dict.fromkeys(c.get("seen_in") or [c["scenario"]]))
+            more = f" and {len(seen) - 5} more" if len(seen) > 5 else ""
+            out.append(f"    seen in {len(seen)} scenario(s): " + ", ".join(seen[:5]) + more)
             if c.get("text"):  # a generated scenario: its text, to reproduce it
                 out.append("    scenario:")
                 out += [f"      {line}" for line in c["text"].splitlines() if line]

@@ -391,3 +391,24 @@ def statements_behind(
     finally:
         ctl.configuration.solve.opt_mode = "optN"
     return {"core": sorted(core, key=order), "remove": sorted(off, key=order)}
+
+
+def statements_unsatisfiable(
+    base: Base, prepared: Prepared, facts: Sequence[clingo.Symbol], timeout: float
+) -> list[str] | None:
+    """For a scenario the rules admit no answer for, with one switch per
+    statement (`prepare(by_statement=True)`): a minimal set of statements
+    that together leave it no answer (an unsatisfiable core over the
+    statements' switches, shrunk by deletion), in the files' order. None
+    when the scenario has an answer, no statement of rules/ is to blame (the
+    input or kb/ is), or the budget ran out."""
+    scene = Scene(prepared, facts, timeout)
+    fixed = scene.assume(scene.written)
+    scene.ctl.configuration.solve.opt_mode = "ignore"
+    try:
+        core = minimal_rules(scene.ctl, scene.present, timeout, fixed=fixed)
+    except Budget:
+        return None
+    finally:
+        scene.ctl.configuration.solve.opt_mode = "optN"
+    return sorted(core, key=_place_order(base)) if core else None
