@@ -254,6 +254,12 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return audit_command(args)
 
 
+def cmd_test(args: argparse.Namespace) -> int:
+    from mtgkb.audit.command import unit_test_command
+
+    return unit_test_command(args)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from mtgkb.serve.app import serve_command
 
@@ -432,6 +438,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _rule_base_options(audit)
     audit.set_defaults(handler=cmd_audit)
+
+    unit = sub.add_parser(
+        "test",
+        help="run the rule base's own unit tests (tests/units/*.toml, with clintest)",
+        description="Run the unit tests that travel with the rule base: small programs and "
+        "the atoms their models must or must not hold. Exit 1 when one fails.",
+    )
+    unit.add_argument("--json", action="store_true", help="print JSON")
+    _rule_base_options(unit)
+    unit.set_defaults(handler=cmd_test)
 
     serve = sub.add_parser(
         "serve",

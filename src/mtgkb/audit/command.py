@@ -63,3 +63,29 @@ def audit_command(args: argparse.Namespace) -> int:
     else:
         print(to_text(report))
     return 0 if report["summary"]["ok"] else 1
+
+
+def unit_test_command(args: argparse.Namespace) -> int:
+    """`mtgkb test [--json]`: the rule base's own unit tests (`tests/units/*.toml`,
+    mtgkb.audit.units); exit 1 when one fails, 0 when all pass (or there are none)."""
+    import json
+
+    from mtgkb.audit.sources import Base
+    from mtgkb.audit.units import UNITS_FOLDER, run_units
+
+    base = Base.at(None)
+    results = run_units(base)
+    if getattr(args, "json", False):
+        print(json.dumps([r.as_dict() for r in results], ensure_ascii=False, indent=1))
+    else:
+        if not results:
+            print(f"mtgkb test: no unit tests in {base.root / UNITS_FOLDER}")
+        for r in results:
+            rule = f" ({r.rule})" if r.rule else ""
+            mark = "ok  " if r.ok else "FAIL"
+            print(f"{mark} {r.file}: {r.name}{rule}")
+            if not r.ok:
+                print(f"     {r.message}")
+        failed = sum(1 for r in results if not r.ok)
+        print(f"{len(results) - failed} passed, {failed} failed")
+    return 1 if any(not r.ok for r in results) else 0

@@ -32,6 +32,7 @@ from mtgkb.audit.editions import editions
 from mtgkb.audit.expected import expected_answers
 from mtgkb.audit.lint import lint as lint_of
 from mtgkb.audit.sources import Base, finding, scan
+from mtgkb.audit.units import run_units, unit_findings
 from mtgkb.rulebase.index import EDITION, RuleIndex, load_index
 from mtgkb.rulebase.location import RuleBase
 
@@ -86,6 +87,10 @@ def audit(
     more_lint, more_warnings = lint_of(base, scans, index)
     lint += more_lint
     warnings += more_warnings
+    units = run_units(base)
+    more_lint, more_warnings = unit_findings(base, units, index)
+    lint += more_lint
+    warnings += more_warnings
     baseline, more_warnings = _baseline.load(base)
     warnings += more_warnings
     if baseline is not None:
@@ -95,11 +100,23 @@ def audit(
         _baseline.save(base, coverage, scans)
     if against is not None:
         section = compare(base, Base.at(Path(against), ()), quick=quick, progress=progress)
-        report = {"rules": coverage, "lint": lint, "warnings": warnings, "against": section}
+        report = {
+            "rules": coverage,
+            "lint": lint,
+            "warnings": warnings,
+            "units": [u.as_dict() for u in units],
+            "against": section,
+        }
         return _finish(report, base, [0] * section["scenarios"], [], [], lint, warnings)
     if lint_only:
         return _finish(
-            {"rules": coverage, "lint": lint, "warnings": warnings, "lint_only": True},
+            {
+                "rules": coverage,
+                "lint": lint,
+                "warnings": warnings,
+                "units": [u.as_dict() for u in units],
+                "lint_only": True,
+            },
             base,
             [],
             [],
@@ -127,7 +144,13 @@ def audit(
     )
     conflicts = group_conflicts(found, base, dict(scenarios), timeout, progress)
 
-    report: dict = {"rules": coverage, "lint": lint, "warnings": warnings, "conflicts": conflicts}
+    report: dict = {
+        "rules": coverage,
+        "lint": lint,
+        "warnings": warnings,
+        "units": [u.as_dict() for u in units],
+        "conflicts": conflicts,
+    }
     differing: list[dict] = []
     if expected:
         report["expected"] = expected_answers(base, progress)
@@ -166,6 +189,8 @@ def _finish(
         "scenarios": len(scenarios),
         "conflicts": len(conflicts),
         "conflict_scenarios": len(found),
+        "unit_tests": len(report.get("units", [])),
+        "unit_tests_failed": sum(1 for u in report.get("units", []) if not u["ok"]),
         "expected_checked": len(report.get("expected", [])),
         "expected_differ": len(differing),
         "against_differ": len(report.get("against", {}).get("differing", [])),

@@ -1,0 +1,172 @@
+"""Unit tests that travel with the rule base: small programs and the atoms their
+models must or must not hold, one TOML file per rule file, run with clintest.
+
+A rule base folder may hold `tests/units/*.toml`. Each file tests one rule
+file (`file = "rules/102_players.lp"`) with `[[test]]` tables:
+
+    [[test]]
+    name = "two players are each other's opponents"
+    rule = "102.2"                       # the CR rule the test checks
+    program = 'player("A"). player("B").'
+    also = ["rules/101_apnap.lp"]        # other files it needs (optional)
+    must = ['opponent("A","B")']         # atoms every model holds
+    must_not = ['opponent("A","A")']     # atoms no model holds
+    models = "all"                       # "all" (default), "some", or "none"
+
+The program is grounded with the rule file, the files of kb/ and the files
+named in `also`. With `models = "all"` every model must hold the `must`
+atoms and none of the `must_not` ones; with "some", at least one model
+must; with "none" the program must have no model (a constraint that
+forbids it). `mtgkb test` runs them, and `mtgkb audit` reports the failures
+as lint, so a copy of the rule base is checked with its own tests.
+
+Nothing here is a game rule: the tests are the author's, the rules are the
+rule base's.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import clingo
+from clintest.assertion import And, Contains, Not, True_
+from clintest.quantifier import All, Any, Exact
+from clintest.solver import Clingo
+from clintest.test import Assert
+
+from mtgkb.audit.sources import Base, finding
+from mtgkb.rulebase.index import RuleIndex
+
+UNITS_FOLDER = Path("tests") / "units"
+MODES = ("all", "some", "none")
+
+
+@dataclass
+class UnitResult:
+    file: str  # the TOML file, relative to the rule base
+    name: str
+    rule: str | None
+    tests: str | None  # the rule file it tests
+    ok: bool
+    message: str = ""
+
+    def as_dict(self) -> dict:
+        item = {"file": self.file, "name": self.name, "ok": self.ok}
+        if self.rule:
+            item["rule"] = self.rule
+        if self.tests:
+            item["tests"] = self.tests
+        if self.message:
+            item["message"] = self.message
+        return item
+
+
+def unit_files(base: Base) -> list[Path]:
+    folder = base.root / UNITS_FOLDER
+    return sorted(folder.glob("*.toml")) if folder.is_dir() else []
+
+
+def _strings(value, what: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"{what} must be a list of strings")
+    return value
+
+
+def _assertion(must: list[str], must_not: list[str]):
+    parts = [Contains(clingo.parse_term(a)) for a in must]
+    parts += [Not(Contains(clingo.parse_term(a))) for a in must_not]
+    return And(*parts) if parts else True_()
+
+
+def run_unit(base: Base, test: dict, rule_file: str | None) -> tuple[bool, str]:
+    """(passed, what went wrong) of one `[[test]]` table."""
+    program = test.get("program", "")
+    if not isinstance(program, str):
+        raise ValueError("program must be a string")
+    mode = test.get("models", "all")
+    if mode not in MODES:
+        raise ValueError(f"models must be one of {', '.join(MODES)}, not {mode!r}")
+    must = _strings(test.get("must"), "must")
+    must_not = _strings(test.get("must_not"), "must_not")
+    also = _strings(test.get("also"), "also")
+    files = [base.root / f for f in ([rule_file] if rule_file else []) + also]
+    missing = [str(f.relative_to(base.root)) for f in files if not f.is_file()]
+    if missing:
+        return False, "no such file: " + ", ".join(missing)
+    files += base.files(base.kb)
+    try:
+        assertion = _assertion(must, must_not)
+    except (RuntimeError, ValueError) as err:
+        raise ValueError(f"an atom of must/must_not is not a term: {err}") from err
+    quantifier = {"all": All, "some": Any}.get(mode)
+    test_ = Assert(Exact(0), True_()) if quantifier is None else Assert(quantifier(), assertion)
+    solver = Clingo(["0", "--warn=none"], program, [str(f) for f in files])
+    try:
+        solver.solve(test_)
+    except RuntimeError as err:
+        return False, f"clingo: {err}"
+    outcome = test_.outcome()
+    if outcome.current_value():
+        return True, ""
+    if mode == "none":
+        return False, "the program has a model, and the test says it has none"
+    said = "every model" if mode == "all" else "some model"
+    wanted = ", ".join([*must, *(f"not {a}" for a in must_not)]) or "a model"
+    return False, f"{said} should hold: {wanted}"
+
+
+def run_units(base: Base, files: Iterable[Path] | None = None) -> list[UnitResult]:
+    """Every unit test of the rule base (or of the TOML `files` given)."""
+    out: list[UnitResult] = []
+    for path in unit_files(base) if files is None else files:
+        shown = str(path.relative_to(base.root)) if path.is_relative_to(base.root) else str(path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+            out.append(UnitResult(shown, "(the file)", None, None, False, f"unreadable: {err}"))
+            continue
+        rule_file = data.get("file")
+        tests = data.get("test", [])
+        if not isinstance(tests, list) or not tests:
+            out.append(UnitResult(shown, "(the file)", None, rule_file, False, "no [[test]] table"))
+            continue
+        for k, test in enumerate(tests, start=1):
+            name = str(test.get("name", f"test {k}")) if isinstance(test, dict) else f"test {k}"
+            rule = test.get("rule") if isinstance(test, dict) else None
+            try:
+                if not isinstance(test, dict):
+                    raise ValueError("a [[test]] must be a table")
+                ok, message = run_unit(base, test, rule_file)
+            except ValueError as err:
+                ok, message = False, f"malformed test: {err}"
+            out.append(UnitResult(shown, name, rule, rule_file, ok, message))
+    return out
+
+
+def unit_findings(
+    base: Base, results: list[UnitResult], index: RuleIndex | None
+) -> tuple[list[dict], list[dict]]:
+    """(lint: failed tests and tests naming no rule of the index; warnings: rule
+    files with no unit test, when the rule base has unit tests at all)."""
+    lint = []
+    for r in results:
+        where = f"{r.file}: {r.name}"
+        if not r.ok:
+            lint.append(finding("unit-test-failed", r.message, where, r.rule))
+        if r.rule and index is not None and r.rule not in index:
+            text = f"the unit test names {r.rule}, which is not in the rule index"
+            lint.append(finding("unknown-number", text, where, r.rule))
+    warnings = []
+    if results:
+        tested = {r.tests for r in results if r.tests}
+        for path in base.files(base.rules):
+            name = f"rules/{path.name}"
+            if name not in tested:
+                text = f"{name} has no unit test in {UNITS_FOLDER}/"
+                warnings.append(finding("no-unit-test", text, name))
+    return lint, warnings

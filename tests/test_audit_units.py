@@ -1,0 +1,76 @@
+"""The rule base's own unit tests (tests/units/*.toml, run with clintest by
+`mtgkb test` and by `mtgkb audit`): they pass on the bundled rule base, and a
+copy whose rule breaks the CR fails them, in the audit too.
+
+102.2: in a two-player game each player's opponent is the other one, and
+nobody is their own opponent; a copy that drops `P != Q` makes every player
+their own opponent, which its unit test must catch.
+"""
+
+import argparse
+import shutil
+
+from helpers import ROOT
+
+from mtgkb.audit.command import unit_test_command
+from mtgkb.audit.report import audit
+from mtgkb.audit.sources import Base
+from mtgkb.audit.units import run_units
+
+OPPONENTS = "opponent(P,Q) :- player(P), player(Q), P != Q, not teammate(P,Q)."
+
+
+def copy_with_units(tmp_path):
+    for folder in ("rules", "kb", "queries", "tests/units"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    return tmp_path
+
+
+def test_the_bundled_unit_tests_pass():
+    results = run_units(Base.at(ROOT))
+    assert len(results) >= 10
+    assert [r.name for r in results if not r.ok] == []
+    assert all(r.rule for r in results)
+
+
+def test_102_2_a_player_their_own_opponent_fails_the_unit_test_and_the_audit(tmp_path, monkeypatch):
+    root = copy_with_units(tmp_path)
+    players = root / "rules" / "102_players.lp"
+    text = players.read_text(encoding="utf-8")
+    assert OPPONENTS in text
+    players.write_text(text.replace("P != Q, not teammate", "not teammate"), encoding="utf-8")
+    failed = [r for r in run_units(Base.at(root)) if not r.ok]
+    assert {(r.file, r.rule) for r in failed} == {("tests/units/102_players.toml", "102.2")}
+    assert 'not opponent("A","A")' in failed[0].message
+    report = audit(root, lint_only=True)
+    found = [f for f in report["lint"] if f["kind"] == "unit-test-failed"]
+    assert [f["rule"] for f in found] == ["102.2"]
+    monkeypatch.setenv("MTGKB_RULE_BASE", str(root))
+    assert unit_test_command(argparse.Namespace(json=False)) == 1
+
+
+def test_a_malformed_unit_file_is_a_failure_not_a_crash(tmp_path):
+    root = copy_with_units(tmp_path)
+    (root / "tests" / "units" / "999_broken.toml").write_text("[[test]\nname = ", encoding="utf-8")
+    (root / "tests" / "units" / "998_bad.toml").write_text(
+        'file = "rules/102_players.lp"\n[[test]]\nname = "x"\nrule = "102.1"\nmodels = "many"\n',
+        encoding="utf-8",
+    )
+    failed = {r.file: r.message for r in run_units(Base.at(root)) if not r.ok}
+    assert failed["tests/units/999_broken.toml"].startswith("unreadable:")
+    assert "models must be one of" in failed["tests/units/998_bad.toml"]
+
+
+def test_a_unit_test_may_say_a_program_has_no_model(tmp_path):
+    root = copy_with_units(tmp_path)
+    (root / "tests" / "units" / "997_none.toml").write_text(
+        'file = "rules/102_players.lp"\n'
+        "[[test]]\n"
+        'name = "a planted constraint leaves no model"\n'
+        'rule = "102.1"\n'
+        "program = 'player(\"A\"). :- player(_).'\n"
+        'models = "none"\n',
+        encoding="utf-8",
+    )
+    results = {r.file: r for r in run_units(Base.at(root))}
+    assert results["tests/units/997_none.toml"].ok
