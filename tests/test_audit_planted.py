@@ -21,7 +21,7 @@ from mtgkb.audit.command import audit_command
 from mtgkb.audit.consistency import file_scenarios
 from mtgkb.audit.render import to_text
 from mtgkb.audit.report import audit
-from mtgkb.audit.sources import Base
+from mtgkb.audit.sources import Base, scan
 
 
 def copy_rule_base(tmp_path, *, examples: bool = False):
@@ -173,3 +173,34 @@ def test_102_1_a_constraint_no_scenario_satisfies_is_one_finding_naming_its_stat
     shown = to_text(report).split("conflicts (1)\n", 1)[1].splitlines()
     assert shown[0] == f"  rules/102_players.lp:{line} (102.1)"
     assert not report["summary"]["ok"]
+
+
+def comment_out_statements_tagged(root, number: str) -> int:
+    """Make comments of every statement of rules/ whose tag names `number`; how many."""
+    taken = 0
+    for file_scan in scan(Base.at(root, ())).rules:
+        lines = file_scan.path.read_text(encoding="utf-8").splitlines(keepends=True)
+        for st in file_scan.statements:
+            if st.tags and number in st.tags and not st.generated:
+                for i in range(st.line - 1, st.end_line):
+                    lines[i] = "% " + lines[i]
+                taken += 1
+        file_scan.path.write_text("".join(lines), encoding="utf-8")
+    return taken
+
+
+@pytest.mark.slow
+def test_802_4a_coverage_counts_what_fired_not_test_names(tmp_path):
+    """802.4a (a creature blocks only a creature attacking its controller or
+    their permanents) is tested by the examples whose answers cite it; once
+    every statement tagged 802.4a is gone, no answer cites it and it is tested
+    by nothing, whatever the tests' names say (tests/test_802_4a_*.py stay)."""
+    root = copy_rule_base(tmp_path, examples=True)
+    before = {r["id"]: r for r in audit(root, corpus=[])["rules"]}
+    assert "examples/02_multiplayer_combat.mtg" in before["802.4a"]["tested_by"]
+    assert not any("test_802_4a" in t for t in before["802.4a"]["tested_by"])
+    assert comment_out_statements_tagged(root, "802.4a") >= 2
+    report = audit(root, corpus=[])
+    after = {r["id"]: r for r in report["rules"]}
+    assert after["802.4a"]["encoded_at"] == [] and after["802.4a"]["tested_by"] == []
+    assert any(f["kind"] == "not-encoded" and f["rule"] == "802.4a" for f in report["lint"])

@@ -1,6 +1,12 @@
 """Coverage: each rule of the index, where it is encoded (rules that only cite
 it, `because/2` and `rests_on/2`, are `cited_at`) and what tests it; an
-indexed rule encoded nowhere is lint, an encoded rule no test names a warning.
+indexed rule encoded nowhere is lint, an encoded rule nothing tests a warning.
+
+What tests a rule is what fired, not what a test's name says: the scenario
+files answered by the audit whose answers cite the rule, and the rule base's
+unit tests (tests/units) that check it and pass (`fired_by`). A rule whose
+encoding is deleted is no longer cited by any answer, so it is no longer
+tested either.
 """
 
 from __future__ import annotations
@@ -8,7 +14,6 @@ from __future__ import annotations
 from mtgkb.audit.sources import Base, Scans, finding
 from mtgkb.rulebase.encoded import label
 from mtgkb.rulebase.index import RuleIndex
-from mtgkb.rulebase.tested import tested_map
 
 
 def tag_sites(scans: Scans) -> dict[str, list[str]]:
@@ -32,15 +37,28 @@ def encoded_sites(scans: Scans, cited: bool = False) -> dict[str, list[str]]:
     return found
 
 
+def fired_by(units: list, answered: list[dict]) -> dict[str, list[str]]:
+    """Each CR number -> what exercised it: the passing unit tests that check it
+    (`mtgkb.audit.units.UnitResult`) and the scenarios (`{"scenario", "cited"}`,
+    as the expected-answer check gives them) whose answers cite it."""
+    found: dict[str, list[str]] = {}
+    for unit in units:
+        if unit.ok and unit.rule:
+            found.setdefault(unit.rule, []).append(f"{unit.file}: {unit.name}")
+    for item in answered:
+        for number in item.get("cited", ()):
+            found.setdefault(number, []).append(item["scenario"])
+    return found
+
+
 def coverage(
-    base: Base, index: RuleIndex | None, scans: Scans
+    base: Base, index: RuleIndex | None, scans: Scans, tested: dict[str, list[str]]
 ) -> tuple[list[dict], list[dict], list[dict]]:
-    """(one row per rule of the index, lint, warnings)."""
+    """(one row per rule of the index, lint, warnings), with `tested` (from
+    `fired_by`) naming what exercised each rule."""
     encoded = encoded_sites(scans)
     cited = encoded_sites(scans, cited=True)
     entries = list(index) if index is not None else []
-    has_tests = (base.root / "tests").is_dir()
-    tested = tested_map(base.root, [e.id for e in entries])
     rows: list[dict] = []
     lint: list[dict] = []
     warnings: list[dict] = []
@@ -49,7 +67,7 @@ def coverage(
             "id": entry.id,
             "encoded_at": encoded.get(entry.id, []),
             "cited_at": cited.get(entry.id, []),
-            "tested_by": tested[entry.id],
+            "tested_by": tested.get(entry.id, []),
         }
         if entry.relied_on:
             row["relied_on"] = True
@@ -65,11 +83,12 @@ def coverage(
                     entry.id,
                 )
             )
-        elif has_tests and not row["tested_by"]:
+        elif tested and not row["tested_by"]:
             warnings.append(
                 finding(
                     "untested",
-                    f"{entry.id} is encoded but no test or example names it",
+                    f"{entry.id} is encoded but no scenario answered cites it and no unit "
+                    "test checks it",
                     None,
                     entry.id,
                 )

@@ -111,7 +111,18 @@ def check_folder(folder: Path, name: str, progress=None) -> list[dict]:
             out.append({"scenario": f"{name}/{path.name}", "differences": [str(err)]})
             continue
         found = differences(expected, result.status, result.output, result.error)
-        out.append({"scenario": f"{name}/{path.name}", "file": str(path), "differences": found})
+        answers = (
+            (result.output or {}).get("answers", []) if isinstance(result.output, dict) else []
+        )
+        cited = sorted(set().union(*(_cited(a) for a in answers if isinstance(a, dict))))
+        out.append(
+            {
+                "scenario": f"{name}/{path.name}",
+                "file": str(path),
+                "differences": found,
+                "cited": cited,
+            }
+        )
     return out
 
 

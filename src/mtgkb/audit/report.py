@@ -82,12 +82,15 @@ def audit(
     else:
         lint.append(finding("no-index", "kb/rule_index.lp is missing", "kb/rule_index.lp"))
     scans = scan(base)
-    coverage, more_lint, warnings = _coverage.coverage(base, index, scans)
-    lint += more_lint
+    units = run_units(base)
+    coverage, coverage_lint, coverage_warnings = _coverage.coverage(
+        base, index, scans, _coverage.fired_by(units, [])
+    )
+    lint += coverage_lint
+    warnings: list[dict] = []
     more_lint, more_warnings = lint_of(base, scans, index)
     lint += more_lint
     warnings += more_warnings
-    units = run_units(base)
     more_lint, more_warnings = unit_findings(base, units, index)
     lint += more_lint
     warnings += more_warnings
@@ -99,6 +102,7 @@ def audit(
     if save_baseline:
         _baseline.save(base, coverage, scans)
     if against is not None:
+        warnings += coverage_warnings
         section = compare(base, Base.at(Path(against), ()), quick=quick, progress=progress)
         report = {
             "rules": coverage,
@@ -109,6 +113,7 @@ def audit(
         }
         return _finish(report, base, [0] * section["scenarios"], [], [], lint, warnings)
     if lint_only:
+        warnings += coverage_warnings
         return _finish(
             {
                 "rules": coverage,
@@ -155,11 +160,17 @@ def audit(
     if expected:
         report["expected"] = expected_answers(base, progress)
         differing = [e for e in report["expected"] if e["differences"]]
+        # what tests each rule: the answers of the scenarios answered here
+        coverage, _, coverage_warnings = _coverage.coverage(
+            base, index, scans, _coverage.fired_by(units, report["expected"])
+        )
+        report["rules"] = coverage
         for entry in differing:
             if changed and entry.get("file"):
                 path = Path(entry["file"])
                 text = path.read_text(encoding="utf-8")
                 entry["depends_on"] = depends_on(base, str(path), text, changed)
+    warnings += coverage_warnings
     cr_files = [cr_file] if isinstance(cr_file, (str, Path)) else list(cr_file or [])
     sections, more_lint, more_warnings = editions(cr_files, index, scans, progress)
     report.update(sections)
