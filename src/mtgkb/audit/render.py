@@ -38,7 +38,7 @@ def _place_text(place: dict) -> str:
 def to_text(report: dict) -> str:
     s = report["summary"]
     scenarios = (
-        "  lint only: no scenario answered"
+        "  lint only: no scenario answered (tested: by the unit tests alone)"
         if report.get("lint_only")
         else f"  scenarios checked: {s['scenarios']}"
     )
