@@ -56,6 +56,10 @@ TARGETS = {
     "explain": ("<=", 10.0),
     "explain_growth": ("<=", 2.5),
     "enumeration": (">=", 0.5),
+    # issue 24: the audit on every save, in floors of about 75 ms (3 s, 10 s, 60 s)
+    "audit_lint": ("<=", 40.0),
+    "audit_quick": ("<=", 133.0),
+    "audit_full": ("<=", 800.0),
 }
 
 FLOOR = [sys.executable, "-c", "import clingo, lark"]
@@ -255,6 +259,23 @@ def bench_cold(ctx: Context) -> None:
     other = best(combat) / ctx.floor()
     ctx.report.add("cold", "  3-player combat, legal + blocks + outcome / floor", other)
     ctx.report.data["cold"] = {"ratio": ratio, "combat_ratio": other}
+
+
+@part("audit")
+def bench_audit(ctx: Context) -> None:
+    """The rules author's audit of the checkout's rule base: `--lint` (the text
+    checks alone), `--quick` and, without --quick, the whole audit; each / floor
+    (the two long ones once: they take seconds to minutes)."""
+    base = mtgkb_command() + ["audit", "--json", "--rule-base", str(ROOT)]
+    lint = best(ctx.versus_floor(base + ["--lint"])) / ctx.floor()
+    ctx.report.add("audit", "mtgkb audit --lint / floor", lint, _target("audit_lint", lint))
+    quick = best(ctx.versus_floor(base + ["--quick"], repeat=1)) / ctx.floor()
+    ctx.report.add("audit", "mtgkb audit --quick / floor", quick, _target("audit_quick", quick))
+    ctx.report.data["audit"] = {"lint": lint, "quick": quick}
+    if not ctx.quick:
+        full = best(ctx.versus_floor(base, repeat=1)) / ctx.floor()
+        ctx.report.add("audit", "mtgkb audit (whole) / floor", full, _target("audit_full", full))
+        ctx.report.data["audit"]["full"] = full
 
 
 def batch_texts(n: int) -> list[str]:
