@@ -27,21 +27,28 @@ NEW = FIXTURES / "cr-2019-07-12.txt"
 
 def test_fixtures_read_as_official_cr_files():
     old, new = read_cr(OLD), read_cr(NEW)
-    assert (old.edition, new.edition) == ("2019-06-12", "2019-07-12")
+    # the June file says the date it takes effect, the 14th; the index names
+    # that edition by the 12th (mtgkb.rulebase.index.index_edition pairs them)
+    assert (old.edition, new.edition) == ("2019-06-14", "2019-07-12")
     assert "118.4a" in old.texts and "119.4a" in new.texts and "118.3" in new.texts
 
 
 def test_119_4a_and_the_life_rules_are_found_renumbered_from_118():
     history = edition_history([NEW, OLD], load_index())  # any order: sorted by date
-    assert [e["edition"] for e in history["editions"]] == ["2019-06-12", "2019-07-12"]
+    assert [e["edition"] for e in history["editions"]] == ["2019-06-14", "2019-07-12"]
+    assert [e["index_edition"] for e in history["editions"]] == ["2019-06-12", "2019-07-12"]
     assert "118.4a (2019-06-12) is 119.4a (2019-07-12)" in history["renumbered"]
     assert "118.3 (2019-06-12) is 119.3 (2019-07-12)" in history["renumbered"]
     assert "119.3 (2019-06-12) is 120.3 (2019-07-12)" in history["renumbered"]
     # today's 118.3 (costs) is new in 2019-07-12: the old 118.3 is another rule
     costs = next(r for r in history["rules"] if r["id"] == "118.3")
     assert costs["changes"] == [{"edition": "2019-07-12", "new": "118.3"}]
-    # the index's aliases say the same: no warning
-    assert history["warnings"] == []
+    # the index's aliases say the same, but for the one it got wrong: 118.1d
+    # (Archenemy's starting life) became 119.1d in 2019-07-12, not 119.1e
+    assert sorted((w["kind"], w["rule"]) for w in history["warnings"]) == [
+        ("older-number-mismatch", "119.1e"),
+        ("renumbering-not-in-index", "119.1d"),
+    ]
 
 
 def test_119_4a_and_702_9b_word_diffs_name_the_words_that_changed():
@@ -71,7 +78,7 @@ def test_119_a_renumbering_missing_from_the_index_is_a_warning(tmp_path):
         )
     )
     history = edition_history([OLD, NEW], load_index(index))
-    (warning,) = history["warnings"]
+    (warning,) = [w for w in history["warnings"] if w["rule"] == "119.4a"]
     assert warning["kind"] == "renumbering-not-in-index" and warning["rule"] == "119.4a"
 
 
@@ -79,14 +86,14 @@ def test_119_audit_with_two_editions_reports_the_renumbering():
     report = audit(ROOT, [OLD, NEW], corpus=[], expected=False)
     assert "118.4a (2019-06-12) is 119.4a (2019-07-12)" in report["history"]["renumbered"]
     text = to_text(report)
-    assert "editions compared: 2019-06-12, 2019-07-12" in text
+    assert "editions compared: 2019-06-14 (the index's 2019-06-12), 2019-07-12" in text
     assert "118.4a (2019-06-12) is 119.4a (2019-07-12)" in text
 
 
 def test_119_4a_rules_with_cr_shows_that_editions_text_beside_ours():
     status, out, _ = mtgkb("rules", "119.4a", "--cr", str(OLD))
     assert status == 0
-    assert "118.4a in cr-2019-06-12.txt (2019-06-12):" in out
+    assert "118.4a in cr-2019-06-12.txt (2019-06-14):" in out
     assert "pooled score of the partners" in out and "our paraphrase:" in out
     status, out, _ = mtgkb("rules", "119.4a", "--cr", str(NEW), "--json")
     data = json.loads(out)["cr_text"]
@@ -98,3 +105,53 @@ def test_the_glossary_after_the_rules_belongs_to_no_rule():
     new = read_cr(NEW)
     assert "Vitality" not in new.texts["702.9b"]
     assert new.texts["702.9b"].endswith("can reach upward.")
+
+
+LATER = FIXTURES / "cr-2026-01-16.txt"
+
+
+def test_119_1_the_2019_renumbering_pairs_by_number_history_and_leaves_103_3_alone():
+    """In 2019-07-12 Life moved from 118 to 119 (118.1 is 119.1, 118.4a is 119.4a)
+    while 103.3, a rule about starting life too, kept its number: the texts of
+    103.3 and 119.1 are alike, but 103.3 is no one's predecessor."""
+    history = edition_history([OLD, NEW], load_index())
+    assert "118.1 (2019-06-12) is 119.1 (2019-07-12)" in history["renumbered"]
+    assert "118.4a (2019-06-12) is 119.4a (2019-07-12)" in history["renumbered"]
+    assert not any(line.startswith("103.3 ") for line in history["renumbered"])
+    by_id = {r["id"]: r["changes"] for r in history["rules"]}
+    assert "119.1" in by_id and by_id["119.1"][0]["renumbered"]["from"] == "118.1"
+
+
+def test_103_4_a_rule_that_moved_is_diffed_with_its_predecessor_not_its_old_number():
+    """Today's 103.4 (starting life) was 103.3 until a later edition, where 103.4
+    was the mulligan: the history pairs it with 103.3 and diffs nothing against
+    the mulligan rule; what to re-check lists it with its encoding."""
+    report = audit(ROOT, [OLD, NEW, LATER], corpus=[], expected=False)
+    history = report["history"]
+    changes = {r["id"]: r["changes"] for r in history["rules"]}["103.4"]
+    assert changes[0]["renumbered"] == {"from": "103.3", "to": "103.4"}
+    assert "diff" not in changes[0]
+    (item,) = [i for i in history["recheck"] if i["id"] == "103.4"]
+    assert item["how"] == "renumbered from 103.3"
+    assert any(site.startswith("rules/103_starting_life.lp:") for site in item["encoded_at"])
+    assert "what to re-check" in to_text(report)
+
+
+def test_119_two_editions_still_check_the_cited_numbers_against_the_newest():
+    """With two editions the cited numbers are checked against the newest one
+    too: 702.9b is in the fixture, 119.4a as well; a rule the fixture lacks is
+    reported missing."""
+    report = audit(ROOT, [OLD, NEW], corpus=[], expected=False)
+    assert report["editions"]["file"] == str(NEW)
+    assert "119.4a" not in report["editions"]["missing"]
+    assert "103.4" not in report["editions"]["missing"]
+    assert "810.4" in report["editions"]["missing"]
+
+
+def test_119_an_encoded_rule_whose_text_changed_in_the_newest_edition_is_lint():
+    """119.4a's text changed from 2019-06-12 to 2019-07-12 ('pooled' became
+    'combined') and the rule base encodes it: re-check it, exit 1."""
+    report = audit(ROOT, [OLD, NEW], corpus=[], expected=False)
+    found = [f for f in report["lint"] if f["kind"] == "encoded-rule-changed"]
+    assert "119.4a" in {f["rule"] for f in found}
+    assert not report["summary"]["ok"]

@@ -12,16 +12,19 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from mtgkb.audit.coverage import tag_sites
+from mtgkb.audit.coverage import encoded_sites, tag_sites
 from mtgkb.audit.sources import Scans, finding
 from mtgkb.rulebase.cr_text import CRText, read_cr
-from mtgkb.rulebase.index import EDITION, RuleIndex, sort_key
+from mtgkb.rulebase.index import EDITION, RuleIndex, index_edition, sort_key
 
 
 def edition_check(
-    cr_file: Path, index: RuleIndex | None, scans: Scans
+    cr_file: Path, index: RuleIndex | None, scans: Scans, digests: bool = True
 ) -> tuple[dict, list[dict], list[dict]]:
+    """The cited numbers missing from one CR edition and (with `digests`) the
+    rules whose text differs from the text the index was written from."""
     cr = read_cr(cr_file)
+    named = index_edition(cr.edition, index)
     if not cr.digests:
         raise ValueError(
             f"{cr_file}: no rule numbers found; is it a Comprehensive Rules text file?"
@@ -32,11 +35,11 @@ def edition_check(
             cited.setdefault(entry.id, []).append("kb/rule_index.lp")
     missing = sorted((n for n in cited if n not in cr.digests), key=sort_key)
     changed, differs = [], []
-    if index is not None:
+    if index is not None and digests:
         for entry in index:
             if entry.digest and entry.id in cr.digests and cr.digests[entry.id] != entry.digest:
                 changed.append(entry.id)
-            if cr.edition and entry.edition != cr.edition:
+            if named and entry.edition != named:
                 differs.append(entry.id)
     lint = [
         finding(
@@ -77,17 +80,28 @@ def edition_check(
     return section, lint, warnings
 
 
-#: How alike two rule texts must be (shared words over all words) to be one rule.
-SAME_RULE = 0.5
+#: Pairing the rules of two editions (`pair_editions`). Two texts are alike by
+#: the ratio of difflib's SequenceMatcher over their words (2 x matching words
+#: / all words, in order). A rule keeps its number when the new text under that
+#: number is at least SAME_NUMBER alike to the old one; a rule that moved is the
+#: unpaired old rule most alike to the new one, at least MOVED alike. A rule
+#: the index says was renumbered (`older_number`) is paired by number first.
+SAME_NUMBER = 0.5
+MOVED = 0.7
 _WORD = re.compile(r"[a-z0-9']+")
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(_WORD.findall(text.lower().replace("\u2019", "'")))
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower().replace("\u2019", "'"))
 
 
-def _alike(a: frozenset[str], b: frozenset[str]) -> float:
-    return len(a & b) / len(a | b) if a or b else 1.0
+def alike(a: list[str], b: list[str]) -> float:
+    """How alike two texts' words are, 0 to 1 (difflib's ratio, in order)."""
+    import difflib
+
+    if not a and not b:
+        return 1.0
+    return difflib.SequenceMatcher(a=a, b=b, autojunk=False).ratio()
 
 
 def word_diff(old: str, new: str, context: int = 4) -> str:
@@ -118,46 +132,111 @@ def word_diff(old: str, new: str, context: int = 4) -> str:
     return " ".join(parts)
 
 
-def _match(
-    text: str, older: CRText, number: str, words_of: dict[str, frozenset[str]]
-) -> str | None:
-    """The number of `text`'s rule in an older edition: the same number when its
-    text is alike, else the rule whose text is most alike (exact text first)."""
-    mine = _words(text)
-    if number in older.texts and (
-        older.texts[number] == text or _alike(mine, words_of[number]) >= SAME_RULE
-    ):
-        return number
-    best, score = None, SAME_RULE
-    for other, theirs in words_of.items():
-        if older.texts[other] == text:
-            return other
-        alike = _alike(mine, theirs)
-        if alike > score:
-            best, score = other, alike
-    return best
+def index_moves(index: RuleIndex | None, old_edition: str | None, new_edition: str | None):
+    """The renumberings the index records between two editions: old -> new number."""
+    moves: dict[str, str] = {}
+    if index is None or old_edition is None or new_edition is None:
+        return moves
+    for entry in index:
+        for old, upto, since in entry.older:
+            if old_edition <= upto and new_edition >= since:
+                moves[old] = entry.id
+    return moves
 
 
-def edition_history(files: Sequence[Path], index: RuleIndex | None, progress=None) -> dict:
+def pair_editions(old: CRText, new: CRText, moves: dict[str, str]) -> dict[str, str | None]:
+    """Each rule of `new` -> its number in `old` (None: new in `new`).
+
+    In order: the index's renumberings (`moves`, old -> new) where both texts
+    exist; then a number whose text stayed alike keeps it; then each rule left
+    is paired with the most alike old rule not paired yet, if alike enough. An
+    old rule still under its own number is never another rule's predecessor."""
+    words_old = {n: _words(t) for n, t in old.texts.items()}
+    words_new = {n: _words(t) for n, t in new.texts.items()}
+    pairs: dict[str, str | None] = {}
+    taken: set[str] = set()
+    for before, after in moves.items():
+        if before in old.texts and after in new.texts:
+            pairs[after] = before
+            taken.add(before)
+    for number in new.texts:
+        if number in pairs or number in taken or number not in old.texts:
+            continue
+        same = old.texts[number] == new.texts[number]
+        if same or alike(words_old[number], words_new[number]) >= SAME_NUMBER:
+            pairs[number] = number
+            taken.add(number)
+    left = [n for n in old.texts if n not in taken]
+    for number in new.texts:
+        if number in pairs:
+            continue
+        best, score = None, MOVED
+        for other in left:
+            if other in taken:
+                continue
+            if old.texts[other] == new.texts[number]:
+                best, score = other, 2.0
+                break
+            value = alike(words_old[other], words_new[number])
+            if value > score:
+                best, score = other, value
+        pairs[number] = best
+        if best is not None:
+            taken.add(best)
+    return pairs
+
+
+def edition_history(
+    files: Sequence[Path],
+    index: RuleIndex | None,
+    progress=None,
+    scans: Scans | None = None,
+    rows: Sequence[dict] | None = None,
+) -> dict:
     """With two or more official CR text files: for every rule of the index,
-    the editions where its text changed (a word diff of the two texts) and
-    where it was renumbered (found by matching the texts across the editions).
+    the editions where its text changed (a word diff of the paired texts) and
+    where it was renumbered (`pair_editions`), the index's renumberings the
+    texts contradict, and what to re-check: for each rule of the index that
+    changed, moved or is gone in the newest edition, the statements that
+    encode or cite it (`scans`) and what tests it (the coverage `rows`).
     The texts are the user's files: read here, shown in the report, kept nowhere."""
-    from mtgkb.rulebase.command import edition_number
-
     crs = [(read_cr(f), Path(f)) for f in files]
     for cr, f in crs:
         if not cr.texts:
             raise ValueError(f"{f}: no rule numbers found; is it a Comprehensive Rules text file?")
-    crs.sort(key=lambda pair: pair[0].edition or "")
-    words = [{n: _words(t) for n, t in cr.texts.items()} for cr, _ in crs]
-    newest = crs[-1][0]
+    named = [index_edition(cr.edition, index) for cr, _ in crs]
+    order = sorted(range(len(crs)), key=lambda k: named[k] or "")
+    crs, named = [crs[k] for k in order], [named[k] for k in order]
+    steps = []
+    warnings = []
+    for k in range(1, len(crs)):
+        moves = index_moves(index, named[k - 1], named[k])
+        pairs = pair_editions(crs[k - 1][0], crs[k][0], moves)
+        steps.append(pairs)
+        for before, after in sorted(moves.items(), key=lambda m: sort_key(m[0])):
+            if before not in crs[k - 1][0].texts:
+                continue
+            found = next((n for n, b in pairs.items() if b == before and n != after), None)
+            if found is not None and after not in crs[k][0].texts:
+                warnings.append(
+                    finding(
+                        "older-number-mismatch",
+                        f"kb/rule_index.lp says {before} ({named[k - 1]}) is {after} "
+                        f"({named[k]}), which is no rule of that edition; the texts pair "
+                        f"{before} with {found}",
+                        "kb/rule_index.lp",
+                        after,
+                    )
+                )
+    newest, newest_name = crs[-1][0], named[-1]
     rules, renumbered, changed, absent = [], [], [], []
     entries = list(index) if index is not None else []
     for k, entry in enumerate(entries, start=1):
         if progress:
-            progress("editions: matching the rules' texts", k, len(entries))
-        number = edition_number(entry, newest.edition)
+            progress("editions: pairing the rules' texts", k, len(entries))
+        from mtgkb.rulebase.command import edition_number
+
+        number = edition_number(entry, newest_name)
         if number not in newest.texts:
             absent.append(entry.id)
             continue
@@ -165,71 +244,133 @@ def edition_history(files: Sequence[Path], index: RuleIndex | None, progress=Non
         for step in range(len(crs) - 1, 0, -1):
             new_cr, old_cr = crs[step][0], crs[step - 1][0]
             text = new_cr.texts[number]
-            before = _match(text, old_cr, number, words[step - 1])
+            before = steps[step - 1].get(number)
             if before is None:
-                changes.append({"edition": new_cr.edition, "new": number})
+                changes.append({"edition": named[step], "new": number})
                 break
-            change: dict = {"from": old_cr.edition, "to": new_cr.edition}
+            change: dict = {"from": named[step - 1], "to": named[step]}
             if before != number:
                 change["renumbered"] = {"from": before, "to": number}
-                renumbered.append(f"{before} ({old_cr.edition}) is {number} ({new_cr.edition})")
+                renumbered.append(f"{before} ({named[step - 1]}) is {number} ({named[step]})")
             if old_cr.texts[before] != text:
                 change["diff"] = word_diff(old_cr.texts[before], text)
-                changed.append(f"{number} ({old_cr.edition} → {new_cr.edition}): {change['diff']}")
+                changed.append(f"{number} ({named[step - 1]} → {named[step]}): {change['diff']}")
             if len(change) > 2:
                 changes.append(change)
             number = before
         rules.append({"id": entry.id, "changes": changes})
-    warnings = []
+    by_id = {r["id"]: r for r in rules}
     for entry in entries:
-        for row in rules:
-            if row["id"] != entry.id:
-                continue
-            for c in row["changes"]:
-                moved = c.get("renumbered")
-                if moved and not any(
-                    old == moved["from"] and c["from"] <= upto and c["to"] >= since
-                    for old, upto, since in entry.older
-                ):
-                    warnings.append(
-                        finding(
-                            "renumbering-not-in-index",
-                            f"{moved['from']} ({c['from']}) is {moved['to']} ({c['to']}), "
-                            f"but kb/rule_index.lp has no older_number for it",
-                            "kb/rule_index.lp",
-                            entry.id,
-                        )
+        row = by_id.get(entry.id)
+        for c in row["changes"] if row else ():
+            moved = c.get("renumbered")
+            if moved and not any(
+                old == moved["from"] and c["from"] <= upto and c["to"] >= since
+                for old, upto, since in entry.older
+            ):
+                warnings.append(
+                    finding(
+                        "renumbering-not-in-index",
+                        f"{moved['from']} ({c['from']}) is {moved['to']} ({c['to']}), "
+                        f"but kb/rule_index.lp has no older_number for it",
+                        "kb/rule_index.lp",
+                        entry.id,
                     )
+                )
+    recheck = what_to_recheck(
+        [r for r in rules if r["changes"] and _in_newest_step(r, named)], absent, scans, rows
+    )
     return {
-        "editions": [{"file": str(f), "edition": cr.edition} for cr, f in crs],
+        "editions": [
+            {"file": str(f), "edition": cr.edition, "index_edition": n}
+            for (cr, f), n in zip(crs, named, strict=True)
+        ],
         "rules": [r for r in rules if r["changes"]],
         "renumbered": renumbered,
         "changed": changed,
         "absent_from_newest": absent,
+        "recheck": recheck,
         "warnings": warnings,
     }
 
 
+def _in_newest_step(row: dict, named: list[str | None]) -> bool:
+    """A rule whose last change is into the newest edition: the one to re-check."""
+    return any(c.get("to", c.get("edition")) == named[-1] for c in row["changes"])
+
+
+def what_to_recheck(
+    rows: list[dict], absent: list[str], scans: Scans | None, coverage_rows
+) -> list[dict]:
+    """For each rule that changed or moved into the newest edition, or is gone
+    from it: how, the statements that encode or cite it, and what tests it."""
+    encoded = encoded_sites(scans) if scans is not None else {}
+    cited = encoded_sites(scans, cited=True) if scans is not None else {}
+    tested = {r["id"]: r.get("tested_by", []) for r in coverage_rows or ()}
+    out = []
+    for row in rows:
+        last = row["changes"][0]
+        how = []
+        if "renumbered" in last:
+            how.append(f"renumbered from {last['renumbered']['from']}")
+        if "diff" in last:
+            how.append("text changed")
+        if "new" in last:
+            how.append("new in this edition")
+        out.append(_recheck_item(row["id"], ", ".join(how), encoded, cited, tested))
+    for number in absent:
+        out.append(_recheck_item(number, "not in the newest edition", encoded, cited, tested))
+    return out
+
+
+def _recheck_item(number, how, encoded, cited, tested) -> dict:
+    return {
+        "id": number,
+        "how": how,
+        "encoded_at": encoded.get(number, []),
+        "cited_at": cited.get(number, []),
+        "tested_by": tested.get(number, []),
+    }
+
+
 def editions(
-    cr_files: Sequence[Path], index: RuleIndex | None, scans: Scans, progress=None
+    cr_files: Sequence[Path],
+    index: RuleIndex | None,
+    scans: Scans,
+    progress=None,
+    rows: Sequence[dict] | None = None,
 ) -> tuple[dict, list[dict], list[dict]]:
     """The report's sections on editions (`editions`, `history`, in the order
     they are made), with their lint and warnings. One file: that edition
-    checked; several: the history across them, and the citations checked
-    against the rule base's own edition when it is among them."""
+    checked; several: the history across them with what to re-check, and the
+    cited numbers checked against the newest edition (its texts against the
+    index's digests too when it is the rule base's own edition). A rule the
+    rule base encodes whose text changed into the newest edition, or that the
+    newest edition no longer has, is lint: its encoding must be re-checked."""
     sections: dict = {}
     lint: list[dict] = []
     warnings: list[dict] = []
     if len(cr_files) == 1:
         sections["editions"], lint, warnings = edition_check(Path(cr_files[0]), index, scans)
     elif len(cr_files) > 1:
-        sections["history"] = edition_history([Path(f) for f in cr_files], index, progress)
-        warnings += sections["history"]["warnings"]
-        own = [f for f in cr_files if read_cr(Path(f)).edition == EDITION]
-        if own:
-            sections["editions"], more_lint, more_warnings = edition_check(
-                Path(own[0]), index, scans
-            )
-            lint += more_lint
-            warnings += more_warnings
+        history = edition_history([Path(f) for f in cr_files], index, progress, scans, rows)
+        sections["history"] = history
+        warnings += history["warnings"]
+        newest = history["editions"][-1]
+        own = newest["index_edition"] == EDITION
+        sections["editions"], more_lint, more_warnings = edition_check(
+            Path(newest["file"]), index, scans, digests=own
+        )
+        lint += more_lint
+        warnings += more_warnings
+        for item in history["recheck"]:
+            changed = "text changed" in item["how"] or "not in the newest" in item["how"]
+            if item["encoded_at"] and changed:
+                text = (
+                    f"{item['id']} is encoded here and its rule is {item['how']} in "
+                    f"{newest['edition']}: re-check its statements and tests"
+                )
+                lint.append(
+                    finding("encoded-rule-changed", text, item["encoded_at"][0], item["id"])
+                )
     return sections, lint, warnings

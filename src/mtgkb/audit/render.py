@@ -83,7 +83,15 @@ def to_text(report: dict) -> str:
         out.append(f"  text changed since encoded: {', '.join(e['changed']) or 'none'}")
     if "history" in report:
         h = report["history"]
-        names = ", ".join(f"{e['edition'] or '?'}" for e in h["editions"])
+        names = ", ".join(
+            f"{e['edition'] or '?'}"
+            + (
+                f" (the index's {e['index_edition']})"
+                if e.get("index_edition") not in (None, e["edition"])
+                else ""
+            )
+            for e in h["editions"]
+        )
         out.append(f"\neditions compared: {names}")
         out.append(f"  renumbered ({len(h['renumbered'])}):")
         out += [f"    {line}" for line in h["renumbered"]]
@@ -91,6 +99,8 @@ def to_text(report: dict) -> str:
         out += [f"    {line}" for line in h["changed"]]
         if h["absent_from_newest"]:
             out.append("  not in the newest edition: " + ", ".join(h["absent_from_newest"]))
+        if h.get("recheck"):
+            out += recheck_lines(h["recheck"])
     if report.get("expected"):
         bad = [e for e in report["expected"] if e["differences"]]
         out.append(f"\nexpected answers: {len(report['expected'])} checked, {len(bad)} differ")
@@ -238,3 +248,31 @@ def to_markdown(report: dict) -> str:
         tests = _md_cell("<br>".join(r["tested_by"])) or "—"
         out.append(f"| {r['id']} | {_md_cell(enc) or '—'} | {tests} |")
     return "\n".join(out) + "\n"
+
+
+def recheck_lines(items: list[dict]) -> list[str]:
+    """What to re-check after a new edition: the rules that changed, moved or
+    went, with what encodes, cites and tests each (the ones the rule base
+    encodes or cites first)."""
+    used = [i for i in items if i["encoded_at"] or i["cited_at"]]
+    others = [i for i in items if not (i["encoded_at"] or i["cited_at"])]
+    out = [f"\nwhat to re-check ({len(used)} rules the rule base encodes or cites):"]
+    for item in used:
+        out.append(f"  {item['id']}: {item['how']}")
+        for key, title in (
+            ("encoded_at", "encoded at"),
+            ("cited_at", "cited at"),
+            ("tested_by", "tested by"),
+        ):
+            if item[key]:
+                shown = item[key][:6] + (
+                    [f"and {len(item[key]) - 6} more"] if len(item[key]) > 6 else []
+                )
+                out.append(f"    {title}: " + ", ".join(shown))
+    if others:
+        out.append(
+            f"  and {len(others)} rules of the index neither encoded nor cited: "
+            + ", ".join(f"{i['id']} ({i['how']})" for i in others[:8])
+            + (" ..." if len(others) > 8 else "")
+        )
+    return out

@@ -170,7 +170,7 @@ def audit(
                 entry["depends_on"] = depends_on(base, str(path), text, changed)
     warnings += coverage_warnings
     cr_files = [cr_file] if isinstance(cr_file, (str, Path)) else list(cr_file or [])
-    sections, more_lint, more_warnings = editions(cr_files, index, scans, progress)
+    sections, more_lint, more_warnings = editions(cr_files, index, scans, progress, report["rules"])
     report.update(sections)
     lint += more_lint
     warnings += more_warnings

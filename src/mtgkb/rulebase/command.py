@@ -11,7 +11,15 @@ from pathlib import Path
 
 from mtgkb.rulebase.cr_text import CRText, read_cr
 from mtgkb.rulebase.encoded import cited_at, default_root, encoded_at, encoded_map
-from mtgkb.rulebase.index import EDITION, RuleEntry, RuleIndex, _title, load_index, lookup
+from mtgkb.rulebase.index import (
+    EDITION,
+    RuleEntry,
+    RuleIndex,
+    _title,
+    index_edition,
+    load_index,
+    lookup,
+)
 from mtgkb.rulebase.location import current as current_rule_base
 from mtgkb.rulebase.tested import tested_by, tested_map
 
@@ -159,7 +167,7 @@ def edition_number(entry: RuleEntry, edition: str | None) -> str:
 def edition_text(entry: RuleEntry, cr: CRText, lang: str = "en") -> dict:
     """That edition's text of the rule, beside our paraphrase (the text comes
     from the user's file and is only shown, never kept)."""
-    number = edition_number(entry, cr.edition)
+    number = edition_number(entry, index_edition(cr.edition, load_index()))
     return {
         "edition": cr.edition,
         "number": number,

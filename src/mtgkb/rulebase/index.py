@@ -108,6 +108,45 @@ class RuleIndex:
         return found
 
 
+#: An official CR file names the date it takes effect, which may fall a few days
+#: after the date the rule index names its edition by (the 2019 June edition:
+#: published on the 12th, effective on the 14th). Editions are weeks apart, so
+#: a file dated up to this many days after an edition of the index is that one.
+EDITION_DAYS = 7
+
+
+def index_editions(index: RuleIndex) -> set[str]:
+    """The edition dates the index names: its rules' editions and the bounds of
+    their older numbers."""
+    dates = {e.edition for e in index if e.edition}
+    for entry in index:
+        for _old, upto, since in entry.older:
+            dates |= {upto, since}
+    return dates
+
+
+def index_edition(date: str | None, index: RuleIndex | None) -> str | None:
+    """The index's name of the edition a CR file dated `date` is: the date
+    itself, or an index edition up to EDITION_DAYS days before it."""
+    if date is None or index is None:
+        return date
+    import datetime as dt
+
+    try:
+        day = dt.date.fromisoformat(date)
+    except ValueError:
+        return date
+    known = sorted(index_editions(index), reverse=True)
+    for other in known:
+        try:
+            gap = (day - dt.date.fromisoformat(other)).days
+        except ValueError:
+            continue
+        if 0 <= gap <= EDITION_DAYS:
+            return other
+    return date
+
+
 def index_file() -> Path:
     return data_dir("kb") / "rule_index.lp"
 
