@@ -65,7 +65,7 @@ class Settings:
     queue: int | None = None  # requests that may wait for a worker (None: 4 per worker)
     retry_after: int = 1  # seconds a client refused as the server is busy waits
     header_timeout: float = HEADER_TIMEOUT  # to send a request's line and headers
-    body_timeout: float = 30.0  # to send a request's body
+    body_timeout: float = 3 * HEADER_TIMEOUT  # to send a request's body
     max_batch: int = 1000  # scenarios in one POST /v1/batch
 
     def pool_memory(self) -> int | None:
@@ -794,6 +794,8 @@ def serve_command(args) -> int:
         queue=getattr(args, "queue", None),
         header_timeout=getattr(args, "idle_timeout", None) or HEADER_TIMEOUT,
     )
+    # a body (up to a few MB) has three times as long as the headers
+    settings.body_timeout = 3 * settings.header_timeout
     # the rule base (--rule-base, --with) was made this process's by
     # mtgkb.cli.main; the workers inherit it
     if args.stdio:
