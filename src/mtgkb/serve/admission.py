@@ -80,6 +80,13 @@ class Admission:
         Raises Waited when the time ran out."""
         start = time.monotonic()
         slots = self.slots()
+        if not slots.locked():  # a worker is free: no wait at all
+            await slots.acquire()
+            try:
+                yield 0.0
+            finally:
+                slots.release()
+            return
         try:
             if timeout is None:
                 await slots.acquire()

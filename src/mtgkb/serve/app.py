@@ -230,7 +230,7 @@ def timed_out(job: Job, waited: float) -> tuple[int, int, dict]:
 def left_after(job: Job, waited: float) -> Limits | None:
     """The job's limits with the time it has left after `waited` seconds in
     the queue (None: no time left)."""
-    if not waited or job.limits.timeout is None:
+    if waited < 0.001 or job.limits.timeout is None:  # a free worker: no wait to speak of
         return job.limits
     left = job.limits.timeout - waited
     if left <= 0.001:
@@ -485,7 +485,8 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         return JSONResponse(
             {"error": "busy", "message": message},
             status_code=503,
-            headers={"Retry-After": str(admission.retry_after)},
+            # the body was not read: the connection is closed after the answer
+            headers={"Retry-After": str(admission.retry_after), "Connection": "close"},
         )
 
     def closing(status: int, body: dict) -> Response:

@@ -156,7 +156,8 @@ class GuardMiddleware:
         refusal = self.refusal(scope, headers, host, origin)
         if refusal is not None:
             status, body, more = refusal
-            await _answer(send_guarded, status, body, more)
+            # the body (if any) is not read: the connection is closed after the answer
+            await _answer(send_guarded, status, body, [*more, (b"connection", b"close")])
             return
         if scope["method"] == "OPTIONS" and cors:
             preflight = [
