@@ -123,22 +123,20 @@ def test_time_spent_waiting_for_a_worker_counts_in_the_time_out(busy_server):
 
 def test_many_waiting_requests_leave_rule_lookups_answered():
     """More scenario requests waiting than anyio has threads (40): the wait
-    is on the event loop, and a rule lookup still gets a thread."""
+    is on the event loop, and a rule lookup still gets a thread (it waited
+    for the requests before them: 65 s with 45 of 10 s each)."""
     port = free_port()
     process = start_server(port, "--workers", "1", "--queue", "60")
     answers: list = []
     try:
         _health(port)
-        threads = [
-            _in_thread(port, {"scenario": MENACE, "timeout": 30}, answers) for _ in range(45)
-        ]
+        for _ in range(45):
+            _in_thread(port, {"scenario": MENACE, "timeout": 60}, answers)
         _until(port, lambda h: h["admission"]["admitted"] == 45)
         body = json.loads(wait_for(f"http://127.0.0.1:{port}/v1/rules/509.1a", 60))
         assert body["id"] == "509.1a"
-        assert _health(port)["admission"]["admitted"] >= 40  # answered while they waited
-        for thread in threads:
-            thread.join(300)
-        assert len(answers) == 45 and {status for status, _, _ in answers} == {503}
+        assert _health(port)["admission"]["admitted"] == 45  # answered while they all wait
+        assert answers == []
     finally:
         stop_server(process)
 

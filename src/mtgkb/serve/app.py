@@ -12,8 +12,17 @@ An ASGI application (FastAPI on uvicorn, installed by `mtgkb[serve]`):
   objects, attacks, blocks, questions) and its clingo facts, for drawing;
 - `GET /v1/rules/{number}`: one entry of the rule index (`mtgkb rules N --json`);
 - `GET /v1/examples`, `GET /v1/examples/{name}`: the bundled examples;
+- `POST /v1/batch`: many run requests, a JSON array (answered as one) or
+  NDJSON (streamed back as NDJSON), in input order, each with its own
+  status, exit status and body (mtgkb.serve.batch);
 - `GET /health`; `GET /` the page (static files inside the package);
 - `GET /openapi.json`: the OpenAPI document.
+
+Every request passes mtgkb.serve.guard first (security headers, Host names,
+origins, the token); scenario requests are admitted by
+mtgkb.serve.admission (the workers and a bounded queue: 503 with Retry-After
+beyond, the queue time counted in the time-out); mtgkb.serve.listening binds
+the port and times out clients that send their headers too slowly.
 
 Answers are computed in a mtgkb.running.pool.Pool of `--workers` processes forked
 from the server after the rule base is read: each request has its time-out
@@ -535,10 +544,13 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
 
     async def answered(job: Job, work) -> tuple:
         """`work(pool, job, waited)` in a thread once a worker is free (the
-        wait counts in the job's time-out)."""
+        wait counts in the job's time-out); Waited when the time ran out."""
+        async with admission.worker(job.limits.timeout) as waited:
+            return await run_in_threadpool(work, pool, job, waited)
+
+    async def run_of(job: Job) -> tuple[int, int, dict]:
         try:
-            async with admission.worker(job.limits.timeout) as waited:
-                return await run_in_threadpool(work, pool, job, waited)
+            return await answered(job, run_job)
         except Waited as late:
             return timed_out(job, late.waited)
 
@@ -556,10 +568,7 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
                 if isinstance(got, Response):
                     return got
                 job = prepare(got[0], settings)
-                if isinstance(job, Job):
-                    status, exit_status, body = await answered(job, run_job)
-                else:
-                    status, exit_status, body = job
+                status, exit_status, body = await run_of(job) if isinstance(job, Job) else job
         except Full:
             return busy()
         return JSONResponse(body, status_code=status, headers={"X-Mtgkb-Exit": str(exit_status)})
@@ -580,12 +589,13 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
                 job = prepare(got[0], settings)
                 if not isinstance(job, Job):
                     return JSONResponse(job[2], status_code=job[0])
-                answer_of = await answered(job, facts_job)
+                try:
+                    status, body = await answered(job, facts_job)
+                except Waited as late:
+                    status, _, body = timed_out(job, late.waited)
         except Full:
             return busy()
-        if len(answer_of) == 3:  # the time ran out in the queue
-            answer_of = (answer_of[0], answer_of[2])
-        return JSONResponse(answer_of[1], status_code=answer_of[0])
+        return JSONResponse(body, status_code=status)
 
     async def batch_item(item: Any, index: int) -> dict:
         """One line of a batch's answer: {"index", "id"?, "status", "exit", "body"}."""
@@ -595,7 +605,7 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
             status, exit_status = 400, 2
             body = {"error": "bad request", "message": item.message}
         elif isinstance(job, Job):
-            status, exit_status, body = await answered(job, run_job)
+            status, exit_status, body = await run_of(job)
         else:
             status, exit_status, body = job
         line = {"index": index, "status": status, "exit": exit_status, "body": body}
