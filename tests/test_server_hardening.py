@@ -170,6 +170,10 @@ def test_a_host_name_not_the_server_s_is_refused_against_dns_rebinding(client):
         assert response.status_code == 421, host
     for host in ("127.0.0.1:8765", "localhost:8765", "[::1]:8765", "localhost"):
         assert client.get("/health", headers={"host": host}).status_code == 200, host
+    named = server.Settings(workers=1, allowed_hosts=("mtgkb.internal",))
+    with TestClient(server.create_app(named), base_url="http://mtgkb.internal") as internal:
+        assert internal.get("/health").status_code == 200
+        assert internal.get("/health", headers={"host": "rebound.example"}).status_code == 421
 
 
 def test_a_cross_origin_post_is_not_answered_unless_allowed(client):
