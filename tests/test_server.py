@@ -28,6 +28,7 @@ from mtgkb.serve import app as server  # noqa: E402
 from mtgkb.serve.app import as_printed  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+LOCAL = "http://127.0.0.1:8765"  # the Host the server answers (mtgkb.serve.guard)
 EXAMPLES = ROOT / "examples"
 
 ILLEGAL_BLOCK = (
@@ -50,7 +51,7 @@ def slow_blocks() -> str:
 @pytest.fixture(scope="module")
 def client():
     app = server.create_app(server.Settings(workers=1))
-    with TestClient(app) as test_client:
+    with TestClient(app, base_url=LOCAL) as test_client:
         yield test_client
 
 
@@ -269,7 +270,7 @@ def test_the_page_is_served_without_any_network(client):
 def test_workers_are_recycled_in_the_server():
     workers = pool.Pool(1, max_tasks=2)
     app = server.create_app(server.Settings(), pool=workers)
-    with TestClient(app) as test_client:
+    with TestClient(app, base_url=LOCAL) as test_client:
         for _ in range(5):
             assert test_client.post("/v1/run", json={"scenario": ILLEGAL_BLOCK}).status_code == 200
         assert test_client.get("/health").json()["pool"]["recycled"] >= 2
@@ -340,7 +341,7 @@ def test_the_server_stays_small_over_requests_with_fresh_names():
 
     workers = pool.Pool(1, max_growth=2 << 20)
     app = server.create_app(server.Settings(), pool=workers)
-    with TestClient(app) as test_client:
+    with TestClient(app, base_url=LOCAL) as test_client:
         assert test_client.post("/v1/run", json={"scenario": fresh(-1)}).status_code == 200
         before = pool.resident()
         for i in range(40):

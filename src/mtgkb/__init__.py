@@ -1,4 +1,12 @@
-"""mtgkb: the Magic: The Gathering Comprehensive Rules as answer-set programs."""
+"""mtgkb: the Magic: The Gathering Comprehensive Rules as answer-set programs.
+
+The public Python API (`__all__`): `run` answers one scenario text, `run_many`
+many (one `Outcome` each, in order, errors included), an `Answerer` holds the
+rule base and a worker between calls; bad input raises `ScenarioError`
+(FILE:LINE:COL, `line`, `column`), a time-out `SolveTimeout`, a bound out of
+range `UsageError`. The names are imported on first use: `import mtgkb`
+stays light.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +14,35 @@ from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
+__all__ = [
+    "Answerer",
+    "Limits",
+    "Outcome",
+    "ScenarioError",
+    "SolveTimeout",
+    "UsageError",
+    "__version__",
+    "run",
+    "run_many",
+]
+
+#: where each lazily imported public name lives
+_HOMES = {
+    "Answerer": "mtgkb.running.api",
+    "Outcome": "mtgkb.running.api",
+    "Limits": "mtgkb.questions.answers",
+    "ScenarioError": "mtgkb.language.errors",
+    "UsageError": "mtgkb.language.errors",
+    "SolveTimeout": "mtgkb.engine.solve",
+}
+
 if TYPE_CHECKING:
-    from mtgkb.running.api import Answerer
+    from collections.abc import Iterable, Iterator
+
+    from mtgkb.engine.solve import SolveTimeout
+    from mtgkb.language.errors import ScenarioError, UsageError
+    from mtgkb.questions.answers import Limits
+    from mtgkb.running.api import Answerer, Outcome
 
 
 def run(
@@ -16,20 +51,37 @@ def run(
     """Answer every question of a scenario text; the spec's JSON object as a dict.
 
     `limits` are `max_models`, `timeout`, `memory` and `lang`. Bad input raises
-    `mtgkb.language.errors.ScenarioError`; a time-out raises
-    `mtgkb.engine.solve.SolveTimeout`. To answer many texts, hold an
-    `mtgkb.Answerer` (its engine reads the rule base once) and pass it, or
-    call its `run`.
+    `mtgkb.ScenarioError`; a time-out raises `mtgkb.SolveTimeout`. To answer
+    many texts, hold an `mtgkb.Answerer` (its engine reads the rule base
+    once) and pass it, or call its `run`, or use `run_many`.
     """
     from mtgkb.running.api import run as run_scenario
 
     return run_scenario(text, name, answerer=answerer, **limits)
 
 
-def __getattr__(name: str):
-    """`mtgkb.Answerer` (imported on first use: `import mtgkb` stays light)."""
-    if name == "Answerer":
-        from mtgkb.running.api import Answerer
+def run_many(scenarios: Iterable, **options) -> Iterator[Outcome]:
+    """Answer many scenarios (texts, paths, or (name, text) pairs): one
+    `mtgkb.Outcome` per scenario, in input order, its `answer` or its
+    `error`; an error does not stop the others. Options: `lang`,
+    `answerer`, `workers`, and `run`'s limits. See
+    mtgkb.running.api.run_many."""
+    from mtgkb.running.api import run_many as answer_many
 
-        return Answerer
-    raise AttributeError(f"module 'mtgkb' has no attribute {name!r}")
+    return answer_many(scenarios, **options)
+
+
+def __getattr__(name: str):
+    """The public classes, imported on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'mtgkb' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

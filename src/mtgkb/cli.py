@@ -461,9 +461,48 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--workers",
         type=_option(check_count, "the number of workers", 1, 1024),
-        default=1,
+        default=None,
         metavar="N",
-        help="solving processes (1)",
+        help="solving processes (default: one per CPU)",
+    )
+    serve.add_argument(
+        "--queue",
+        type=_option(check_count, "the queue", 0, 1 << 16),
+        default=None,
+        metavar="N",
+        help="requests that may wait for a worker; beyond them 503 with Retry-After "
+        "(default: 4 per worker)",
+    )
+    serve.add_argument(
+        "--idle-timeout",
+        type=_option(check_timeout, "the idle time-out"),
+        default=None,
+        metavar="S",
+        help="seconds a client has to send a request's headers, on a new or an idle "
+        "connection (10 s)",
+    )
+    serve.add_argument(
+        "--token",
+        default=None,
+        metavar="TOKEN",
+        help="require 'Authorization: Bearer TOKEN' on every request (required with a --host "
+        "other machines can reach; also read from MTGKB_SERVE_TOKEN)",
+    )
+    serve.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="let the pages of ORIGIN (such as http://localhost:3000, or *) call the API "
+        "(repeatable; default: only the server's own page)",
+    )
+    serve.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="answer requests for the Host NAME too (repeatable; default: the loopback "
+        "names and --host)",
     )
     serve.add_argument(
         "--timeout",

@@ -1,11 +1,16 @@
-"""The Python API: `mtgkb.run(text)` and the `Answerer` a long-lived caller
-holds (one engine, read once, and a recycled worker process that inherits
-it). Apart from mtgkb.running.runner, which answers one file, so that the
-runner and the pool (which calls the runner in its workers) do not import
-each other.
+"""The Python API: `mtgkb.run(text)`, `mtgkb.run_many(scenarios)` and the
+`Answerer` a long-lived caller holds (one engine, read once, and a recycled
+worker process that inherits it). Apart from mtgkb.running.runner, which
+answers one file, so that the runner and the pool (which calls the runner in
+its workers) do not import each other.
 """
 
 from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
 
 from mtgkb.engine.state import Engine
 from mtgkb.questions.answers import Limits
@@ -66,3 +71,105 @@ def run(
         return answerer.run(text, name, lang, **limits)
     with Answerer() as once:
         return once.run(text, name, lang, **limits)
+
+
+# --------------------------------------------------------------------------
+# many scenarios (issue 27, item 3)
+
+
+@dataclass
+class Outcome:
+    """What `run_many` gives for one scenario, in input order: its `answer`
+    (the object `mtgkb.run` returns) or its `error` (a ScenarioError for
+    unreadable input, a SolveTimeout when the time-out or the memory bound
+    stopped it). `result()` is the answer, or raises the error."""
+
+    name: str
+    answer: dict | None = None
+    error: Exception | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def result(self) -> dict:
+        if self.error is not None:
+            raise self.error
+        return self.answer
+
+
+Scenario = str | bytes | os.PathLike | tuple
+
+
+def _named(item: Scenario, index: int) -> tuple[str, str | bytes]:
+    """(name, text) of one scenario of `run_many`: a text (named `<scenario N>`),
+    a file path (read), or a (name, text) pair."""
+    if isinstance(item, (str, bytes)):
+        return f"<scenario {index}>", item
+    if isinstance(item, os.PathLike):
+        path = Path(item)
+        return str(path), path.read_bytes()
+    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], (str, bytes)):
+        return str(item[0]), item[1]
+    raise TypeError(
+        f"scenario {index}: give a text (str or bytes), a path, or a (name, text) pair, "
+        f"not {type(item).__name__}"
+    )
+
+
+def _outcome(answerer: Answerer, name: str, text: str | bytes, lang: str, limits: dict):
+    from mtgkb.engine.solve import SolveTimeout
+    from mtgkb.language.errors import ScenarioError
+
+    try:
+        return Outcome(name, answer=answerer.run(text, name, lang, **limits))
+    except (ScenarioError, SolveTimeout) as err:
+        return Outcome(name, error=err)
+
+
+def run_many(
+    scenarios: Iterable[Scenario],
+    lang: str = "en",
+    answerer: Answerer | None = None,
+    workers: int = 1,
+    **limits,
+) -> Iterator[Outcome]:
+    """Answer many scenarios: one `Outcome` per scenario, in input order, as
+    each is answered. The scenarios are read lazily (an endless generator
+    is fine) and at most `2 * workers` are held at once; one that cannot be
+    read or answered gives an Outcome with its `error` and the others go on.
+
+    `limits` are `mtgkb.run`'s (`max_models`, `timeout`, `memory`), checked
+    first (UsageError). `workers` answer side by side (where there is a
+    pool; mtgkb.running.pool); `answerer` (an Answerer) lends its engine and
+    its workers instead."""
+    Limits(lang=lang, **limits)  # a bound out of range fails the call, not each item
+    own = None
+    if answerer is None:
+        own = answerer = Answerer(workers=workers)
+    side_by_side = 1 if answerer.pool is None else answerer.pool.size
+    try:
+        if side_by_side == 1:
+            for index, item in enumerate(scenarios):
+                name, text = _named(item, index)
+                yield _outcome(answerer, name, text, lang, limits)
+            return
+        from collections import deque
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(side_by_side, thread_name_prefix="mtgkb-run-many") as threads:
+            pending: deque = deque()
+            try:
+                for index, item in enumerate(scenarios):
+                    name, text = _named(item, index)
+                    pending.append(threads.submit(_outcome, answerer, name, text, lang, limits))
+                    if len(pending) >= 2 * side_by_side:
+                        yield pending.popleft().result()
+                while pending:
+                    yield pending.popleft().result()
+            finally:
+                for future in pending:
+                    future.cancel()
+    finally:
+        if own is not None:
+            own.close()

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import queue
 import select
 import signal
 import struct
@@ -114,12 +115,7 @@ def _receive(fd: int, end: float | None = None) -> Any:
 
 def memory_limit(megabytes: int | None = None) -> int | None:
     """Bytes of new memory a task may take (deadline.py's rule), None: no bound."""
-    rule = getattr(deadline, "memory_limit", None)
-    if rule is not None:
-        return rule(megabytes)
-    if megabytes is not None:
-        return megabytes << 20 if megabytes > 0 else None
-    return deadline._memory_limit()
+    return deadline.memory_limit(megabytes)
 
 
 def _bound_task_memory(limit: int | None) -> None:
@@ -134,31 +130,14 @@ def _bound_task_memory(limit: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
     except (ImportError, OSError, ValueError):
         return
-    bound = getattr(deadline, "bound_memory", None) or deadline._bound_memory
-    bound(limit)
-
-
-def _out_of_memory() -> WorkerLost:
-    message = "the work ran out of its memory bound"
-    try:
-        return WorkerLost(message, True)  # marked as a memory stop where deadline.py can
-    except TypeError:
-        return WorkerLost(message)
-
-
-def _die_with_parent(parent: int) -> None:
-    """End this worker when its parent ends (deadline.py's way, where it has one;
-    else the closed pipe ends it when it next waits for a task)."""
-    function = getattr(deadline, "die_with_parent", None)
-    if function is not None:
-        function(parent)
+    deadline.bound_memory(limit)
 
 
 def _serve_tasks(requests: int, answers: int, parent: int, engine: Engine | None) -> None:
     """The worker's loop: run tasks until the parent closes the pipe. The
     loop holds the `engine` inherited from the parent and passes it to the
     tasks sent `with_engine`."""
-    _die_with_parent(parent)
+    deadline.die_with_parent(parent)
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, signal.SIG_DFL)
     try:
@@ -178,13 +157,13 @@ def _serve_tasks(requests: int, answers: int, parent: int, engine: Engine | None
         try:
             reply = (True, function(*args, **kwargs))
         except MemoryError:
-            reply, spent = (False, _out_of_memory()), True
+            reply, spent = (False, deadline.memory_stop()), True
         except BaseException as err:  # noqa: BLE001 - sent back to the parent
-            reply = (False, _travelling(err))
+            reply = (False, travelling(err))
         try:
             _send(answers, (*reply, resident()))
         except MemoryError:
-            _send(answers, (False, _out_of_memory(), 0))
+            _send(answers, (False, deadline.memory_stop(), 0))
             return
         except (OSError, pickle.PicklingError, TypeError, AttributeError):
             try:
@@ -195,7 +174,23 @@ def _serve_tasks(requests: int, answers: int, parent: int, engine: Engine | None
             return
 
 
-def _travelling(err: BaseException) -> BaseException:
+def ending(status: int | None) -> str:
+    """How a worker ended, from its wait status (None: it had to be killed)."""
+    if status is None:
+        return "the worker did not end by itself and was killed"
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        return f"the worker was killed by {name}"
+    if os.WIFEXITED(status):
+        return f"the worker exited with status {os.WEXITSTATUS(status)}"
+    return "the worker ended"
+
+
+def travelling(err: BaseException) -> BaseException:
     """The exception without its traceback and causes, ready to be pickled."""
     err.__cause__ = err.__context__ = None
     err = err.with_traceback(None)
@@ -288,6 +283,57 @@ def _fork_worker(ends: set[int], engine: Engine | None) -> Worker:
     os.close(answer_write)
     ends.update((task_write, answer_read))
     return Worker(pid, task_write, answer_read, ends=ends)
+
+
+class Forker:
+    """The one thread of this process that forks every worker of every pool.
+
+    Linux sends a child its parent-death signal (deadline.die_with_parent)
+    when the *thread* that forked it ends, not the process. Callers of a
+    pool are often short-lived threads (anyio retires a worker thread idle
+    for 10 s): a worker forked by one of them was killed in the middle of a
+    later task. Forked here, a worker lives as long as this process (the
+    thread is a daemon that waits for work until the process ends)."""
+
+    def __init__(self) -> None:
+        self.owner = os.getpid()
+        self.jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self.serve, name="mtgkb-pool-forker", daemon=True)
+        self.thread.start()
+
+    def serve(self) -> None:
+        while True:
+            job, done, outcome = self.jobs.get()
+            try:
+                outcome.append((True, job()))
+            except BaseException as err:  # noqa: BLE001 - raised in the caller
+                outcome.append((False, err))
+            done.set()
+
+    def run(self, job: Callable[[], Any]) -> Any:
+        """`job()` computed in the forking thread (at once if this is it)."""
+        if threading.current_thread() is self.thread:
+            return job()
+        done, outcome = threading.Event(), []
+        self.jobs.put((job, done, outcome))
+        done.wait()
+        ok, value = outcome[0]
+        if ok:
+            return value
+        raise value
+
+
+_forker: Forker | None = None
+_forker_lock = threading.Lock()
+
+
+def forker() -> Forker:
+    """This process's forking thread (a forked child makes its own)."""
+    global _forker
+    with _forker_lock:
+        if _forker is None or _forker.owner != os.getpid() or not _forker.thread.is_alive():
+            _forker = Forker()
+        return _forker
 
 
 def _forget_in_child(reference: weakref.ref) -> None:
@@ -396,8 +442,9 @@ class Pool:
 
     def _start(self) -> Worker:
         _prepare_fork(self.engine)
+        engine = self.engine
         with self._forking:
-            worker = _fork_worker(self._ends, self.engine)
+            worker = forker().run(lambda: _fork_worker(self._ends, engine))
         self.started += 1
         try:
             worker.started_rss = worker.rss = _receive(worker.answers, time.monotonic() + 30)
@@ -458,12 +505,10 @@ class Pool:
                     _send(worker.requests, task)
                 ok, value, rss = _receive(worker.answers, end)
             except (EOFError, OSError) as err:
-                if deadline.aborted_under_bound(worker.reap(grace=0.5), memory or None):
-                    raise _out_of_memory() from err
-                bound = f"its memory bound of {memory >> 20} MB" if memory else "memory"
-                raise WorkerLost(
-                    f"the work ended without an answer (out of {bound}, or killed)"
-                ) from err
+                status = worker.reap(grace=0.5)
+                if deadline.aborted_under_bound(status, memory or None):
+                    raise deadline.memory_stop() from err
+                raise WorkerLost(f"the work ended without an answer ({ending(status)})") from err
             worker.tasks += 1
             worker.rss = rss
             if not ok and isinstance(value, WorkerLost):
@@ -583,7 +628,7 @@ def answer_in_worker(text: str | bytes, name: str, limits, options: dict, engine
             raise MemoryError(str(err)) from None
         raise
     if result.exception is not None:
-        result.exception = _travelling(result.exception)
+        result.exception = travelling(result.exception)
     return result
 
 

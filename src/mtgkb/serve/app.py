@@ -12,8 +12,17 @@ An ASGI application (FastAPI on uvicorn, installed by `mtgkb[serve]`):
   objects, attacks, blocks, questions) and its clingo facts, for drawing;
 - `GET /v1/rules/{number}`: one entry of the rule index (`mtgkb rules N --json`);
 - `GET /v1/examples`, `GET /v1/examples/{name}`: the bundled examples;
+- `POST /v1/batch`: many run requests, a JSON array (answered as one) or
+  NDJSON (streamed back as NDJSON), in input order, each with its own
+  status, exit status and body (mtgkb.serve.batch);
 - `GET /health`; `GET /` the page (static files inside the package);
 - `GET /openapi.json`: the OpenAPI document.
+
+Every request passes mtgkb.serve.guard first (security headers, Host names,
+origins, the token); scenario requests are admitted by
+mtgkb.serve.admission (the workers and a bounded queue: 503 with Retry-After
+beyond, the queue time counted in the time-out); mtgkb.serve.listening binds
+the port and times out clients that send their headers too slowly.
 
 Answers are computed in a mtgkb.running.pool.Pool of `--workers` processes forked
 from the server after the rule base is read: each request has its time-out
@@ -26,8 +35,10 @@ listens on 127.0.0.1 unless told otherwise.
 """
 
 import dataclasses
+import functools
 import json
 import math
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -37,6 +48,7 @@ from typing import Any
 from mtgkb import __version__
 from mtgkb.questions.answers import Limits
 from mtgkb.running.pool import Pool, answer
+from mtgkb.serve.listening import HEADER_TIMEOUT, guarded_protocol
 
 STATIC = Path(__file__).resolve().parent / "static"
 LANGS = ("en", "it")
@@ -55,12 +67,33 @@ class Settings:
     memory: int | None = None  # MB per request (--memory); None: deadline.py's default, 0: none
     rule_base: str | None = None
     max_bytes: int | None = None  # None: the parser's own bound
+    host: str = "127.0.0.1"  # where it listens (the Host names it answers follow)
+    allowed_hosts: tuple[str, ...] = ()  # further Host names (--allow-host)
+    allowed_origins: tuple[str, ...] = ()  # origins whose pages may call it (--allow-origin)
+    token: str | None = None  # the bearer token every request carries (--token)
+    queue: int | None = None  # requests that may wait for a worker (None: 4 per worker)
+    retry_after: int = 1  # seconds a client refused as the server is busy waits
+    header_timeout: float = HEADER_TIMEOUT  # to send a request's line and headers
+    body_timeout: float = 3 * HEADER_TIMEOUT  # to send a request's body
+    max_batch: int = 1000  # scenarios in one POST /v1/batch
 
     def pool_memory(self) -> int | None:
         """The bound in bytes for mtgkb.running.pool.Pool (None: its default, 0: none)."""
         from mtgkb.running.pool import memory_limit
 
         return None if self.memory is None else (memory_limit(self.memory) or 0)
+
+    def queue_size(self) -> int:
+        return 4 * self.workers if self.queue is None else self.queue
+
+    def batch_bytes(self) -> int:
+        """The most a batch's body may have: 16 scenarios at the parser's bound."""
+        return 16 * (max_bytes(self) + 4096)
+
+    def guard(self):
+        from mtgkb.serve.guard import Guard
+
+        return Guard(self.host, self.allowed_hosts, self.allowed_origins, self.token)
 
 
 class BadRequest(Exception):
@@ -80,9 +113,28 @@ def max_bytes(settings: Settings) -> int:
 def _number(value: Any, name: str, kind: type) -> Any:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise BadRequest(f'"{name}" must be a number')
-    if kind is int and (not isinstance(value, int) and not float(value).is_integer()):
-        raise BadRequest(f'"{name}" must be a whole number')
-    return kind(value)
+    try:
+        if kind is int and (not isinstance(value, int) and not float(value).is_integer()):
+            raise BadRequest(f'"{name}" must be a whole number')
+        return kind(value)
+    except (OverflowError, ValueError):  # a number of 400 digits is no float
+        raise BadRequest(f'"{name}" is out of range') from None
+
+
+def parse_json(data: bytes | str) -> Any:
+    """The JSON value of a request body or line; BadRequest when it is not
+    one (bad UTF-8, bad JSON, nested deeper than any request is)."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise BadRequest(f"the request is not UTF-8: {err}") from None
+    try:
+        return json.loads(data)
+    except RecursionError:  # '[' * 100000: deeper than any request is
+        raise BadRequest("the JSON nests too deep to be a request") from None
+    except ValueError as err:
+        raise BadRequest(f"the request is not JSON: {err}") from None
 
 
 def read_request(payload: Any, settings: Settings) -> tuple[str, str, Limits, dict]:
@@ -150,10 +202,19 @@ def _input_error(result) -> dict:
     return body
 
 
-def run_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, int, dict]:
-    """(HTTP status, exit status, body) of one run request."""
-    from mtgkb.running.runner import EXIT_INCONSISTENT, EXIT_INPUT, EXIT_TIMEOUT
+@dataclass
+class Job:
+    """One scenario request, read and checked, ready for a worker."""
 
+    text: str
+    name: str
+    limits: Limits
+    options: dict
+
+
+def prepare(payload: Any, settings: Settings) -> Job | tuple[int, int, dict]:
+    """The Job of a request, or the (HTTP status, exit status, body) that
+    refuses it (400, 413)."""
     try:
         text, name, limits, options = read_request(payload, settings)
     except BadRequest as err:
@@ -161,20 +222,64 @@ def run_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, int, 
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes(settings):
         return 413, 2, too_large(settings, size)
+    return Job(text, name, limits, options)
+
+
+def timed_out(job: Job, waited: float) -> tuple[int, int, dict]:
+    """The time-out answer of a job whose time ran out waiting for a worker."""
+    from mtgkb.running.runner import EXIT_TIMEOUT
+
+    message = (
+        f"{job.name}: error: the time-out of {job.limits.timeout:g} s ran out while the "
+        f"request waited for a worker ({waited:.3g} s): the server is busy"
+    )
+    return 503, EXIT_TIMEOUT, {"file": job.name, "error": "timeout", "message": message}
+
+
+def left_after(job: Job, waited: float) -> Limits | None:
+    """The job's limits with the time it has left after `waited` seconds in
+    the queue (None: no time left)."""
+    if waited < 0.001 or job.limits.timeout is None:  # a free worker: no wait to speak of
+        return job.limits
+    left = job.limits.timeout - waited
+    if left <= 0.001:
+        return None
+    return dataclasses.replace(job.limits, timeout=left)
+
+
+def run_job(pool: Pool, job: Job, waited: float = 0.0) -> tuple[int, int, dict]:
+    """(HTTP status, exit status, body) of one scenario, answered in `pool`
+    with the time the job has left after `waited` seconds in the queue."""
+    from mtgkb.running.runner import EXIT_INCONSISTENT, EXIT_INPUT, EXIT_TIMEOUT
+
+    limits = left_after(job, waited)
+    if limits is None:
+        return timed_out(job, waited)
     try:
-        result = answer(text, name, limits, pool=pool, **options)
+        result = answer(job.text, job.name, limits, pool=pool, **job.options)
     except Exception as err:  # noqa: BLE001 - a fault of mtgkb, said as such, never a crash
-        message = f"{name}: error: mtgkb failed on this scenario: {type(err).__name__}: {err}"
-        return 500, EXIT_TIMEOUT, {"file": name, "error": "internal", "message": message}
+        message = f"{job.name}: error: mtgkb failed on this scenario: {type(err).__name__}: {err}"
+        return 500, EXIT_TIMEOUT, {"file": job.name, "error": "internal", "message": message}
     if result.status == EXIT_INPUT:
         return 422, result.status, _input_error(result)
     if result.status == EXIT_TIMEOUT:
-        body = {**result.output, "message": result.error or "stopped"}
-        return 503, result.status, body
+        message = result.error or "stopped"
+        if limits is not job.limits:  # the request's own time-out, queue time included
+            message = message.replace(f"of {limits.timeout:g} s", f"of {job.limits.timeout:g} s")
+            message += f" ({waited:.3g} s of it waiting for a worker)"
+        return 503, result.status, {**result.output, "message": message}
     if result.status == EXIT_INCONSISTENT:
         # answered, but the rule base contradicts itself: a fault of the server's rules
         return 500, result.status, as_printed(result.output, pool.engine)
     return 200, result.status, as_printed(result.output, pool.engine)
+
+
+def run_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, int, dict]:
+    """(HTTP status, exit status, body) of one run request."""
+    job = prepare(payload, settings)
+    if isinstance(job, tuple):
+        return job
+    return run_job(pool, job)
 
 
 def as_printed(output: dict, engine=None) -> dict:
@@ -200,12 +305,12 @@ def scenario_view(text: str, name: str) -> dict:
     from mtgkb.language.errors import ScenarioError
     from mtgkb.language.facts import facts_text, scenario_facts
     from mtgkb.language.parser import parse_text
-    from mtgkb.running.pool import _travelling
+    from mtgkb.running.pool import travelling
 
     try:
         scenario = parse_text(text, name)
     except ScenarioError as err:
-        return {"error": _travelling(err)}
+        return {"error": travelling(err)}
     team_of = {m: t.name for t in scenario.teams for m in t.members}
     return {
         "file": name,
@@ -248,32 +353,42 @@ def scenario_view(text: str, name: str) -> dict:
     }
 
 
-def facts_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, dict]:
+def facts_job(pool: Pool, job: Job, waited: float = 0.0) -> tuple[int, dict]:
+    """(HTTP status, body) of the parsed scenario of one request."""
     from mtgkb.running.deadline import DeadlineExceeded, WorkerLost
     from mtgkb.running.runner import FileResult
 
+    limits = left_after(job, waited)
+    if limits is None:
+        status, _, body = timed_out(job, waited)
+        return status, body
     try:
-        text, name, limits, _ = read_request(payload, settings)
-    except BadRequest as err:
-        return 400, {"error": "bad request", "message": str(err)}
-    size = len(text.encode("utf-8", "surrogatepass"))
-    if size > max_bytes(settings):
-        return 413, too_large(settings, size)
-    try:
-        view = pool.call(scenario_view, text, name, timeout=limits.timeout)
+        view = pool.call(scenario_view, job.text, job.name, timeout=limits.timeout)
     except (DeadlineExceeded, WorkerLost) as err:
-        return 503, {"file": name, "error": "timeout", "message": f"{name}: error: {err}"}
+        return 503, {"file": job.name, "error": "timeout", "message": f"{job.name}: error: {err}"}
     if "error" in view:
         err = view["error"]
-        return 422, _input_error(FileResult(name, 2, {}, err.format(), err))
+        return 422, _input_error(FileResult(job.name, 2, {}, err.format(), err))
     return 200, view
+
+
+def facts_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, dict]:
+    job = prepare(payload, settings)
+    if isinstance(job, tuple):
+        return job[0], job[2]
+    return facts_job(pool, job)
 
 
 # --------------------------------------------------------------------------
 # the rule index and the examples
 
 
+@functools.lru_cache(maxsize=4096)
 def rule_answer(number: str, lang: str = "en") -> tuple[int, dict]:
+    """(HTTP status, body) of one entry of the rule index: computed once per
+    number and language (a lookup reads the rule files and the tests: 100 ms
+    and more of CPU), then answered from memory. The body is shared: do not
+    change it."""
     from mtgkb.rulebase.command import entry_dict
     from mtgkb.rulebase.encoded import encoded_at
     from mtgkb.rulebase.index import load_index, lookup
@@ -335,15 +450,20 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
     from contextlib import asynccontextmanager
 
     from fastapi import FastAPI, Request
-    from fastapi.responses import FileResponse, JSONResponse, Response
+    from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
     from fastapi.staticfiles import StaticFiles
+    from starlette.background import BackgroundTask
     from starlette.concurrency import run_in_threadpool
 
     from mtgkb.serve import openapi
+    from mtgkb.serve.admission import Admission, Full, Waited
+    from mtgkb.serve.batch import BatchError, Unreadable, read_batch
+    from mtgkb.serve.guard import GuardMiddleware
 
     settings = settings or Settings()
     owned = pool is None
     pool = pool or Pool(settings.workers, memory=settings.pool_memory())
+    admission = Admission(settings.workers, settings.queue_size(), settings.retry_after)
 
     @asynccontextmanager
     async def lifespan(app):
@@ -363,35 +483,76 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
     )
     app.state.pool = pool
     app.state.settings = settings
+    app.state.admission = admission
+    app.add_middleware(GuardMiddleware, guard=settings.guard())
+
+    def busy() -> Response:
+        message = (
+            f"the server is busy ({admission.inside} requests at work or waiting, "
+            f"at most {admission.capacity}): ask again later"
+        )
+        return JSONResponse(
+            {"error": "busy", "message": message},
+            status_code=503,
+            # the body was not read: the connection is closed after the answer
+            headers={"Retry-After": str(admission.retry_after), "Connection": "close"},
+        )
+
+    def closing(status: int, body: dict) -> Response:
+        """An answer after which the connection is closed (its body was not read)."""
+        return JSONResponse(body, status_code=status, headers={"Connection": "close"})
+
+    async def bytes_of(request: Request, limit: int) -> bytes | Response:
+        """The body, at most `limit` bytes, sent within the body time-out."""
+        import anyio
+
+        declared = request.headers.get("content-length")
+        if declared and declared.isdigit() and int(declared) > limit:
+            return closing(413, too_large(settings, int(declared)))
+        chunks, size = [], 0
+        try:
+            with anyio.fail_after(settings.body_timeout):
+                async for chunk in request.stream():
+                    size += len(chunk)
+                    if size > limit:
+                        return closing(413, too_large(settings, size))
+                    chunks.append(chunk)
+        except TimeoutError:
+            message = f"the body was not sent within {settings.body_timeout:g} s"
+            return closing(408, {"error": "request timeout", "message": message})
+        return b"".join(chunks)
 
     async def body_of(request: Request) -> tuple[Any, int] | Response:
         """The request's payload (text or JSON) and its size, or the error answer."""
-        limit = max_bytes(settings) + 4096  # room for the JSON envelope
-        declared = request.headers.get("content-length")
-        if declared and declared.isdigit() and int(declared) > limit:
-            return JSONResponse(too_large(settings, int(declared)), status_code=413)
-        chunks, size = [], 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                return JSONResponse(too_large(settings, size), status_code=413)
-            chunks.append(chunk)
-        data = b"".join(chunks)
+        data = await bytes_of(request, max_bytes(settings) + 4096)  # room for the envelope
+        if isinstance(data, Response):
+            return data
         kind = request.headers.get("content-type", "text/plain").split(";")[0].strip().lower()
         if kind == "application/json":
             try:
-                return json.loads(data.decode("utf-8")), size
-            except (UnicodeDecodeError, ValueError) as err:
-                message = f"the body is not JSON: {err}"
-                return JSONResponse({"error": "bad request", "message": message}, 400)
+                return parse_json(data), len(data)
+            except BadRequest as err:
+                return JSONResponse({"error": "bad request", "message": str(err)}, 400)
         if kind in ("text/plain", "application/octet-stream", ""):
             try:
-                return data.decode("utf-8"), size
+                return data.decode("utf-8"), len(data)
             except UnicodeDecodeError:
                 # the parser says where the bad byte is: let it
-                return data.decode("utf-8", "surrogateescape"), size
+                return data.decode("utf-8", "surrogateescape"), len(data)
         message = f"send text/plain or application/json, not {kind}"
         return JSONResponse({"error": "unsupported media type", "message": message}, 415)
+
+    async def answered(job: Job, work) -> tuple:
+        """`work(pool, job, waited)` in a thread once a worker is free (the
+        wait counts in the job's time-out); Waited when the time ran out."""
+        async with admission.worker(job.limits.timeout) as waited:
+            return await run_in_threadpool(work, pool, job, waited)
+
+    async def run_of(job: Job) -> tuple[int, int, dict]:
+        try:
+            return await answered(job, run_job)
+        except Waited as late:
+            return timed_out(job, late.waited)
 
     @app.post(
         "/v1/run",
@@ -401,11 +562,15 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         response_class=JSONResponse,
     )
     async def run(request: Request):
-        got = await body_of(request)
-        if isinstance(got, Response):
-            return got
-        payload, _ = got
-        status, exit_status, body = await run_in_threadpool(run_answer, pool, settings, payload)
+        try:
+            async with admission.admitted():
+                got = await body_of(request)
+                if isinstance(got, Response):
+                    return got
+                job = prepare(got[0], settings)
+                status, exit_status, body = await run_of(job) if isinstance(job, Job) else job
+        except Full:
+            return busy()
         return JSONResponse(body, status_code=status, headers={"X-Mtgkb-Exit": str(exit_status)})
 
     @app.post(
@@ -416,11 +581,100 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         response_class=JSONResponse,
     )
     async def facts(request: Request):
-        got = await body_of(request)
-        if isinstance(got, Response):
-            return got
-        status, body = await run_in_threadpool(facts_answer, pool, settings, got[0])
+        try:
+            async with admission.admitted():
+                got = await body_of(request)
+                if isinstance(got, Response):
+                    return got
+                job = prepare(got[0], settings)
+                if not isinstance(job, Job):
+                    return JSONResponse(job[2], status_code=job[0])
+                try:
+                    status, body = await answered(job, facts_job)
+                except Waited as late:
+                    status, _, body = timed_out(job, late.waited)
+        except Full:
+            return busy()
         return JSONResponse(body, status_code=status)
+
+    async def batch_item(item: Any, index: int) -> dict:
+        """One line of a batch's answer: {"index", "id"?, "status", "exit", "body"}."""
+        ident = item.pop("id", None) if isinstance(item, dict) else None
+        job = prepare(item, settings) if not isinstance(item, Unreadable) else None
+        if job is None:
+            status, exit_status = 400, 2
+            body = {"error": "bad request", "message": item.message}
+        elif isinstance(job, Job):
+            status, exit_status, body = await run_of(job)
+        else:
+            status, exit_status, body = job
+        line = {"index": index, "status": status, "exit": exit_status, "body": body}
+        return line if ident is None else {"id": ident, **line}
+
+    async def batch_lines(items: list):
+        """The answers of a batch in input order, up to `workers` at a time."""
+        import asyncio
+
+        window = max(1, settings.workers)
+        pending: list = []
+        try:
+            for index, item in enumerate(items):
+                pending.append(asyncio.ensure_future(batch_item(item, index)))
+                items[index] = None  # answered items leave memory
+                if len(pending) >= window:
+                    yield await pending.pop(0)
+            while pending:
+                yield await pending.pop(0)
+        finally:
+            for task in pending:
+                task.cancel()
+
+    @app.post(
+        "/v1/batch",
+        summary="Answer many scenarios: a JSON array, or NDJSON streamed back as NDJSON",
+        openapi_extra=openapi.BATCH_REQUEST,
+        responses=openapi.BATCH_RESPONSES,
+    )
+    async def batch(request: Request):
+        try:
+            admission.enter()
+        except Full:
+            return busy()
+        streaming = False
+        try:
+            data = await bytes_of(request, settings.batch_bytes())
+            if isinstance(data, Response):
+                return data
+            kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+            try:
+                items, streamed = read_batch(data, kind, settings.max_batch)
+            except BatchError as err:
+                return JSONResponse({"error": "bad request", "message": str(err)}, err.status)
+            del data
+            if not streamed:
+                return JSONResponse([line async for line in batch_lines(items)])
+
+            left = []
+
+            def leave_once() -> None:
+                if not left:
+                    left.append(True)
+                    admission.leave()
+
+            async def ndjson():
+                try:  # the answers are computed as they are sent, in input order
+                    async for line in batch_lines(items):
+                        yield json.dumps(line, ensure_ascii=False) + "\n"
+                finally:
+                    leave_once()
+
+            streaming = True
+            return StreamingResponse(
+                ndjson(), media_type="application/x-ndjson", background=BackgroundTask(leave_once)
+            )
+        finally:
+            if not streaming:
+                admission.leave()
 
     @app.get(
         "/v1/rules/{number}",
@@ -429,7 +683,10 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         response_class=JSONResponse,
     )
     async def rule(number: str, lang: str = "en"):
-        status, body = await run_in_threadpool(rule_answer, number, lang)
+        if len(number) > 40 or lang not in LANGS:
+            status, body = rule_answer(number[:41], lang if lang in LANGS else "?")
+        else:
+            status, body = await run_in_threadpool(rule_answer, number, lang)
         return JSONResponse(body, status_code=status)
 
     @app.get("/v1/examples", summary="The bundled example scenarios")
@@ -446,7 +703,12 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
 
     @app.get("/health", summary="Whether the server answers, and its workers")
     async def health() -> dict:
-        return {"status": "ok", "version": __version__, "pool": pool.stats()}
+        return {
+            "status": "ok",
+            "version": __version__,
+            "pool": pool.stats(),
+            "admission": admission.stats(),
+        }
 
     @app.get("/", include_in_schema=False)
     async def page():
@@ -460,42 +722,91 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
 # the command
 
 
+def _lines(stream, limit: int):
+    """The lines of a binary `stream`, each at most `limit` bytes: a longer
+    line is read past (never held whole) and given as None."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            while True:  # the rest of the long line, a bounded piece at a time
+                rest = stream.readline(1 << 16)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield None, len(line)
+            continue
+        yield line, len(line)
+
+
+def stdio_answer(pool: Pool, settings: Settings, line: bytes | None, size: int) -> dict:
+    """The answer line of one request line of `serve --stdio`."""
+    ident = None
+    if line is None:
+        status, exit_status = 413, 2
+        body = too_large(settings, size)
+        body["message"] = (
+            f"the line has more than {size - 1} bytes; a request line may have at most "
+            f"{stdio_line_bytes(settings)} bytes"
+        )
+    else:
+        try:
+            payload = parse_json(line)
+        except BadRequest as err:
+            status, exit_status = 400, 2
+            body = {"error": "bad request", "message": str(err)}
+        else:
+            if isinstance(payload, dict):
+                ident = payload.pop("id", None)
+            status, exit_status, body = run_answer(pool, settings, payload)
+    out = {"status": status, "exit": exit_status, "body": body}
+    return out if ident is None else {"id": ident, **out}
+
+
+def stdio_line_bytes(settings: Settings) -> int:
+    """The most a --stdio request line may have: a scenario at the parser's
+    bound, with room for JSON escapes and the envelope."""
+    return 2 * max_bytes(settings) + 4096
+
+
 def serve_stdio(settings: Settings, stdin=None, stdout=None) -> int:
-    """One JSON request per line in, one JSON answer per line out."""
-    stdin = stdin or sys.stdin
+    """One JSON request per line in, one JSON answer per line out. A line
+    that is not a request (not UTF-8, not JSON, too deep, too long) gets its
+    error answer, and the loop goes on."""
+    stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout
+    limit = stdio_line_bytes(settings)
     with Pool(settings.workers, memory=settings.pool_memory()) as pool:
         pool.start()
-        for line in stdin:
-            if not line.strip():
+        for line, size in _lines(stdin, limit):
+            if line is not None and not line.strip():
                 continue
-            ident = None
-            try:
-                payload = json.loads(line)
-            except ValueError as err:
-                status, exit_status = 400, 2
-                body = {"error": "bad request", "message": f"the line is not JSON: {err}"}
-            else:
-                if isinstance(payload, dict):
-                    ident = payload.pop("id", None)
-                status, exit_status, body = run_answer(pool, settings, payload)
-            out = {"status": status, "exit": exit_status, "body": body}
-            if ident is not None:
-                out = {"id": ident, **out}
+            out = stdio_answer(pool, settings, line, size)
             stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
             stdout.flush()
     return 0
 
 
 def serve_command(args) -> int:
+    from urllib.parse import quote
+
+    from mtgkb.serve.listening import ListenError, bind, off_loopback, page_urls
 
     settings = Settings(
-        workers=args.workers,
+        workers=args.workers or default_workers(),
         timeout=args.timeout,
         max_timeout=max(args.timeout, MAX_TIMEOUT),
         memory=args.memory,
         rule_base=args.rule_base,
+        host=args.host,
+        allowed_hosts=tuple(getattr(args, "allow_host", None) or ()),
+        allowed_origins=tuple(getattr(args, "allow_origin", None) or ()),
+        token=getattr(args, "token", None) or os.environ.get("MTGKB_SERVE_TOKEN") or None,
+        queue=getattr(args, "queue", None),
+        header_timeout=getattr(args, "idle_timeout", None) or HEADER_TIMEOUT,
     )
+    # a body (up to a few MB) has three times as long as the headers
+    settings.body_timeout = 3 * settings.header_timeout
     # the rule base (--rule-base, --with) was made this process's by
     # mtgkb.cli.main; the workers inherit it
     if args.stdio:
@@ -506,7 +817,61 @@ def serve_command(args) -> int:
     except ImportError:
         print("mtgkb serve: error: the server needs: pip install 'mtgkb[serve]'", file=sys.stderr)
         return 2
+    if off_loopback(args.host):
+        if settings.token is None:
+            print(
+                f"mtgkb serve: error: --host {args.host} can be reached from other machines: "
+                "give a --token (or MTGKB_SERVE_TOKEN) that every request must carry",
+                file=sys.stderr,
+            )
+            return 2
+        print(
+            f"mtgkb serve: warning: listening on {args.host}, reachable from other machines; "
+            "every request must carry the token (Authorization: Bearer TOKEN)",
+            file=sys.stderr,
+        )
+    try:
+        sock = bind(args.host, args.port)
+    except ListenError as err:
+        print(f"mtgkb serve: error: {err}", file=sys.stderr)
+        return 2
+    port = sock.getsockname()[1]
     app = create_app(settings)
-    print(f"mtgkb serve: the page is at http://{args.host}:{args.port}/", file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    raise_open_files_limit()
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        http=guarded_protocol(settings.header_timeout),
+        timeout_keep_alive=5,
+        timeout_graceful_shutdown=5,
+    )
+    server = uvicorn.Server(config)
+    # the page takes the token from the address (its fragment never reaches a server)
+    suffix = f"#token={quote(settings.token, safe='')}" if settings.token else ""
+    for url in page_urls(args.host, port):
+        print(f"mtgkb serve: the page is at {url}{suffix}", file=sys.stderr, flush=True)
+    print(f"mtgkb serve: listening on port {port}", file=sys.stderr, flush=True)
+    server.run(sockets=[sock])
     return 0
+
+
+def default_workers() -> int:
+    """One worker per CPU this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def raise_open_files_limit() -> None:
+    """Let the server hold as many connections as the system allows it."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard == resource.RLIM_INFINITY:
+            hard = 1 << 16
+        if soft < hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    except (ImportError, OSError, ValueError):
+        pass

@@ -174,3 +174,60 @@ RULE_RESPONSES = {
     "200": _json(RULE, "the rule"),
     "404": _json(PROBLEM, "no such rule in the index"),
 }
+
+
+# --------------------------------------------------------------------------
+# POST /v1/batch (issue 27, item 3)
+
+BATCH_ITEM = {
+    "description": "one request of the batch: the body of POST /v1/run (an object, "
+    "or the scenario text as a string), optionally with an `id` its answer carries back",
+    "oneOf": [
+        {"type": "string"},
+        {
+            **RUN_JSON,
+            "properties": {
+                **RUN_JSON["properties"],
+                "id": {"description": "any JSON value, given back with the answer"},
+            },
+        },
+    ],
+}
+
+BATCH_REQUEST = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {"schema": {"type": "array", "items": BATCH_ITEM}},
+            "application/x-ndjson": {
+                "schema": {"type": "string", "description": "one request (JSON) per line"}
+            },
+        },
+    }
+}
+
+BATCH_LINE = {
+    "type": "object",
+    "required": ["index", "status", "exit", "body"],
+    "properties": {
+        "id": {"description": "the request's `id`, when it had one"},
+        "index": {"type": "integer", "description": "the request's place in the batch, from 0"},
+        "status": {"type": "integer", "description": "the HTTP status POST /v1/run would give"},
+        "exit": {"type": "integer", "description": "the exit status `mtgkb run` would give"},
+        "body": {"type": "object", "description": "the body POST /v1/run would give"},
+    },
+}
+
+BATCH_RESPONSES = {
+    "200": {
+        "description": "every request answered, in input order (an item's error is its own "
+        "answer, the batch still 200): a JSON array, or NDJSON streamed as answered",
+        "content": {
+            "application/json": {"schema": {"type": "array", "items": BATCH_LINE}},
+            "application/x-ndjson": {"schema": {"type": "string"}},
+        },
+    },
+    "400": _json(PROBLEM, "not a batch: not a JSON array, not JSON"),
+    "413": _json(PROBLEM, "the batch is too large"),
+    "503": _json(PROBLEM, "the server is busy (Retry-After says when to ask again)"),
+}

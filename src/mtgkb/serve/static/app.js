@@ -2,6 +2,25 @@
 // Everything comes from the mtgkb server that serves this file (no network).
 "use strict";
 
+// A server that other machines can reach asks for its token (mtgkb serve
+// --token): it comes in the address the server prints (#token=...), is kept
+// for this tab only, and leaves the address at once (links copied carry none).
+const TOKEN = (() => {
+  const match = /^#token=([^&]*)$/.exec(location.hash);
+  if (match) {
+    try { sessionStorage.setItem("mtgkb-token", decodeURIComponent(match[1])); } catch (e) { /* private mode */ }
+    history.replaceState(null, "", location.pathname + location.search);
+    try { return decodeURIComponent(match[1]); } catch (e) { return null; }
+  }
+  try { return sessionStorage.getItem("mtgkb-token"); } catch (e) { return null; }
+})();
+
+function api(path, options = {}) {
+  const headers = { ...(options.headers || {}) };
+  if (TOKEN) headers.authorization = "Bearer " + TOKEN;
+  return fetch(path, { ...options, headers });
+}
+
 const WORDS = {
   en: {
     tagline: "Magic: The Gathering rules questions, answered from the Comprehensive Rules",
@@ -123,7 +142,7 @@ function goToLine(line, column) {
 // ---------------------------------------------------------------- talking to mtgkb
 
 async function post(path, scenario) {
-  const response = await fetch(path, {
+  const response = await api(path, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ scenario, lang: state.lang }),
@@ -184,7 +203,7 @@ function ruleChip(number) {
 
 async function showRule(number) {
   const box = $("rule-info");
-  const response = await fetch(`/v1/rules/${encodeURIComponent(number)}?lang=${state.lang}`);
+  const response = await api(`/v1/rules/${encodeURIComponent(number)}?lang=${state.lang}`);
   const body = await response.json();
   box.replaceChildren(
     el("strong", {}, number + " "),
@@ -463,7 +482,7 @@ $("lang").addEventListener("change", (event) => {
 async function loadExamples() {
   const nav = $("examples");
   try {
-    const list = await (await fetch("/v1/examples")).json();
+    const list = await (await api("/v1/examples")).json();
     for (const example of list) {
       nav.append(el("button", { type: "button", title: example.title, "data-example": example.name, onclick: () => setText(example.text) },
         example.name.replace(/^\d+_/, "").replace(/_/g, " ")));

@@ -1,0 +1,94 @@
+"""The public Python API (issue 27, item 3): `mtgkb.__all__` names it,
+`mtgkb.ScenarioError` and `mtgkb.SolveTimeout` come from the package itself,
+and `mtgkb.run_many` answers many scenarios in input order, an unreadable or
+stopped one giving its own error without stopping the others."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from helpers import ILLEGAL_BLOCK_PLAY
+
+import mtgkb
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool forks its workers")
+
+ILLEGAL_BLOCK = ILLEGAL_BLOCK_PLAY + "ask legal\n"
+# 802.4a: the same play with the Grizzly Bears blocking the Runeclaw Bear,
+# which attacks Alex, its controller: legal
+LEGAL_BLOCK = ILLEGAL_BLOCK.replace(
+    '"Grizzly Bears" blocks "Hill Giant"', '"Grizzly Bears" blocks "Runeclaw Bear"'
+)
+UNREADABLE = "players: Rob, Alex\nRob controls creature\n"
+
+
+def menace_blocks() -> str:
+    """`ask blocks` over about 13^12 declarations that menace ties into one
+    part (enumerated, not multiplied): far more work than a time-out of 0.5 s."""
+    lines = ["players: Ann, Ben", "active: Ann", "phase: declare-blockers"]
+    lines += [f'Ann controls creature "A{j}" 2/2 with menace' for j in range(12)]
+    lines += [f'Ben controls creature "B{j}" 2/2' for j in range(12)]
+    lines += [f'"A{j}" attacks Ben' for j in range(12)]
+    lines.append("ask blocks for Ben")
+    return "\n".join(lines) + "\n"
+
+
+def test_the_public_names_are_listed_and_importable_from_the_package():
+    from mtgkb import Answerer, Outcome, ScenarioError, SolveTimeout, UsageError, run, run_many
+    from mtgkb.engine.solve import SolveTimeout as solve_timeout
+    from mtgkb.language.errors import ScenarioError as scenario_error
+
+    assert {"run", "run_many", "Answerer", "Outcome", "ScenarioError", "SolveTimeout"} <= set(
+        mtgkb.__all__
+    )
+    for name in mtgkb.__all__:
+        assert getattr(mtgkb, name) is not None
+    assert ScenarioError is scenario_error and SolveTimeout is solve_timeout
+    assert issubclass(UsageError, ValueError)
+    assert callable(run) and callable(run_many) and isinstance(Answerer, type)
+    assert isinstance(Outcome, type)
+    with pytest.raises(AttributeError):
+        mtgkb.no_such_name  # noqa: B018
+
+
+def test_802_4a_run_many_answers_in_input_order_with_each_error_in_its_place():
+    seen = []
+
+    def scenarios():  # read lazily, one at a time
+        for item in (
+            ("illegal.mtg", ILLEGAL_BLOCK),
+            UNREADABLE,
+            ("legal.mtg", LEGAL_BLOCK.encode("utf-8")),
+        ):
+            seen.append(item)
+            yield item
+
+    outcomes = list(mtgkb.run_many(scenarios(), workers=2))
+    assert len(seen) == 3
+    illegal, unreadable, legal = outcomes
+    assert illegal.name == "illegal.mtg" and illegal.ok
+    (verdict,) = illegal.answer["answers"]
+    assert verdict["legal"] is False and "802.4a" in verdict["rules"]
+    assert not unreadable.ok and isinstance(unreadable.error, mtgkb.ScenarioError)
+    assert unreadable.error.line == 2
+    with pytest.raises(mtgkb.ScenarioError):
+        unreadable.result()
+    assert legal.name == "legal.mtg"
+    (verdict,) = legal.result()["answers"]
+    assert verdict["legal"] is True
+
+
+def test_run_many_gives_a_time_out_as_that_scenario_s_error_and_goes_on(tmp_path):
+    path = tmp_path / "illegal.mtg"
+    path.write_text(ILLEGAL_BLOCK, encoding="utf-8")
+    stopped, answered = mtgkb.run_many([menace_blocks(), path], timeout=0.5)
+    assert isinstance(stopped.error, mtgkb.SolveTimeout)
+    assert answered.name == str(path) and answered.answer["answers"][0]["legal"] is False
+
+
+def test_run_many_checks_its_bounds_first():
+    with pytest.raises(mtgkb.UsageError):
+        list(mtgkb.run_many([ILLEGAL_BLOCK], timeout=-1))
+    with pytest.raises(TypeError):
+        list(mtgkb.run_many([42]))
