@@ -536,7 +536,11 @@ def answer(question, scenario, facts, limits: Limits, session: Session | None = 
         }
     session = Session() if session is None else session
     try:
-        return handler(question, scenario, facts_for(question, facts), limits, session)
+        before = session.engine.unsatisfied
+        found = handler(question, scenario, facts_for(question, facts), limits, session)
+        if session.engine.unsatisfied != before and not isinstance(facts, str):
+            found = _if_answer_set(found, fixed_facts(facts), session, registry.get(kind))
+        return found
     finally:
         shared = session.groundings
         if shared is not None and shared.scenario is scenario:
@@ -544,6 +548,21 @@ def answer(question, scenario, facts, limits: Limits, session: Session | None = 
         questions = getattr(scenario, "questions", None)
         if not questions or question is questions[-1]:
             session.end_file()
+
+
+def _if_answer_set(found: Answer, fixed, session: Session, entry) -> Answer:
+    """The answer, or, when the rule base has no answer set on the file's
+    facts (a solve of it found no model), only what names the question and
+    the `"inconsistent"` entry naming the statements responsible (exit 4)."""
+    from mtgkb.questions import consistency
+
+    key = frozenset(fixed)
+    if key not in session.no_answer_set:
+        session.no_answer_set[key] = consistency.no_answer_set(fixed, session.engine)
+    broken = session.no_answer_set[key]
+    if broken is None:
+        return found
+    return consistency.unanswered(found, broken, [name for name, _ in entry.asked])
 
 
 def facts_for(question, facts):
