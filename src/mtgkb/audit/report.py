@@ -28,6 +28,7 @@ from mtgkb.audit.consistency import PARALLEL_FROM, consistency, file_scenarios, 
 from mtgkb.audit.editions import editions
 from mtgkb.audit.expected import expected_answers
 from mtgkb.audit.lint import lint as lint_of
+from mtgkb.audit.not_modelled import not_modelled as not_modelled_of
 from mtgkb.audit.sources import Base, finding, scan
 from mtgkb.rulebase.index import EDITION, RuleIndex, load_index
 from mtgkb.rulebase.location import RuleBase
@@ -72,6 +73,8 @@ def audit(
     more_lint, more_warnings = lint_of(base, scans, index)
     lint += more_lint
     warnings += more_warnings
+    unmodelled, more_lint = not_modelled_of(base, scans, index)
+    lint += more_lint
 
     made: list[str] = []
     if corpus is not None:
@@ -92,7 +95,13 @@ def audit(
     )
     conflicts = group_conflicts(found, base, dict(scenarios), timeout, progress)
 
-    report: dict = {"rules": coverage, "lint": lint, "warnings": warnings, "conflicts": conflicts}
+    report: dict = {
+        "rules": coverage,
+        "lint": lint,
+        "warnings": warnings,
+        "conflicts": conflicts,
+        "not_modelled": unmodelled,
+    }
     differing: list[dict] = []
     if expected:
         report["expected"] = expected_answers(base, progress)
@@ -111,6 +120,7 @@ def audit(
         "warnings": len(warnings),
         "scenarios": len(scenarios),
         "conflicts": len(conflicts),
+        "not_modelled": len({d["rule"] for d in unmodelled}),
         "conflict_scenarios": len(found),
         "expected_checked": len(report.get("expected", [])),
         "expected_differ": len(differing),

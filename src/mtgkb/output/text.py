@@ -226,10 +226,20 @@ def _answer_tree(answer: dict, _t: _Labels) -> Tree:
             where = ", ".join(d.get("at", [])) or _t("place_not_found")
             rules = ", ".join(d["rules"]) or "-"
             warn.add(Text(_t("derived_at", d["value"], rules, where), style="red"))
+    for number in answer.get("unmodelled", []):
+        node.add(Text(_t("not_modelled", number, _paraphrase(number, _t.lang)), style="yellow"))
     rules = _rules_line(answer, _t)
     if rules is not None:
         node.add(rules)
     return node
+
+
+def _paraphrase(number: str, lang: str) -> str:
+    """The rule index's paraphrase of a CR rule in `lang` ("?" when it has none)."""
+    from mtgkb.rulebase.index import load_index
+
+    entry = load_index().entries.get(number)
+    return (entry.text(lang) if entry is not None else "") or "?"
 
 
 def _no_answer_set(node: Tree, item: dict, _t: _Labels) -> None:
