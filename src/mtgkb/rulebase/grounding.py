@@ -18,6 +18,7 @@ from pathlib import Path
 
 import clingo
 
+from mtgkb.engine.control import new_control
 from mtgkb.language.errors import ScenarioError
 
 #: clingo's place of a message: FILE:LINE:COL, then -COL or -LINE:COL.
@@ -84,7 +85,7 @@ def grounding_errors(files: Iterable[Path]) -> list[str]:
         if code == clingo.MessageCode.RuntimeError or ": error:" in message:
             messages.append(_normal(message))
 
-    ctl = clingo.Control(["--warn=none"], logger=log)
+    ctl = new_control(["--warn=none"], log)
     try:
         for path in files:
             ctl.load(str(path))
