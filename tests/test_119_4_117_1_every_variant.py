@@ -64,7 +64,10 @@ TABLES = [
 ]
 
 
-@pytest.mark.parametrize(("variant", "table", "life", "starting"), TABLES, ids=[t[0] for t in TABLES])
+NAMES = [t[0] for t in TABLES]
+
+
+@pytest.mark.parametrize(("variant", "table", "life", "starting"), TABLES, ids=NAMES)
 def test_119_4_paying_life_up_to_the_variants_starting_life(variant, table, life, starting):
     text = f"{table}\nask can Ben pay {life} life\nask can Ben pay {life + 1} life\n"
     result = answer_text(text, f"{variant}.mtg", Limits(), engine=ENGINE)
@@ -81,7 +84,7 @@ def test_119_4_paying_life_up_to_the_variants_starting_life(variant, table, life
 ALL_KINDS = ["instant", "flash", "ability", "sorcery-speed ability", "sorcery", "land"]
 
 
-@pytest.mark.parametrize(("variant", "table"), [t[:2] for t in TABLES], ids=[t[0] for t in TABLES])
+@pytest.mark.parametrize(("variant", "table"), [t[:2] for t in TABLES], ids=NAMES)
 def test_117_1a_805_5a_who_may_act_in_each_variant(variant, table):
     # 117.1a: the active player (Ann, the first seat, 102.1; the archenemy takes
     # the first turn, 904.6) in their main phase with an empty stack and priority
