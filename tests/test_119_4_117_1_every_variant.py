@@ -5,7 +5,7 @@ Giant team's shared total (810.4, paid from by either member, 119.4a), 40 in
 Commander, 25 in two-player Brawl, 20 moved by the Vanguard life modifier.
 And who may act now (117.1, 117.1a) follows the variant only where a team
 shares its turns (805.5a). The interaction matrix's tests of each variant
-with `ask can P pay` and `ask actions`."""
+with `ask can P pay`, `ask actions` and `ask outcome`."""
 
 from __future__ import annotations
 
@@ -98,3 +98,16 @@ def test_117_1a_805_5a_who_may_act_in_each_variant(variant, table):
     assert ben["may"] == (ALL_KINDS if variant == "two_headed_giant" else [])
     if variant == "two_headed_giant":
         assert "805.5a" in ben["rules"]
+
+
+@pytest.mark.parametrize(("variant", "table", "life", "starting"), TABLES, ids=NAMES)
+def test_103_4_the_outcome_starts_from_the_variants_starting_life(variant, table, life, starting):
+    # 103.4, 119.1 and their subrules: with nothing happening, each life total is
+    # the starting one (in Two-Headed Giant each member shows the team's, spec 6)
+    text = f"{table}\nask outcome\n"
+    result = answer_text(text, f"{variant}.mtg", Limits(), engine=ENGINE)
+    assert result.status == 0, result.error
+    (outcome,) = result.output["answers"]
+    assert outcome["life"]["Ben"] == life
+    assert outcome["lost"] == []
+    assert starting & set(outcome["rules"]), outcome["rules"]
