@@ -64,9 +64,10 @@ def choose_rule_base(args: argparse.Namespace):
 
 
 def _rule_base_errors(args: argparse.Namespace) -> list[str]:
-    """The syntax errors of the rule base this command used (none if it used none)."""
+    """The syntax and grounding errors of the rule base this command used
+    (none if it used none)."""
     chosen = getattr(args, "chosen_rule_base", None)
-    return chosen.syntax_errors() if chosen is not None else []
+    return chosen.grounding_errors() if chosen is not None else []
 
 
 def _unreadable(files) -> str | None:

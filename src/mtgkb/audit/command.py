@@ -37,6 +37,12 @@ def audit_command(args: argparse.Namespace) -> int:
         if not Path(f).is_file():
             print(f"mtgkb audit: {f}: no such file", file=sys.stderr)
             return 2
+    chosen = getattr(args, "chosen_rule_base", None)
+    faults = chosen.grounding_errors() if chosen is not None else []
+    if faults:
+        # a program clingo cannot read or ground: bad input, said as clingo says it
+        print("\n".join(faults), file=sys.stderr)
+        return 2
     shown = getattr(args, "progress", False) or sys.stderr.isatty()
     options = {"progress": progress_printer(shown)}
     if getattr(args, "quick", False):

@@ -54,6 +54,11 @@ def to_text(report: dict) -> str:
         for kind, group in _grouped(items).items():
             out.append(f"\n{title}: {kind} ({len(group)})")
             out += [f"  {_item_line(i)}" for i in group]
+    if report.get("not_modelled"):
+        out.append(f"\nnot modelled ({len(report['not_modelled'])} declarations)")
+        for d in report["not_modelled"]:
+            answers = ", ".join(d.get("answers", [])) or "every answer"
+            out.append(f"  {d['rule']} when {d['when']}  [{d['at']}; {answers}]")
     if report.get("conflicts"):
         out.append(f"\nconflicts ({len(report['conflicts'])})")
         for c in report["conflicts"]:
@@ -187,6 +192,13 @@ def to_markdown(report: dict) -> str:
         out += [
             f"| {i['kind']} | {_md_cell(i.get('where', ''))} | {_md_cell(i['message'])} |"
             for i in items
+        ]
+    if report.get("not_modelled"):
+        out += ["", "## Not modelled", "", "| rule | when | answers | where |", "|---|---|---|---|"]
+        out += [
+            f"| {d['rule']} | {_md_cell(d['when'])} | "
+            f"{_md_cell(', '.join(d.get('answers', [])) or 'every answer')} | {_md_cell(d['at'])} |"
+            for d in report["not_modelled"]
         ]
     out += ["", "## Conflicts", ""]
     if report.get("conflicts"):

@@ -31,6 +31,7 @@ from mtgkb.audit.consistency import PARALLEL_FROM, consistency, file_scenarios, 
 from mtgkb.audit.editions import editions
 from mtgkb.audit.expected import expected_answers
 from mtgkb.audit.lint import lint as lint_of
+from mtgkb.audit.not_modelled import not_modelled as not_modelled_of
 from mtgkb.audit.sources import Base, finding, scan
 from mtgkb.audit.units import run_units, unit_findings
 from mtgkb.rulebase.index import EDITION, RuleIndex, load_index
@@ -91,6 +92,8 @@ def audit(
     more_lint, more_warnings = lint_of(base, scans, index)
     lint += more_lint
     warnings += more_warnings
+    unmodelled, more_lint = not_modelled_of(base, scans, index)
+    lint += more_lint
     more_lint, more_warnings = unit_findings(base, units, index)
     lint += more_lint
     warnings += more_warnings
@@ -108,6 +111,7 @@ def audit(
             "lint": lint,
             "warnings": warnings,
             "units": [u.as_dict() for u in units],
+            "not_modelled": unmodelled,
             "against": section,
         }
         return _finish(report, base, [0] * section["scenarios"], [], [], lint, warnings)
@@ -118,6 +122,7 @@ def audit(
                 "lint": lint,
                 "warnings": warnings,
                 "units": [u.as_dict() for u in units],
+                "not_modelled": unmodelled,
                 "lint_only": True,
             },
             base,
@@ -153,6 +158,7 @@ def audit(
         "warnings": warnings,
         "units": [u.as_dict() for u in units],
         "conflicts": conflicts,
+        "not_modelled": unmodelled,
     }
     differing: list[dict] = []
     if expected:
@@ -197,6 +203,7 @@ def _finish(
         "warnings": len(warnings),
         "scenarios": len(scenarios),
         "conflicts": len(conflicts),
+        "not_modelled": len({d["rule"] for d in report.get("not_modelled", [])}),
         "conflict_scenarios": len(found),
         "unit_tests": len(report.get("units", [])),
         "unit_tests_failed": sum(1 for u in report.get("units", []) if not u["ok"]),

@@ -20,6 +20,7 @@ from mtgkb.engine.analysis import (
 from mtgkb.engine.analysis_cache import _load_analysis, _store_analysis
 from mtgkb.engine.citations import program_text
 from mtgkb.engine.sharing import _definitions, _guard
+from mtgkb.rulebase.grounding import check_grounds
 
 
 class _RuleBase:
@@ -50,6 +51,7 @@ class _RuleBase:
             self.file_spans.append((start, end))
             start = end + 1
         self.query_texts = {f.stem: f.read_text(encoding="utf-8") for f in query_files}
+        self.query_files = list(query_files)
         self.controls = 0  # how many Controls this process built from it
         self._analysis: _Analysis | None = None
         self._guarded: dict[str, str | None] = {}
@@ -85,6 +87,9 @@ class _RuleBase:
         name = f"analysis-{key}.marshal"
         data = _load_analysis(folder / name, key, source, self) if folder else None
         if data is None:
+            # a program clingo cannot ground (an unsafe variable, even in a
+            # statement slicing would leave out) is bad input: said once, here
+            check_grounds([*self.files, *self.query_files])
             data = {
                 "key": key,
                 "base": _analyse(self.text),

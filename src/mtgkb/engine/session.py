@@ -104,8 +104,16 @@ class Session:
         self.groundings: SharedGroundings | None = None
         # the file's models of single-model queries, by query and facts
         self.solved: dict[tuple, list[clingo.Symbol]] = {}
+        # the file's facts -> whether the rule base has no answer set on them
+        # (the `"inconsistent"` entry saying so, or None)
+        self.no_answer_set: dict[frozenset, dict | None] = {}
+        # the file's facts -> the rules not modelled on them, and the kinds of
+        # question each is narrowed to (mtgkb.questions.answers)
+        self.unmodelled: dict[frozenset, tuple] = {}
 
     def end_file(self) -> None:
         """The file's last question is answered: drop its groundings and models."""
         self.groundings = None
         self.solved.clear()
+        self.no_answer_set.clear()
+        self.unmodelled.clear()

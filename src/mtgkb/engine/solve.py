@@ -130,6 +130,7 @@ class Grounding:
             raise ValueError("a grounding needs at least one query")
         engine = Engine() if engine is None else engine
         self.options = options = engine.options
+        self.engine = engine
         base = engine.rule_base()
         merged = len(self.queries) > 1
         if merged and any(base.guarded(q) is None for q in self.queries):
@@ -216,6 +217,12 @@ class Grounding:
         to keep in the result (None: all); every model is also passed to
         `on_model`. With a `#minimize`/`#maximize` only optimal models count.
         """
+        result = self._solve(query, max_models, keep, timeout, on_model, true)
+        if result.complete and not result.satisfiable:
+            self.engine.unsatisfied += 1
+        return result
+
+    def _solve(self, query, max_models, keep, timeout, on_model, true) -> SolveResult:
         if query not in self.queries:
             raise ValueError(f"query {query!r} is not part of this grounding")
         for name, guard in self._guards.items():

@@ -95,6 +95,10 @@ class Engine:
         self._checked = 0.0
         # (rule base stamp, query) -> the program of mtgkb.engine.scenarios
         self.scenario_programs: dict[tuple, list | None] = {}
+        #: how many solves with this engine proved they have no model: where
+        #: one did, the answers ask whether the rule base has an answer set at
+        #: all (mtgkb.questions.consistency.no_answer_set)
+        self.unsatisfied = 0
 
     def __repr__(self) -> str:
         return f"Engine({self.options!r}, {self.location.root})"

@@ -211,9 +211,13 @@ def _answer_tree(answer: dict, _t: _Labels) -> Tree:
         return node
     entry = registry.by_ask(ask)
     form = TEXT_FORMS.get(entry.text) if entry is not None else None
-    if form is not None:
+    unanswered = any(i.get("no_answer_set") for i in answer.get("inconsistent", []))
+    if form is not None and not unanswered:
         form(node, title, answer, _t)
     for item in answer.get("inconsistent", []):
+        if item.get("no_answer_set"):
+            _no_answer_set(node, item, _t)
+            continue
         values = ", ".join(str(v) for v in item["values"])
         warn = node.add(
             Text(_t("inconsistent", item["atom"], item["of"], values), style="bold red")
@@ -222,10 +226,30 @@ def _answer_tree(answer: dict, _t: _Labels) -> Tree:
             where = ", ".join(d.get("at", [])) or _t("place_not_found")
             rules = ", ".join(d["rules"]) or "-"
             warn.add(Text(_t("derived_at", d["value"], rules, where), style="red"))
+    for number in answer.get("unmodelled", []):
+        node.add(Text(_t("not_modelled", number, _paraphrase(number, _t.lang)), style="yellow"))
     rules = _rules_line(answer, _t)
     if rules is not None:
         node.add(rules)
     return node
+
+
+def _paraphrase(number: str, lang: str) -> str:
+    """The rule index's paraphrase of a CR rule in `lang` ("?" when it has none)."""
+    from mtgkb.rulebase.index import load_index
+
+    entry = load_index().entries.get(number)
+    return (entry.text(lang) if entry is not None else "") or "?"
+
+
+def _no_answer_set(node: Tree, item: dict, _t: _Labels) -> None:
+    """A rule base with no answer set for the file: the statements behind it."""
+    warn = node.add(Text(_t("no_answer_set"), style="bold red"))
+    for statement in item.get("statements", []):
+        rules = ", ".join(statement.get("rules", [])) or _t("no_tag")
+        warn.add(Text(_t("statement_at", statement["at"], rules), style="red"))
+    if item.get("statements_found") is False:
+        warn.add(Text(_t("statements_not_found"), style="red"))
 
 
 def _explain_tree(node: Tree, items: list, _t: _Labels, said: set | None = None) -> None:

@@ -536,7 +536,13 @@ def answer(question, scenario, facts, limits: Limits, session: Session | None = 
         }
     session = Session() if session is None else session
     try:
-        return handler(question, scenario, facts_for(question, facts), limits, session)
+        before = session.engine.unsatisfied
+        found = handler(question, scenario, facts_for(question, facts), limits, session)
+        if session.engine.unsatisfied != before and not isinstance(facts, str):
+            found = _if_answer_set(found, fixed_facts(facts), session, registry.get(kind))
+        if not isinstance(facts, str) and not _unanswered(found):
+            found = _with_unmodelled(found, kind, fixed_facts(facts), session)
+        return found
     finally:
         shared = session.groundings
         if shared is not None and shared.scenario is scenario:
@@ -544,6 +550,76 @@ def answer(question, scenario, facts, limits: Limits, session: Session | None = 
         questions = getattr(scenario, "questions", None)
         if not questions or question is questions[-1]:
             session.end_file()
+
+
+def _if_answer_set(found: Answer, fixed, session: Session, entry) -> Answer:
+    """The answer, or, when the rule base has no answer set on the file's
+    facts (a solve of it found no model), only what names the question and
+    the `"inconsistent"` entry naming the statements responsible (exit 4)."""
+    from mtgkb.questions import consistency
+
+    key = frozenset(fixed)
+    if key not in session.no_answer_set:
+        session.no_answer_set[key] = consistency.no_answer_set(fixed, session.engine)
+    broken = session.no_answer_set[key]
+    if broken is None:
+        return found
+    return consistency.unanswered(found, broken, [name for name, _ in entry.asked])
+
+
+def _unanswered(found: Answer) -> bool:
+    """Whether the answer is only the rule base's lack of an answer set."""
+    return any(item.get("no_answer_set") for item in found.get("inconsistent", ()))
+
+
+NOT_MODELLED_QUERY = "not_modelled"
+
+
+def _with_unmodelled(found: Answer, kind: str, fixed, session: Session) -> Answer:
+    """The answer with `"unmodelled"`: the CR rules the scenario brings into
+    play that the rule base does not model and that could change this
+    answer (kb/not_modelled.lp and the house rules' `not_modelled/1`,
+    narrowed to some kinds of question by `not_modelled_in/2`). Solved once
+    per file, on its facts."""
+    if not query_file(NOT_MODELLED_QUERY).exists():
+        return found
+    key = frozenset(fixed)
+    if key not in session.unmodelled:
+        session.unmodelled[key] = _not_modelled(fixed, session)
+    rules, scoped = session.unmodelled[key]
+    shown = [n for n in rules if n not in scoped or kind in scoped[n]]
+    if shown:
+        found["unmodelled"] = sorted(shown, key=sort_key)
+    return found
+
+
+def _not_modelled(fixed, session: Session) -> tuple[list[str], dict[str, set[str]]]:
+    """The rules not modelled on these facts, and the kinds of question each
+    is narrowed to (none: every kind)."""
+    grounding = Grounding([NOT_MODELLED_QUERY], list(fixed), engine=session.engine)
+    before = session.engine.unsatisfied
+    result = grounding.solve(NOT_MODELLED_QUERY, max_models=1)
+    session.engine.unsatisfied = before  # (no model: the answers say so already)
+    model = result.models[0] if result.models else []
+    rules: list[str] = []
+    scoped: dict[str, set[str]] = {}
+    for sym in model:
+        number = _rule_number(sym.arguments[0]) if sym.arguments else None
+        if number is None:
+            continue
+        if sym.name == "not_modelled" and len(sym.arguments) == 1:
+            rules.append(number)
+        elif sym.name == "not_modelled_in" and len(sym.arguments) == 2:
+            scoped.setdefault(number, set()).add(str(sym.arguments[1]))
+    return list(dict.fromkeys(rules)), scoped
+
+
+def _rule_number(term: clingo.Symbol) -> str | None:
+    """N of a `rule("N")` term, else None."""
+    if term.type != clingo.SymbolType.Function or term.name != "rule" or len(term.arguments) != 1:
+        return None
+    inner = term.arguments[0]
+    return inner.string if inner.type == clingo.SymbolType.String else None
 
 
 def facts_for(question, facts):

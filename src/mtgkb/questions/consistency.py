@@ -93,3 +93,65 @@ def report(
             }
         )
     return out
+
+
+# --------------------------------------------------------------------------
+# A rule base with no answer set for a file
+
+
+def no_answer_set(facts: Sequence[clingo.Symbol], engine, timeout: float = 10.0) -> dict | None:
+    """The `"inconsistent"` entry of a rule base that has no answer set on
+    these facts (the file's, without its questions), or None when it has one.
+
+    Every statement of the rule base's solved files (rules/, kb/, the added
+    files) gets a switch of its own (mtgkb.engine.cores); an unsatisfiable
+    core over the switches, shrunk by deletion, names a minimal set of
+    statements that together allow no answer set: each with its place and
+    the CR numbers of its tag. When the budget runs out first, the entry
+    says so with no statements."""
+    from mtgkb.engine.cores import (
+        Budget,
+        active,
+        minimal_rules,
+        solve_assuming,
+        switch_statements,
+        switched_control,
+    )
+    from mtgkb.rulebase.encoded import label, scan_kept
+
+    scans = [scan_kept(path) for path in engine.location.solved_files()]
+    switches = switch_statements(scans)
+    ctl, present = switched_control(switches, [], [f for f in facts if f.name != "asked"])
+    atoms = ctl.symbolic_atoms
+    on = [atoms[active(n)].literal for n in present]
+    try:
+        satisfiable, _, _ = solve_assuming(ctl, on, timeout)
+    except Budget:
+        return None  # (no finding without proof)
+    if satisfiable:
+        return None
+    try:
+        places = minimal_rules(ctl, present, timeout) or []
+        found = True
+    except Budget:
+        places, found = [], False
+    tags = {label(st.file, st.line): list(st.tags or ()) for sc in scans for st in sc.statements}
+    statements = [{"at": p, "rules": tags.get(p, [])} for p in places]
+    rules = sorted({r for s in statements for r in s["rules"]}, key=sort_key)
+    entry = {"no_answer_set": True, "rules": rules, "statements": statements}
+    if not found:
+        entry["statements_found"] = False
+    return entry
+
+
+def unanswered(answer: dict, entry: dict, asked: Sequence[str] = ()) -> dict:
+    """The answer to a question of a file the rule base has no answer set
+    for: what names the question (its `ask` and the parameters `asked`) and
+    the `"inconsistent"` entry, no value (the run exits 4, spec section 11)."""
+    out = {"ask": answer.get("ask")}
+    for key in asked:
+        if key in answer:
+            out[key] = answer[key]
+    out["inconsistent"] = [entry]
+    out["rules"] = list(entry["rules"])
+    return out

@@ -141,6 +141,18 @@ class RuleBase:
         files = [f for name in FOLDERS for f in sorted(self.folder(name).glob("*.lp"))]
         return unparsable([*files, *self.extra])
 
+    def grounding_errors(self) -> list[str]:
+        """clingo's `FILE:LINE:COL: error:` messages for the programs of this
+        rule base that it cannot read or ground (an unsafe variable, ...):
+        the syntax errors first; none when every program grounds."""
+        found = self.syntax_errors()
+        if found:
+            return found
+        from mtgkb.rulebase.grounding import grounding_errors
+
+        queries = sorted(self.folder("queries").glob("*.lp"))
+        return grounding_errors([*self.solved_files(), *queries])
+
     def solved_files(self) -> list[Path]:
         """Every program a question needs: the CR encodings, the facts they
         read, then the user's added files (not the input checks)."""

@@ -19,6 +19,7 @@ from mtgkb.language.facts import scenario_facts
 from mtgkb.language.parser import parse_text, read_text
 from mtgkb.language.validate import validate
 from mtgkb.questions.answers import Limits, answer
+from mtgkb.rulebase.grounding import RuleBaseFault
 from mtgkb.running.deadline import (
     DeadlineExceeded,
     WorkerLost,
@@ -75,7 +76,10 @@ def answer_text(
         return out_of_memory(name, limits)
     try:
         left = max(limits.timeout - spent, 0.0)
-        engine.prepare()  # read in this process: the child inherits the rule base
+        try:
+            engine.prepare()  # read in this process: the child inherits the rule base
+        except RuleBaseFault as fault:
+            return rule_base_error(name, fault)
 
         def work() -> FileResult:
             return answer_now(text, name, limits, engine)
@@ -115,10 +119,39 @@ def answer_now(
     text: str | bytes, name: str, limits: Limits, engine: Engine | None = None
 ) -> FileResult:
     """Parse and answer in this process, without a deadline."""
-    scenario = parse_or_fail(text, name, limits.lang)
-    if isinstance(scenario, FileResult):
-        return scenario
-    return answer_scenario(scenario, name, limits, session=Session(engine))
+    try:
+        scenario = parse_or_fail(text, name, limits.lang)
+        if isinstance(scenario, FileResult):
+            return scenario
+        return answer_scenario(scenario, name, limits, session=Session(engine))
+    except RuntimeError as err:
+        fault = rule_base_fault(err, engine)
+        if fault is None:
+            raise
+        return rule_base_error(name, fault)
+
+
+def rule_base_fault(err: RuntimeError, engine: Engine | None) -> RuleBaseFault | None:
+    """The fault of the rule base behind clingo's `err` (a program of it that
+    clingo cannot read or ground), or None when the rule base grounds."""
+    if isinstance(err, RuleBaseFault):
+        return err
+    location = engine.location if engine is not None else None
+    if location is None:
+        from mtgkb.rulebase.location import current
+
+        location = current()
+    found = location.grounding_errors()
+    return RuleBaseFault(found) if found else None
+
+
+def rule_base_error(name: str, fault: RuleBaseFault) -> FileResult:
+    """The result (exit 2) of a file answered from a rule base clingo cannot
+    ground: clingo's messages, `FILE:LINE:COL: error: ...`, naming the
+    rule base's file; the exception is the first as bad input."""
+    message = "\n".join(fault.messages)
+    output = {"file": name, "error": message}
+    return FileResult(name, EXIT_INPUT, output, message, _bare(fault.as_scenario_error()))
 
 
 def parse_or_fail(text: str | bytes, name: str, lang: str = "en"):

@@ -36,6 +36,7 @@ const WORDS = {
     repeated: "explained above", fact: "fact", forbiddenBy: "forbidden by",
     errorAt: "line {line}, column {column}", noPlayers: "no players yet",
     more: "+{n} more", unreachable: "the server did not answer: {msg}",
+    notModelled: "not modelled: {n} ({p})",
   },
   it: {
     tagline: "Domande sulle regole di Magic: The Gathering, con le risposte delle Regole Complete",
@@ -51,6 +52,7 @@ const WORDS = {
     repeated: "spiegato sopra", fact: "fatto", forbiddenBy: "vietato da",
     errorAt: "riga {line}, colonna {column}", noPlayers: "ancora nessun giocatore",
     more: "altri {n}", unreachable: "il server non ha risposto: {msg}",
+    notModelled: "non modellata: {n} ({p})",
   },
 };
 
@@ -291,7 +293,27 @@ function renderTree(nodes, depth) {
   });
 }
 
-const SHOWN = new Set(["ask", "rules", "violations", "legal", "tree", "orders", "can", "forbidden_by", "assignments"]);
+const SHOWN = new Set(["ask", "rules", "violations", "legal", "tree", "orders", "can", "forbidden_by", "assignments", "unmodelled"]);
+
+// The rule index's paraphrase of a rule, in the page's language (asked once each).
+const PARAPHRASES = new Map();
+function paraphraseOf(number) {
+  const key = `${state.lang} ${number}`;
+  if (!PARAPHRASES.has(key)) {
+    PARAPHRASES.set(key, fetch(`/v1/rules/${encodeURIComponent(number)}?lang=${state.lang}`)
+      .then((response) => response.json())
+      .then((body) => body.paraphrase || "?")
+      .catch(() => "?"));
+  }
+  return PARAPHRASES.get(key);
+}
+
+// A rule the answer does not model (kb/not_modelled.lp, a house rule): one line each.
+function unmodelledLine(number) {
+  const line = el("div", { class: "unmodelled", "data-rule": number }, t("notModelled", { n: number, p: "…" }));
+  paraphraseOf(number).then((p) => { line.textContent = t("notModelled", { n: number, p }); });
+  return line;
+}
 
 function renderAnswer(answer, verdict) {
   const head = el("h3", {}, el("code", {}, "ask " + answer.ask));
@@ -320,6 +342,7 @@ function renderAnswer(answer, verdict) {
     box.append(el("div", { class: "field" }, el("b", {}, key + ": "), renderValue(value)));
   }
   if (answer.tree) box.append(el("div", { class: "tree" }, renderTree(answer.tree, 0)));
+  for (const number of answer.unmodelled || []) box.append(unmodelledLine(number));
   if (answer.rules && answer.rules.length) box.append(el("div", { class: "rules-line" }, t("rules") + ": ", answer.rules.map(ruleChip)));
   return box;
 }
