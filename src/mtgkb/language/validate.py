@@ -21,6 +21,11 @@ from dataclasses import replace
 from mtgkb.language.checks import table_errors
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.model import Position, Scenario, Team
+from mtgkb.questions import registry
+
+# What a question's parameter of each type (Entry.asked) must name: "player"
+# a player, the others an object on the battlefield of these card types (any: ()).
+NAMED: dict[str, tuple[str, ...]] = {"player": (), "creature": ("creature",), "object": ()}
 
 
 def _q(name: str) -> str:
@@ -160,23 +165,39 @@ class _Checker:
         for trigger in sc.triggers:
             self.player(trigger.controller, trigger.at("controller"))
         self.players_in_full()
-        for q in sc.questions:
-            if q.kind == "attack_targets":
-                self.obj(q["creature"], q.at("creature"), ("creature",))
-            elif q.kind == "assignments":
+        self.questions()
+
+    def questions(self) -> None:
+        """Each question's parameters, checked against the type its registry
+        entry declares (mtgkb.questions.registry: Entry.asked); `ask can`'s
+        play as its declaration would be."""
+        for q in self.sc.questions:
+            entry = registry.get(q.kind)
+            for name, kind in entry.asked if entry is not None else ():
+                value = q.get(name)
+                if value is None or kind not in NAMED:
+                    continue
+                if kind == "player":
+                    self.player(value, q.at(name))
+                else:
+                    self.obj(value, q.at(name), NAMED[kind])
+            if q.kind == "assignments" and q["creature"] in self.objects:
                 name = q["creature"]
-                if self.obj(name, q.at("creature"), ("creature",)) and not self.in_combat(name):
+                if self.objects[name].card_type == "creature" and not self.in_combat(name):
                     self.add(
                         q.at("creature"),
                         f"{_q(name)} is neither attacking nor blocking, so it assigns no "
                         "combat damage",
                     )
-            elif q.kind == "blocks" and q.get("defender") is not None:
-                self.player(q["defender"], q.at("defender"))
-            elif q.kind in ("pay", "actions"):
-                self.player(q["player"], q.at("player"))
             elif q.kind == "can":
                 self.play(q)
+
+    def in_combat(self, name: str) -> bool:
+        """Is this creature declared attacking or blocking (the question of its
+        assignments is about a creature in combat)."""
+        return any(a.attacker == name for a in self.sc.attacks) or any(
+            b.blocker == name for b in self.sc.blocks
+        )
 
     def play(self, q) -> None:
         """The play of `ask can`: checked as its declaration would be, alone
@@ -361,7 +382,7 @@ class _Checker:
     def declarations(self) -> None:
         attacked: dict[str, int] = {}
         for attack in self.sc.attacks:
-            if self.obj(attack.attacker, attack.at("attacker"), ("creature",)):
+            if self.obj(attack.attacker, attack.at("attacker")):
                 before = attacked.get(attack.attacker)
                 if before is not None:
                     self.add(
@@ -372,7 +393,7 @@ class _Checker:
             target, where = attack.target, attack.at("target")
             if attack.target_quoted and target not in self.players:
                 if target in self.objects:
-                    self.obj(target, where, ("planeswalker", "battle"))
+                    self.obj(target, where)
                 else:
                     self.obj(target, where)
             elif not attack.target_quoted:
@@ -382,8 +403,8 @@ class _Checker:
                     self.player(target, where)
         blocked: dict[tuple[str, str], int] = {}
         for block in self.sc.blocks:
-            ok = self.obj(block.blocker, block.at("blocker"), ("creature",))
-            ok = self.obj(block.attacker, block.at("attacker"), ("creature",)) and ok
+            ok = self.obj(block.blocker, block.at("blocker"))
+            ok = self.obj(block.attacker, block.at("attacker")) and ok
             pair = (block.blocker, block.attacker)
             if ok and pair in blocked:
                 self.add(block.at(), f"this block is already declared at line {blocked[pair]}")
@@ -399,83 +420,29 @@ class _Checker:
                 banded[member] = band.line
 
     # ---- damage assignments (`"C" assigns N damage to X, ...`)
-
-    def in_combat(self, name: str) -> bool:
-        return any(a.attacker == name for a in self.sc.attacks) or any(
-            b.blocker == name for b in self.sc.blocks
-        )
-
-    def band_mates(self, name: str) -> set[str]:
-        mates = {name}
-        for band in self.sc.bands:
-            if name in band.members:
-                mates.update(band.members)
-        return mates
-
-    def damage_recipients(self, name: str) -> set[str]:
-        """Whom a creature in combat may be given damage to: what it attacks and
-        its blockers (those of its band too), or the attackers it blocks."""
-        sc = self.sc
-        out: set[str] = set()
-        for attack in sc.attacks:
-            if attack.attacker == name:
-                out.add(attack.target)
-                mates = self.band_mates(name)
-                out.update(b.blocker for b in sc.blocks if b.attacker in mates)
-        for block in sc.blocks:
-            if block.blocker == name:
-                out.update(self.band_mates(block.attacker))
-        return out
+    # Whether the creature is in combat, whom it may give damage to and how
+    # much it assigns are rules of the game (510.1, 510.1a-d, 702.22h):
+    # rules/510_1_assignment_legality.lp judges them. Only names are checked here.
 
     def assignments(self) -> None:
         seen: dict[str, int] = {}
         for made in self.sc.assignments:
             name, where = made.creature, made.at("creature")
-            if not self.obj(name, where, ("creature",)):
+            if not self.obj(name, where):
                 continue
             if name in seen:
                 self.add(where, f"{_q(name)} already has a damage assignment at line {seen[name]}")
                 continue
             seen[name] = made.line
-            if not self.in_combat(name):
-                self.add(
-                    where,
-                    f"{_q(name)} is neither attacking nor blocking, so it assigns no combat damage",
-                )
-                continue
-            allowed = self.damage_recipients(name)
-            wrong = False
             for k, (recipient, _, quoted) in enumerate(made.amounts):
                 spot = made.at(f"recipient.{k}")
                 if quoted and recipient not in self.players:
-                    if not self.obj(recipient, spot):
-                        wrong = True
-                        continue
+                    self.obj(recipient, spot)
                 elif not quoted:
                     if recipient in self.objects:
                         self.add(spot, f"an object's name is written in quotes: {_q(recipient)}")
-                        wrong = True
-                        continue
-                    if not self.player(recipient, spot):
-                        wrong = True
-                        continue
-                if recipient not in allowed:
-                    shown = _q(recipient) if recipient in self.objects else recipient
-                    self.add(
-                        spot,
-                        f"{_q(name)} can't assign damage to {shown}: it is not what {_q(name)} "
-                        "attacks, one of its blockers or a creature it blocks",
-                    )
-                    wrong = True
-            power = self.objects[name].power or 0
-            total = made.total()
-            if not wrong and total != max(power, 0):
-                self.add(
-                    made.at("amount.0"),
-                    f"the amounts assigned by {_q(name)} add up to {total}, but its power is "
-                    f"{power}: a creature assigns damage equal to its power"
-                    + (" (0 or less: none)" if power <= 0 else ""),
-                )
+                    else:
+                        self.player(recipient, spot)
 
     def events(self) -> None:
         for event in self.sc.events:
