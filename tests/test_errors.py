@@ -179,12 +179,6 @@ def test_unknown_player_suggests_a_close_name():
             (3, 24),
             "not a creature",
         ),
-        (TWO + 'Ann controls land "L"\n"L" attacks Ben\n', (3, 1), "not a creature"),
-        (
-            TWO + 'Ann controls creature "X" 1/1\nBen controls creature "Y" 1/1\n"X" attacks "Y"\n',
-            (4, 13),
-            "not a planeswalker or battle",
-        ),
         (
             TWO + 'Ann controls creature "X" 1/1\n"X" attacks Ben\n"X" attacks Ben\n',
             (4, 1),
