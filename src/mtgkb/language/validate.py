@@ -217,80 +217,45 @@ class _Checker:
         probe.references()
         self.errors += probe.errors
 
+    def player_or_team(self, name: str, where: Position) -> bool:
+        """A name a `life:` or `poison:` line may give: a player's or a team's.
+        Which of the two the game's rules ask for (810.4, 810.10) is the rule
+        base's (rules/100_input_checks.lp)."""
+        if name in self.players or name in self.teams:
+            return True
+        if not self.teams:
+            return self.player(name, where)
+        kind = self.what_is(name)
+        if kind:
+            self.add(where, f"{_q(name)} is {kind}, not a player or a team")
+        else:
+            known = list(self.players) + list(self.teams)
+            self.add(where, f"unknown player or team {name}" + self._suggest(name, known))
+        return False
+
     def life(self) -> None:
-        shared = self.sc.game == "two_headed_giant"
         for setting in self.sc.life:
-            name, where = setting.name, setting.at("player")
-            if shared:
-                if name in self.teams:
-                    continue
-                if name in self.players:
-                    continue  # a player's life is no team's (810.4): the rule base says so
-                else:
-                    self.add(where, f"unknown team {name}" + self._suggest(name, self.teams))
-            elif name in self.teams:
-                self.add(
-                    where,
-                    f"{name} is a team; only a two-headed-giant game has a team life total, "
-                    "here give each player's life",
-                )
-            else:
-                self.player(name, where)
+            self.player_or_team(setting.name, setting.at("player"))
 
     # ---- section 8: counters, players' abilities, control of players, timing
 
-    def shares_poison(self) -> bool:
-        """810.10: Two-Headed Giant teams share their poison counters."""
-        return self.sc.game == "two_headed_giant"
-
     def players_in_full(self) -> None:
         sc = self.sc
-        shared = self.shares_poison()
-        seen_poison: set[str] = set()
         for setting in sc.poison:
-            name, where = setting.name, setting.at("player")
-            seen_poison.add(name)
-            if shared:
-                if name in self.teams:
-                    continue
-                if name in self.players:
-                    team = sc.team_of(name)
-                    hint = f" ({team.name})" if team else ""
-                    self.add(
-                        where,
-                        "in a two-headed-giant game poison counters are shared by the team "
-                        f"(810.10): give the counters of {name}'s team{hint}, not of {name}",
-                    )
-                else:
-                    self.add(where, f"unknown team {name}" + self._suggest(name, self.teams))
-            elif name in self.teams:
-                self.add(
-                    where,
-                    f"{name} is a team; only a two-headed-giant game has shared poison "
-                    "counters (810.10), here give each player's counters",
-                )
-            else:
-                self.player(name, where)
+            self.player_or_team(setting.name, setting.at("player"))
         for given in sc.commander_damage:
             self.player(given.player, given.at("player"))
             if given.commander in self.players or given.commander in self.teams:
                 self.add(
                     given.at("commander"),
                     f"{given.commander} is {self.what_is(given.commander)}; commander damage "
-                    "comes from a commander (a creature, 903.3)",
+                    "comes from a commander, an object",
                 )
-            elif given.commander in self.objects:
-                self.obj(given.commander, given.at("commander"), ("creature",))
         for ability in sc.player_abilities:
             self.player(ability.player, ability.at("player"))
         for control in sc.player_controls:
             self.player(control.controller, control.at("controller"))
-            if self.player(control.controlled, control.at("controlled")):
-                if control.controller == control.controlled:
-                    self.add(
-                        control.at("controlled"),
-                        f"{control.controller} can't control themself as another player (722)",
-                    )
+            self.player(control.controlled, control.at("controlled"))
         setting = sc.settings.get("priority")
         if setting is not None:
             self.player(setting.value, setting.at("value"))
