@@ -4,6 +4,8 @@ rules is an illegal play judged by the rule base (`legal: false`, exit 1, the
 rule and its message in English and Italian), not unreadable input: the file's
 other questions are still answered (spec, section 6)."""
 
+import json
+
 from mtgkb.cli import main
 
 TABLE = (
@@ -18,8 +20,6 @@ QUESTIONS = "ask legal\nask defending players\n"
 
 
 def judged(tmp_path, capsys, declarations: str, lang: str) -> tuple[int, dict]:
-    import json
-
     path = tmp_path / "play.mtg"
     path.write_text(TABLE + declarations + QUESTIONS, encoding="utf-8")
     status = main(["run", str(path), "--json", "--lang", lang])
@@ -86,3 +86,36 @@ def test_508_1a_an_unknown_attacker_is_still_bad_input(tmp_path, capsys):
     path.write_text(TABLE + '"Goblin King" attacks Alex\n' + QUESTIONS, encoding="utf-8")
     assert main(["run", str(path)]) == 2
     assert f"{path}:7:1: error: unknown object" in capsys.readouterr().err
+
+
+def test_508_1b_a_creature_declared_attacking_two_things_is_an_illegal_declaration(
+    tmp_path, capsys
+):
+    play = '"Raging Goblin" attacks Alex\n"Raging Goblin" attacks "Forest"\n'
+    status, en = judged(tmp_path, capsys, play, "en")
+    assert status == 1
+    rules = {rule for rule, _ in violations(en)}
+    assert rules == {"508.1b"}
+    assert any("attacks both Alex and Forest" in text for _, text in violations(en))
+
+
+def test_702_22c_a_creature_in_two_bands_is_an_illegal_declaration(tmp_path, capsys):
+    banding = TABLE + (
+        'Rob controls creature "Knight" 2/2 with banding\nRob controls creature "Page" 1/1\n'
+    )
+    play = (
+        '"Knight" attacks Alex\n"Page" attacks Alex\n"Raging Goblin" attacks Alex\n'
+        'band "Knight", "Page"\nband "Raging Goblin", "Knight"\n'
+    )
+    path = tmp_path / "bands.mtg"
+    path.write_text(banding + play + QUESTIONS, encoding="utf-8")
+
+    for lang, text in (
+        ("en", "Knight is in more than one band"),
+        ("it", "Knight è in più di una banda"),
+    ):
+        status = main(["run", str(path), "--json", "--lang", lang])
+        answers = json.loads(capsys.readouterr().out)
+        assert status == 1
+        assert ("702.22c", text) in violations(answers)
+        other_question_answered(answers)

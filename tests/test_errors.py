@@ -196,8 +196,8 @@ def test_702_22c_band_members_exist_and_are_two_or_more():
     text = TWO + 'Ann controls creature "H" 1/1 with banding\n'
     assert where(text + 'band "H", "Ghost"\n') == (3, 11)
     assert "two or more" in error(text + 'band "H"\n').message
-    text += 'Ann controls creature "S" 1/1\nAnn controls creature "T" 1/1\n'
-    assert "already in the band" in error(text + 'band "H", "S"\nband "T", "H"\n').message
+    text += 'Ann controls creature "S" 1/1\n'
+    assert "named twice in this band" in error(text + 'band "H", "S", "H"\n').message
 
 
 def test_101_4d_a_choice_making_another_choose_needs_an_earlier_simultaneous_choice():

@@ -345,16 +345,17 @@ class _Checker:
                     on_team[member] = team
 
     def declarations(self) -> None:
-        attacked: dict[str, int] = {}
+        # (What may attack or block, and what may be attacked, is the rule
+        # base's: 508.1a-b, 509.1a. A creature declared attacking two things is
+        # 508.1b's too; the same statement written twice is the file's fault.)
+        attacked: dict[tuple[str, str], int] = {}
         for attack in self.sc.attacks:
             if self.obj(attack.attacker, attack.at("attacker")):
-                before = attacked.get(attack.attacker)
+                pair = (attack.attacker, attack.target)
+                before = attacked.get(pair)
                 if before is not None:
-                    self.add(
-                        attack.at("attacker"),
-                        f"{_q(attack.attacker)} is already declared attacking at line {before}",
-                    )
-                attacked[attack.attacker] = attack.line
+                    self.add(attack.at(), f"this attack is already declared at line {before}")
+                attacked[pair] = attack.line
             target, where = attack.target, attack.at("target")
             if attack.target_quoted and target not in self.players:
                 if target in self.objects:
@@ -374,15 +375,10 @@ class _Checker:
             if ok and pair in blocked:
                 self.add(block.at(), f"this block is already declared at line {blocked[pair]}")
             blocked[pair] = block.line
-        banded: dict[str, int] = {}
+        # (Who may be in a band, and in how many, is 702.22c's: the rule base's.)
         for band in self.sc.bands:
             for i, member in enumerate(band.members):
-                where = band.at(f"member.{i}")
-                if not self.obj(member, where, ("creature",)):
-                    continue
-                if member in banded:
-                    self.add(where, f"{_q(member)} is already in the band at line {banded[member]}")
-                banded[member] = band.line
+                self.obj(member, band.at(f"member.{i}"))
 
     # ---- damage assignments (`"C" assigns N damage to X, ...`)
     # Whether the creature is in combat, whom it may give damage to and how
