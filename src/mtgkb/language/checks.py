@@ -194,6 +194,13 @@ def _texts() -> dict[str, dict[str, str]]:
     return _texts_of(_program())
 
 
+def input_text(kind: str, language: str = "en") -> str:
+    """The text of one kind of input error in `language` (kb/input_messages.lp),
+    the English one where it has no twin, the kind itself where it has no text."""
+    texts = _texts()
+    return texts.get(language, {}).get(kind) or texts["en"].get(kind, kind)
+
+
 @cache
 def _texts_of(program: _Checks) -> dict[str, dict[str, str]]:
     ctl = new_control(logger=quiet)

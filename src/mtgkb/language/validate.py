@@ -7,18 +7,27 @@ Whether the table is one its variant allows (805.1, 806.2b, 808.1, 809.1,
 says it (`rules/100_input_checks.lp`, asked by mtgkb.language.checks). Whether a
 *play* is legal is not checked here either: that is `ask legal`.
 
+Whether a declared attack, block, band or damage assignment may be made is
+the rule base's too (508.1a-b, 509.1a, 510.1, 702.22c: violations), and so
+is whether a starting state is one the game allows (810.4, 810.10, 722.1,
+903.3: input errors). A question's parameters are checked against the types
+its registry entry declares (mtgkb.questions.registry, Entry.asked).
+
 Checks run in two rounds (names and references, with the rule base's faults
-of one statement: 702.22c, 101.4d, 810.4, 904.2a; then the table); within a
-round the error written first in the file is the one reported.
+of one statement: 702.22c, 101.4d, 810.4, 810.10, 722.1, 903.3, 904.2a;
+then the table); within a round the error written first in the file is the
+one reported. Every text is the rule base's, in English and Italian
+(kb/input_messages.lp).
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from mtgkb.language.checks import table_errors
+from mtgkb.language.checks import input_text, table_errors
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.model import Position, Scenario, Team
 from mtgkb.questions import registry
@@ -26,6 +35,10 @@ from mtgkb.questions import registry
 # What a question's parameter of each type (Entry.asked) must name: "player"
 # a player, the others an object on the battlefield of these card types (any: ()).
 NAMED: dict[str, tuple[str, ...]] = {"player": (), "creature": ("creature",), "object": ()}
+
+
+# a place for an argument in a text: {1}, {2}, ...
+_PLACE = re.compile(r"\{(\d+)\}")
 
 
 def _q(name: str) -> str:
@@ -36,7 +49,7 @@ def _q(name: str) -> str:
 class _Checker:
     def __init__(self, sc: Scenario, lang: str = "en") -> None:
         self.sc = sc
-        self.lang = lang  # the language of the rule base's input errors
+        self.lang = lang  # the language of the errors' texts
         self.errors: list[tuple[int, int, str]] = []
         self.players = {p.name: p for p in sc.players}
         self.teams = {t.name: t for t in sc.teams}
@@ -44,8 +57,12 @@ class _Checker:
 
     # ---- reporting
 
-    def add(self, where: Position, message: str) -> None:
-        self.errors.append((where[0], where[1], message))
+    def say(self, kind: str, *args: str) -> str:
+        """The text of `kind` in the checker's language, {1}, {2}... filled in."""
+        return _PLACE.sub(lambda m: args[int(m.group(1)) - 1], input_text(kind, self.lang))
+
+    def add(self, where: Position, kind: str, *args: str) -> None:
+        self.errors.append((where[0], where[1], self.say(kind, *args)))
 
     def flush(self) -> None:
         if self.errors:
@@ -71,20 +88,20 @@ class _Checker:
         choices = list(choices)
         close = difflib.get_close_matches(name, choices, n=1, cutoff=0.75)
         if close:
-            return f"; did you mean {close[0]}?"
+            return self.say("hint_close", close[0])
         if 0 < len(choices) <= 8:
-            return " (known: " + ", ".join(choices) + ")"
+            return self.say("hint_known", ", ".join(choices))
         return ""
 
     def what_is(self, name: str) -> str | None:
         if name in self.players:
-            return "a player"
+            return self.say("thing_player")
         if name in self.teams:
-            return "a team"
+            return self.say("thing_team")
         if name in self.objects:
-            return f"a {self.objects[name].card_type}"
+            return self.say("thing_" + self.objects[name].card_type)
         if any(t.name == name for t in self.sc.triggers):
-            return "a trigger"
+            return self.say("thing_trigger")
         return None
 
     def player(self, name: str, where: Position) -> bool:
@@ -92,9 +109,9 @@ class _Checker:
             return True
         kind = self.what_is(name)
         if kind:
-            self.add(where, f"{name} is {kind}, not a player")
+            self.add(where, "not_a_player", name, kind)
         else:
-            self.add(where, f"unknown player {name}" + self._suggest(name, self.players))
+            self.add(where, "unknown_player", name, self._suggest(name, self.players))
         return False
 
     def obj(self, name: str, where: Position, card_types: tuple[str, ...] = ()) -> bool:
@@ -102,14 +119,14 @@ class _Checker:
         if found is None:
             kind = self.what_is(name)
             if kind:
-                self.add(where, f"{_q(name)} is {kind}, not an object on the battlefield")
+                self.add(where, "not_an_object", _q(name), kind)
             else:
                 hint = self._suggest(name, self.objects) if len(self.objects) <= 200 else ""
-                self.add(where, f"unknown object {_q(name)}" + hint)
+                self.add(where, "unknown_object", _q(name), hint)
             return False
         if card_types and found.card_type not in card_types:
-            wanted = " or ".join(card_types)
-            self.add(where, f"{_q(name)} is a {found.card_type}, not a {wanted}")
+            wanted = self.say("word_or").join(self.say("thing_" + t) for t in card_types)
+            self.add(where, "wrong_card_type", _q(name), self.what_is(name) or "", wanted)
             return False
         return True
 
@@ -118,28 +135,24 @@ class _Checker:
     def names(self) -> None:
         sc = self.sc
         declared: list[tuple[Position, str, str]] = []
-        declared += [(p.at(), p.name, "player") for p in sc.players]
-        declared += [(t.at("name"), t.name, "team") for t in sc.teams]
-        declared += [(o.at("name"), o.name, "object") for o in sc.objects]
-        declared += [(t.at("name"), t.name, "trigger") for t in sc.triggers]
-        declared += [(s.at("name"), s.name, "spell or ability on the stack") for s in sc.stack]
+        declared += [(p.at(), p.name, "named_player") for p in sc.players]
+        declared += [(t.at("name"), t.name, "named_team") for t in sc.teams]
+        declared += [(o.at("name"), o.name, "named_object") for o in sc.objects]
+        declared += [(t.at("name"), t.name, "named_trigger") for t in sc.triggers]
+        declared += [(s.at("name"), s.name, "named_stack_item") for s in sc.stack]
         declared.sort(key=lambda d: d[0])
         seen: dict[str, tuple[str, int]] = {}
         for where, name, kind in declared:
             if name in seen:
                 other, line = seen[name]
-                self.add(
-                    where,
-                    f"duplicate name {_q(name)}: already used by the {other} at line {line}"
-                    " (players, teams, objects and triggers share one set of names)",
-                )
+                self.add(where, "duplicate_name", _q(name), self.say(other), str(line))
             else:
                 seen[name] = (kind, where[0])
 
     def references(self) -> None:
         sc = self.sc
         if len(sc.players) < 2:
-            self.add(sc.players[0].at(), "a game needs at least two players")
+            self.add(sc.players[0].at(), "too_few_players")
         for key in ("active", "starting"):
             setting = sc.settings.get(key)
             if setting is not None:
@@ -184,11 +197,7 @@ class _Checker:
             if q.kind == "assignments" and q["creature"] in self.objects:
                 name = q["creature"]
                 if self.objects[name].card_type == "creature" and not self.in_combat(name):
-                    self.add(
-                        q.at("creature"),
-                        f"{_q(name)} is neither attacking nor blocking, so it assigns no "
-                        "combat damage",
-                    )
+                    self.add(q.at("creature"), "asked_assigner_out_of_combat", _q(name))
             elif q.kind == "can":
                 self.play(q)
 
@@ -209,11 +218,11 @@ class _Checker:
                 self.obj(target, where)
             elif not q["target_quoted"]:
                 if target in self.objects:
-                    self.add(where, f"an object's name is written in quotes: {_q(target)}")
+                    self.add(where, "name_needs_quotes", _q(target))
                 else:
                     self.player(target, where)
             return
-        probe = _Checker(replace(self.sc, **{q["field"]: [q["play"]]}, questions=[]))
+        probe = _Checker(replace(self.sc, **{q["field"]: [q["play"]]}, questions=[]), self.lang)
         probe.references()
         self.errors += probe.errors
 
@@ -227,10 +236,10 @@ class _Checker:
             return self.player(name, where)
         kind = self.what_is(name)
         if kind:
-            self.add(where, f"{_q(name)} is {kind}, not a player or a team")
+            self.add(where, "not_a_player_or_team", _q(name), kind)
         else:
             known = list(self.players) + list(self.teams)
-            self.add(where, f"unknown player or team {name}" + self._suggest(name, known))
+            self.add(where, "unknown_player_or_team", name, self._suggest(name, known))
         return False
 
     def life(self) -> None:
@@ -246,11 +255,8 @@ class _Checker:
         for given in sc.commander_damage:
             self.player(given.player, given.at("player"))
             if given.commander in self.players or given.commander in self.teams:
-                self.add(
-                    given.at("commander"),
-                    f"{given.commander} is {self.what_is(given.commander)}; commander damage "
-                    "comes from a commander, an object",
-                )
+                kind = self.what_is(given.commander) or ""
+                self.add(given.at("commander"), "commander_is_no_object", given.commander, kind)
         for ability in sc.player_abilities:
             self.player(ability.player, ability.at("player"))
         for control in sc.player_controls:
@@ -262,13 +268,11 @@ class _Checker:
         for item in sc.stack:
             self.player(item.controller, item.at("controller"))
             if item.name in self.players or item.name in self.teams:
-                self.add(item.at("name"), f"{item.name} is {self.what_is(item.name)}, not a spell")
+                kind = self.what_is(item.name) or ""
+                self.add(item.at("name"), "stack_item_not_spell", item.name, kind)
             elif item.name in self.objects:
-                self.add(
-                    item.at("name"),
-                    f"{_q(item.name)} is a {self.objects[item.name].card_type} on the "
-                    "battlefield, not a spell or ability on the stack",
-                )
+                kind = self.what_is(item.name) or ""
+                self.add(item.at("name"), "stack_item_on_battlefield", _q(item.name), kind)
         for setting in sc.lands_played:
             self.player(setting.name, setting.at("player"))
         self.plays()
@@ -281,25 +285,18 @@ class _Checker:
             self.player(play.player, play.at("player"))
             if play.kind == "concede":
                 if self.player(play.other, play.at("other")) and play.other == play.player:
-                    self.add(
-                        play.at("other"),
-                        f"a player concedes with '{play.player} concedes' (104.3a)",
-                    )
+                    self.add(play.at("other"), "concede_form", play.player)
                 continue
             if play.kind in ("cast", "land"):
                 name, where = play.name, play.at("name")
                 kind = self.what_is(name)
                 if kind is not None:
-                    self.add(
-                        where,
-                        f"{_q(name)} is {kind} already; a spell or land played has a name "
-                        "of its own",
-                    )
+                    self.add(where, "play_name_taken", _q(name), kind)
                 elif name in cast_names:
-                    self.add(where, f"{_q(name)} is already played at line {cast_names[name]}")
+                    self.add(where, "play_name_twice", _q(name), str(cast_names[name]))
                 cast_names[name] = play.line
             if play.kind == "activate" and play.name in self.players:
-                self.add(play.at("name"), f"{play.name} is a player, not a source of abilities")
+                self.add(play.at("name"), "player_not_source", play.name)
             if play.kind == "activate" and play.speed == "loyalty" and play.name in self.objects:
                 self.obj(play.name, play.at("name"), ("planeswalker",))
             for i, target in enumerate(play.targets):
@@ -308,24 +305,18 @@ class _Checker:
                     continue
                 if not target.quoted:
                     if target.name in self.objects or target.name in stacked:
-                        self.add(where, f"an object's name is written in quotes: {_q(target.name)}")
+                        self.add(where, "name_needs_quotes", _q(target.name))
                     elif target.name in self.teams:
-                        self.add(
-                            where, f"{target.name} is a team; a target is a player or an object"
-                        )
+                        self.add(where, "target_is_team", target.name)
                     else:
                         self.player(target.name, where)
                 elif target.name in self.objects or target.name in stacked:
                     continue
                 elif target.name in self.teams:
-                    self.add(where, f"{target.name} is a team; a target is a player or an object")
+                    self.add(where, "target_is_team", target.name)
                 else:
                     hint = self._suggest(target.name, list(self.objects) + list(self.players))
-                    self.add(
-                        where,
-                        f"unknown target {_q(target.name)}: it is neither a player nor an object "
-                        "(on the battlefield or on the stack)" + hint,
-                    )
+                    self.add(where, "unknown_target", _q(target.name), hint)
 
     def team_members(self) -> None:
         on_team: dict[str, Team] = {}
@@ -336,11 +327,7 @@ class _Checker:
                     continue
                 if member in on_team:
                     other = on_team[member]
-                    self.add(
-                        where,
-                        f"{member} is already on team {other.name} (line {other.line}); "
-                        "a player is on one team",
-                    )
+                    self.add(where, "already_on_team", member, other.name, str(other.line))
                 else:
                     on_team[member] = team
 
@@ -354,7 +341,7 @@ class _Checker:
                 pair = (attack.attacker, attack.target)
                 before = attacked.get(pair)
                 if before is not None:
-                    self.add(attack.at(), f"this attack is already declared at line {before}")
+                    self.add(attack.at(), "attack_written_twice", str(before))
                 attacked[pair] = attack.line
             target, where = attack.target, attack.at("target")
             if attack.target_quoted and target not in self.players:
@@ -364,7 +351,7 @@ class _Checker:
                     self.obj(target, where)
             elif not attack.target_quoted:
                 if target in self.objects:
-                    self.add(where, f"an object's name is written in quotes: {_q(target)}")
+                    self.add(where, "name_needs_quotes", _q(target))
                 else:
                     self.player(target, where)
         blocked: dict[tuple[str, str], int] = {}
@@ -373,7 +360,7 @@ class _Checker:
             ok = self.obj(block.attacker, block.at("attacker")) and ok
             pair = (block.blocker, block.attacker)
             if ok and pair in blocked:
-                self.add(block.at(), f"this block is already declared at line {blocked[pair]}")
+                self.add(block.at(), "block_written_twice", str(blocked[pair]))
             blocked[pair] = block.line
         # (Who may be in a band, and in how many, is 702.22c's: the rule base's.)
         for band in self.sc.bands:
@@ -392,7 +379,7 @@ class _Checker:
             if not self.obj(name, where):
                 continue
             if name in seen:
-                self.add(where, f"{_q(name)} already has a damage assignment at line {seen[name]}")
+                self.add(where, "assignment_written_twice", _q(name), str(seen[name]))
                 continue
             seen[name] = made.line
             for k, (recipient, _, quoted) in enumerate(made.amounts):
@@ -401,7 +388,7 @@ class _Checker:
                     self.obj(recipient, spot)
                 elif not quoted:
                     if recipient in self.objects:
-                        self.add(spot, f"an object's name is written in quotes: {_q(recipient)}")
+                        self.add(spot, "name_needs_quotes", _q(recipient))
                     else:
                         self.player(recipient, spot)
 
@@ -414,7 +401,7 @@ class _Checker:
                     self.obj(recipient, where)
                 elif not event.recipient_quoted:
                     if recipient in self.objects:
-                        self.add(where, f"an object's name is written in quotes: {_q(recipient)}")
+                        self.add(where, "name_needs_quotes", _q(recipient))
                     else:
                         self.player(recipient, where)
             elif kind in ("exchange_life", "makes_choose"):
@@ -429,7 +416,7 @@ class _Checker:
         if not self.sc.players:
             line, column = self.first_statement()
             raise ScenarioError(
-                "no players: a scenario names its players first, as in 'players: Ann, Ben'",
+                self.say("no_players"),
                 filename=self.sc.filename,
                 line=line,
                 column=column,
