@@ -33,8 +33,14 @@ from mtgkb.language.model import Position, Scenario, Team
 from mtgkb.questions import registry
 
 # What a question's parameter of each type (Entry.asked) must name: "player"
-# a player, the others an object on the battlefield of these card types (any: ()).
-NAMED: dict[str, tuple[str, ...]] = {"player": (), "creature": ("creature",), "object": ()}
+# a player, the others an object on the battlefield of these card types (any: ());
+# "combatant" a creature the file declares attacking or blocking.
+NAMED: dict[str, tuple[str, ...]] = {
+    "player": (),
+    "creature": ("creature",),
+    "combatant": ("creature",),
+    "object": (),
+}
 
 
 # a place for an argument in a text: {1}, {2}, ...
@@ -192,18 +198,14 @@ class _Checker:
                     continue
                 if kind == "player":
                     self.player(value, q.at(name))
-                else:
-                    self.obj(value, q.at(name), NAMED[kind])
-            if q.kind == "assignments" and q["creature"] in self.objects:
-                name = q["creature"]
-                if self.objects[name].card_type == "creature" and not self.in_combat(name):
-                    self.add(q.at("creature"), "asked_assigner_out_of_combat", _q(name))
-            elif q.kind == "can":
+                elif self.obj(value, q.at(name), NAMED[kind]) and kind == "combatant":
+                    if not self.in_combat(value):
+                        self.add(q.at(name), "asked_assigner_out_of_combat", _q(value))
+            if q.kind == "can":
                 self.play(q)
 
     def in_combat(self, name: str) -> bool:
-        """Is this creature declared attacking or blocking (the question of its
-        assignments is about a creature in combat)."""
+        """Is this creature declared attacking or blocking (a "combatant")."""
         return any(a.attacker == name for a in self.sc.attacks) or any(
             b.blocker == name for b in self.sc.blocks
         )

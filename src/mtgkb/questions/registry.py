@@ -45,8 +45,9 @@ class Entry:
     # every one is given, else the constant KIND. The type is what the parameter must
     # name, checked with the file's names before any rule is asked (mtgkb.language.
     # validate): "player", "creature" (an object on the battlefield that is a
-    # creature), "object" (any object on the battlefield), "number" (the others are
-    # strings in the term)
+    # creature), "combatant" (a creature the file declares attacking or blocking),
+    # "object" (any object on the battlefield), "number" (the others are strings in
+    # the term)
     asked: tuple[tuple[str, str], ...] = ()
     # `ask explain`
     explained_by: str | None = None  # the query whose derivation explains it (None: not explained)
@@ -239,7 +240,7 @@ ENTRIES: tuple[Entry, ...] = (
         "assignments",
         f"{_ANSWERS}:answer_assignments",
         "assignments",
-        asked=(("creature", "creature"),),
+        asked=(("creature", "combatant"),),
         explained_by="assignments",
         needs_parameters=True,
     ),
