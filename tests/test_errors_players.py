@@ -27,7 +27,7 @@ def where(text):
         (TWO + "poison: Zed 2\n", (3, 9), "unknown player"),
         (TWO + "team N: Ann\npoison: N 2\n", (4, 9), "shared poison"),
         (GIANTS + "poison: Ann 3\n", (5, 9), "810.10"),
-        (GIANTS + "poison: East 3\n", (5, 9), "unknown team"),
+        (GIANTS + "poison: East 3\n", (5, 9), "unknown player or team"),
         (TWO + "poison: Ann 1, Ann 2\n", (3, 16), "already given"),
         (TWO + 'commander damage: Ann -3 from "Atraxa"\n', (3, 23), "negative"),
         (TWO + 'commander damage: Zed 3 from "Atraxa"\n', (3, 19), "unknown player"),

@@ -66,6 +66,14 @@ def position_facts(sc: Scenario) -> list[Symbol]:
         out.append(_at(Function("event", [Number(event.index)]), event.at()))
     for setting in sc.life:
         out.append(_at(Function("life", [String(setting.name)]), setting.at("player")))
+    for setting in sc.poison:
+        out.append(_at(Function("poison", [String(setting.name)]), setting.at("player")))
+    for control in sc.player_controls:
+        part = Function("controlled", [String(control.controller), String(control.controlled)])
+        out.append(_at(part, control.at("controlled")))
+    for given in sc.commander_damage:
+        part = Function("commander", [String(given.player), String(given.commander)])
+        out.append(_at(part, given.at("commander")))
     return out
 
 
@@ -186,6 +194,13 @@ def _texts() -> dict[str, dict[str, str]]:
     return _texts_of(_program())
 
 
+def input_text(kind: str, language: str = "en") -> str:
+    """The text of one kind of input error in `language` (kb/input_messages.lp),
+    the English one where it has no twin, the kind itself where it has no text."""
+    texts = _texts()
+    return texts.get(language, {}).get(kind) or texts["en"].get(kind, kind)
+
+
 @cache
 def _texts_of(program: _Checks) -> dict[str, dict[str, str]]:
     ctl = new_control(logger=quiet)
@@ -202,7 +217,8 @@ def _texts_of(program: _Checks) -> dict[str, dict[str, str]]:
 def _table_facts(sc: Scenario) -> list[Symbol]:
     """What the checks are given: the table's facts and where each was written."""
     table = replace(sc, objects=[], attacks=[], blocks=[], bands=[], triggers=[], questions=[])
-    return scenario_facts(table) + position_facts(sc)
+    kinds = [Function("card_type", [String(o.name), Function(o.card_type)]) for o in sc.objects]
+    return scenario_facts(table) + kinds + position_facts(sc)
 
 
 def input_errors(sc: Scenario, sliced: bool = True) -> list[Symbol]:

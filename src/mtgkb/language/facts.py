@@ -127,7 +127,7 @@ def question_symbol(question: Question) -> Symbol:
     entry = registry.get(kind)
     names = entry.asked if entry is not None else ()
     if names and all(params.get(name) is not None for name, _ in names):
-        args = [String(params[n]) if t == "string" else Number(params[n]) for n, t in names]
+        args = [Number(params[n]) if t == "number" else String(params[n]) for n, t in names]
         return _f(kind, *args)
     return _const(kind)
 

@@ -262,20 +262,8 @@ class Question(Located):
 
 # -------------------- the scenario
 
-# The games and options of the table are the rule base's (kb/vocabulary.lp:
-# mtgkb.rulebase.vocabulary).
-COLORS = ("white", "blue", "black", "red", "green")
-PHASES = (
-    "start_of_game",
-    "beginning_of_combat",
-    "declare_attackers",
-    "declare_blockers",
-    "combat_damage",
-    "main",
-    "upkeep",
-    "draw",
-    "end",
-)
+# The games, options, phases and colors a file may name are the rule base's
+# (kb/vocabulary.lp: mtgkb.rulebase.vocabulary).
 
 
 @dataclass

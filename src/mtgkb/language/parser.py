@@ -23,8 +23,6 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.model import (
-    COLORS,
-    PHASES,
     Ability,
     Attack,
     Band,
@@ -540,20 +538,20 @@ def _option_words() -> dict[str, str]:
     return _vocab(vocabulary().options)
 
 
-_PHASE_WORDS = _vocab(PHASES)
-_COLOR_WORDS = _vocab(COLORS)
-# The kinds of spell a `P casts KIND "Name"` line may name (card types, 300.1).
-SPELL_TYPES = (
-    "instant",
-    "sorcery",
-    "creature",
-    "artifact",
-    "enchantment",
-    "planeswalker",
-    "battle",
-    "kindred",
-)
-_SPELL_WORDS = _vocab(SPELL_TYPES)
+def _phase_words() -> dict[str, str]:
+    """The phases and steps a `phase:` line may name (the vocabulary's)."""
+    return _vocab(vocabulary().phases)
+
+
+def _color_words() -> dict[str, str]:
+    """The five colors (the vocabulary's)."""
+    return _vocab(vocabulary().colors)
+
+
+def _spell_words() -> dict[str, str]:
+    """The kinds of spell a `P casts KIND "Name"` line may name (card types, 300.1)."""
+    return _vocab(vocabulary().spell_kinds)
+
 
 _HIDDEN_ZONES = {"hand", "library"}
 # A player's bare name (the grammar's NAME), and a word of letters only.
@@ -782,7 +780,7 @@ class _Builder:
 
     def s_phase(self, t: Tree, first: Token) -> None:
         words = t.children[1]
-        self.sc.phase = self.word(words, _PHASE_WORDS, "phase")
+        self.sc.phase = self.word(words, _phase_words(), "phase")
         self.setting("phase", first, self.sc.phase, _tokens(words)[0])
 
     def _player_setting(self, t: Tree, first: Token, key: str, bucket: list, minimum=None, what=""):
@@ -978,7 +976,7 @@ class _Builder:
             first,
             "cast",
             name=self.name(name_tok),
-            spell_type=self.word([kind_tok], _SPELL_WORDS, "kind of spell"),
+            spell_type=self.word([kind_tok], _spell_words(), "kind of spell"),
         )
         made.positions["name"] = self.pos(name_tok)
         for option in t.children[4:]:
@@ -988,7 +986,7 @@ class _Builder:
                 made.flash = True
             else:
                 word = _tokens(option)[-1]
-                color = self.word([word], _COLOR_WORDS, "color")
+                color = self.word([word], _color_words(), "color")
                 if color in made.colors:
                     self.fail(word, f"the color {color} is named twice")
                 made.colors.append(color)
@@ -1135,8 +1133,9 @@ class _Builder:
             made.positions["player"] = self.pos(tok)
         elif found.shape == "color":
             color = tok.value.lower()
-            if color not in COLORS:
-                known = ", ".join(COLORS)
+            colors = vocabulary().colors
+            if color not in colors:
+                known = ", ".join(colors)
                 self.fail(tok, f"unknown color '{color}'; expected one of: {known}")
             made.args = (color,)
             made.positions["color"] = self.pos(tok)

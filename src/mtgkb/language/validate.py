@@ -7,20 +7,44 @@ Whether the table is one its variant allows (805.1, 806.2b, 808.1, 809.1,
 says it (`rules/100_input_checks.lp`, asked by mtgkb.language.checks). Whether a
 *play* is legal is not checked here either: that is `ask legal`.
 
+Whether a declared attack, block, band or damage assignment may be made is
+the rule base's too (508.1a-b, 509.1a, 510.1, 702.22c: violations), and so
+is whether a starting state is one the game allows (810.4, 810.10, 722.1,
+903.3: input errors). A question's parameters are checked against the types
+its registry entry declares (mtgkb.questions.registry, Entry.asked).
+
 Checks run in two rounds (names and references, with the rule base's faults
-of one statement: 702.22c, 101.4d, 810.4, 904.2a; then the table); within a
-round the error written first in the file is the one reported.
+of one statement: 702.22c, 101.4d, 810.4, 810.10, 722.1, 903.3, 904.2a;
+then the table); within a round the error written first in the file is the
+one reported. Every text is the rule base's, in English and Italian
+(kb/input_messages.lp).
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from mtgkb.language.checks import table_errors
+from mtgkb.language.checks import input_text, table_errors
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.model import Position, Scenario, Team
+from mtgkb.questions import registry
+
+# What a question's parameter of each type (Entry.asked) must name: "player"
+# a player, the others an object on the battlefield of these card types (any: ());
+# "combatant" a creature the file declares attacking or blocking.
+NAMED: dict[str, tuple[str, ...]] = {
+    "player": (),
+    "creature": ("creature",),
+    "combatant": ("creature",),
+    "object": (),
+}
+
+
+# a place for an argument in a text: {1}, {2}, ...
+_PLACE = re.compile(r"\{(\d+)\}")
 
 
 def _q(name: str) -> str:
@@ -31,7 +55,7 @@ def _q(name: str) -> str:
 class _Checker:
     def __init__(self, sc: Scenario, lang: str = "en") -> None:
         self.sc = sc
-        self.lang = lang  # the language of the rule base's input errors
+        self.lang = lang  # the language of the errors' texts
         self.errors: list[tuple[int, int, str]] = []
         self.players = {p.name: p for p in sc.players}
         self.teams = {t.name: t for t in sc.teams}
@@ -39,8 +63,12 @@ class _Checker:
 
     # ---- reporting
 
-    def add(self, where: Position, message: str) -> None:
-        self.errors.append((where[0], where[1], message))
+    def say(self, kind: str, *args: str) -> str:
+        """The text of `kind` in the checker's language, {1}, {2}... filled in."""
+        return _PLACE.sub(lambda m: args[int(m.group(1)) - 1], input_text(kind, self.lang))
+
+    def add(self, where: Position, kind: str, *args: str) -> None:
+        self.errors.append((where[0], where[1], self.say(kind, *args)))
 
     def flush(self) -> None:
         if self.errors:
@@ -66,20 +94,20 @@ class _Checker:
         choices = list(choices)
         close = difflib.get_close_matches(name, choices, n=1, cutoff=0.75)
         if close:
-            return f"; did you mean {close[0]}?"
+            return self.say("hint_close", close[0])
         if 0 < len(choices) <= 8:
-            return " (known: " + ", ".join(choices) + ")"
+            return self.say("hint_known", ", ".join(choices))
         return ""
 
     def what_is(self, name: str) -> str | None:
         if name in self.players:
-            return "a player"
+            return self.say("thing_player")
         if name in self.teams:
-            return "a team"
+            return self.say("thing_team")
         if name in self.objects:
-            return f"a {self.objects[name].card_type}"
+            return self.say("thing_" + self.objects[name].card_type)
         if any(t.name == name for t in self.sc.triggers):
-            return "a trigger"
+            return self.say("thing_trigger")
         return None
 
     def player(self, name: str, where: Position) -> bool:
@@ -87,9 +115,9 @@ class _Checker:
             return True
         kind = self.what_is(name)
         if kind:
-            self.add(where, f"{name} is {kind}, not a player")
+            self.add(where, "not_a_player", name, kind)
         else:
-            self.add(where, f"unknown player {name}" + self._suggest(name, self.players))
+            self.add(where, "unknown_player", name, self._suggest(name, self.players))
         return False
 
     def obj(self, name: str, where: Position, card_types: tuple[str, ...] = ()) -> bool:
@@ -97,14 +125,14 @@ class _Checker:
         if found is None:
             kind = self.what_is(name)
             if kind:
-                self.add(where, f"{_q(name)} is {kind}, not an object on the battlefield")
+                self.add(where, "not_an_object", _q(name), kind)
             else:
                 hint = self._suggest(name, self.objects) if len(self.objects) <= 200 else ""
-                self.add(where, f"unknown object {_q(name)}" + hint)
+                self.add(where, "unknown_object", _q(name), hint)
             return False
         if card_types and found.card_type not in card_types:
-            wanted = " or ".join(card_types)
-            self.add(where, f"{_q(name)} is a {found.card_type}, not a {wanted}")
+            wanted = self.say("word_or").join(self.say("thing_" + t) for t in card_types)
+            self.add(where, "wrong_card_type", _q(name), self.what_is(name) or "", wanted)
             return False
         return True
 
@@ -113,28 +141,24 @@ class _Checker:
     def names(self) -> None:
         sc = self.sc
         declared: list[tuple[Position, str, str]] = []
-        declared += [(p.at(), p.name, "player") for p in sc.players]
-        declared += [(t.at("name"), t.name, "team") for t in sc.teams]
-        declared += [(o.at("name"), o.name, "object") for o in sc.objects]
-        declared += [(t.at("name"), t.name, "trigger") for t in sc.triggers]
-        declared += [(s.at("name"), s.name, "spell or ability on the stack") for s in sc.stack]
+        declared += [(p.at(), p.name, "named_player") for p in sc.players]
+        declared += [(t.at("name"), t.name, "named_team") for t in sc.teams]
+        declared += [(o.at("name"), o.name, "named_object") for o in sc.objects]
+        declared += [(t.at("name"), t.name, "named_trigger") for t in sc.triggers]
+        declared += [(s.at("name"), s.name, "named_stack_item") for s in sc.stack]
         declared.sort(key=lambda d: d[0])
         seen: dict[str, tuple[str, int]] = {}
         for where, name, kind in declared:
             if name in seen:
                 other, line = seen[name]
-                self.add(
-                    where,
-                    f"duplicate name {_q(name)}: already used by the {other} at line {line}"
-                    " (players, teams, objects and triggers share one set of names)",
-                )
+                self.add(where, "duplicate_name", _q(name), self.say(other), str(line))
             else:
                 seen[name] = (kind, where[0])
 
     def references(self) -> None:
         sc = self.sc
         if len(sc.players) < 2:
-            self.add(sc.players[0].at(), "a game needs at least two players")
+            self.add(sc.players[0].at(), "too_few_players")
         for key in ("active", "starting"):
             setting = sc.settings.get(key)
             if setting is not None:
@@ -160,23 +184,31 @@ class _Checker:
         for trigger in sc.triggers:
             self.player(trigger.controller, trigger.at("controller"))
         self.players_in_full()
-        for q in sc.questions:
-            if q.kind == "attack_targets":
-                self.obj(q["creature"], q.at("creature"), ("creature",))
-            elif q.kind == "assignments":
-                name = q["creature"]
-                if self.obj(name, q.at("creature"), ("creature",)) and not self.in_combat(name):
-                    self.add(
-                        q.at("creature"),
-                        f"{_q(name)} is neither attacking nor blocking, so it assigns no "
-                        "combat damage",
-                    )
-            elif q.kind == "blocks" and q.get("defender") is not None:
-                self.player(q["defender"], q.at("defender"))
-            elif q.kind in ("pay", "actions"):
-                self.player(q["player"], q.at("player"))
-            elif q.kind == "can":
+        self.questions()
+
+    def questions(self) -> None:
+        """Each question's parameters, checked against the type its registry
+        entry declares (mtgkb.questions.registry: Entry.asked); `ask can`'s
+        play as its declaration would be."""
+        for q in self.sc.questions:
+            entry = registry.get(q.kind)
+            for name, kind in entry.asked if entry is not None else ():
+                value = q.get(name)
+                if value is None or kind not in NAMED:
+                    continue
+                if kind == "player":
+                    self.player(value, q.at(name))
+                elif self.obj(value, q.at(name), NAMED[kind]) and kind == "combatant":
+                    if not self.in_combat(value):
+                        self.add(q.at(name), "asked_assigner_out_of_combat", _q(value))
+            if q.kind == "can":
                 self.play(q)
+
+    def in_combat(self, name: str) -> bool:
+        """Is this creature declared attacking or blocking (a "combatant")."""
+        return any(a.attacker == name for a in self.sc.attacks) or any(
+            b.blocker == name for b in self.sc.blocks
+        )
 
     def play(self, q) -> None:
         """The play of `ask can`: checked as its declaration would be, alone
@@ -188,101 +220,61 @@ class _Checker:
                 self.obj(target, where)
             elif not q["target_quoted"]:
                 if target in self.objects:
-                    self.add(where, f"an object's name is written in quotes: {_q(target)}")
+                    self.add(where, "name_needs_quotes", _q(target))
                 else:
                     self.player(target, where)
             return
-        probe = _Checker(replace(self.sc, **{q["field"]: [q["play"]]}, questions=[]))
+        probe = _Checker(replace(self.sc, **{q["field"]: [q["play"]]}, questions=[]), self.lang)
         probe.references()
         self.errors += probe.errors
 
+    def player_or_team(self, name: str, where: Position) -> bool:
+        """A name a `life:` or `poison:` line may give: a player's or a team's.
+        Which of the two the game's rules ask for (810.4, 810.10) is the rule
+        base's (rules/100_input_checks.lp)."""
+        if name in self.players or name in self.teams:
+            return True
+        if not self.teams:
+            return self.player(name, where)
+        kind = self.what_is(name)
+        if kind:
+            self.add(where, "not_a_player_or_team", _q(name), kind)
+        else:
+            known = list(self.players) + list(self.teams)
+            self.add(where, "unknown_player_or_team", name, self._suggest(name, known))
+        return False
+
     def life(self) -> None:
-        shared = self.sc.game == "two_headed_giant"
         for setting in self.sc.life:
-            name, where = setting.name, setting.at("player")
-            if shared:
-                if name in self.teams:
-                    continue
-                if name in self.players:
-                    continue  # a player's life is no team's (810.4): the rule base says so
-                else:
-                    self.add(where, f"unknown team {name}" + self._suggest(name, self.teams))
-            elif name in self.teams:
-                self.add(
-                    where,
-                    f"{name} is a team; only a two-headed-giant game has a team life total, "
-                    "here give each player's life",
-                )
-            else:
-                self.player(name, where)
+            self.player_or_team(setting.name, setting.at("player"))
 
     # ---- section 8: counters, players' abilities, control of players, timing
 
-    def shares_poison(self) -> bool:
-        """810.10: Two-Headed Giant teams share their poison counters."""
-        return self.sc.game == "two_headed_giant"
-
     def players_in_full(self) -> None:
         sc = self.sc
-        shared = self.shares_poison()
-        seen_poison: set[str] = set()
         for setting in sc.poison:
-            name, where = setting.name, setting.at("player")
-            seen_poison.add(name)
-            if shared:
-                if name in self.teams:
-                    continue
-                if name in self.players:
-                    team = sc.team_of(name)
-                    hint = f" ({team.name})" if team else ""
-                    self.add(
-                        where,
-                        "in a two-headed-giant game poison counters are shared by the team "
-                        f"(810.10): give the counters of {name}'s team{hint}, not of {name}",
-                    )
-                else:
-                    self.add(where, f"unknown team {name}" + self._suggest(name, self.teams))
-            elif name in self.teams:
-                self.add(
-                    where,
-                    f"{name} is a team; only a two-headed-giant game has shared poison "
-                    "counters (810.10), here give each player's counters",
-                )
-            else:
-                self.player(name, where)
+            self.player_or_team(setting.name, setting.at("player"))
         for given in sc.commander_damage:
             self.player(given.player, given.at("player"))
             if given.commander in self.players or given.commander in self.teams:
-                self.add(
-                    given.at("commander"),
-                    f"{given.commander} is {self.what_is(given.commander)}; commander damage "
-                    "comes from a commander (a creature, 903.3)",
-                )
-            elif given.commander in self.objects:
-                self.obj(given.commander, given.at("commander"), ("creature",))
+                kind = self.what_is(given.commander) or ""
+                self.add(given.at("commander"), "commander_is_no_object", given.commander, kind)
         for ability in sc.player_abilities:
             self.player(ability.player, ability.at("player"))
         for control in sc.player_controls:
             self.player(control.controller, control.at("controller"))
-            if self.player(control.controlled, control.at("controlled")):
-                if control.controller == control.controlled:
-                    self.add(
-                        control.at("controlled"),
-                        f"{control.controller} can't control themself as another player (722)",
-                    )
+            self.player(control.controlled, control.at("controlled"))
         setting = sc.settings.get("priority")
         if setting is not None:
             self.player(setting.value, setting.at("value"))
         for item in sc.stack:
             self.player(item.controller, item.at("controller"))
             if item.name in self.players or item.name in self.teams:
-                self.add(item.at("name"), f"{item.name} is {self.what_is(item.name)}, not a spell")
+                kind = self.what_is(item.name) or ""
+                self.add(item.at("name"), "stack_item_not_spell", item.name, kind)
             elif item.name in self.objects:
-                self.add(
-                    item.at("name"),
-                    f"{_q(item.name)} is a {self.objects[item.name].card_type} on the "
-                    "battlefield, not a spell or ability on the stack",
-                )
+                kind = self.what_is(item.name) or ""
+                self.add(item.at("name"), "stack_item_on_battlefield", _q(item.name), kind)
         for setting in sc.lands_played:
             self.player(setting.name, setting.at("player"))
         self.plays()
@@ -295,25 +287,18 @@ class _Checker:
             self.player(play.player, play.at("player"))
             if play.kind == "concede":
                 if self.player(play.other, play.at("other")) and play.other == play.player:
-                    self.add(
-                        play.at("other"),
-                        f"a player concedes with '{play.player} concedes' (104.3a)",
-                    )
+                    self.add(play.at("other"), "concede_form", play.player)
                 continue
             if play.kind in ("cast", "land"):
                 name, where = play.name, play.at("name")
                 kind = self.what_is(name)
                 if kind is not None:
-                    self.add(
-                        where,
-                        f"{_q(name)} is {kind} already; a spell or land played has a name "
-                        "of its own",
-                    )
+                    self.add(where, "play_name_taken", _q(name), kind)
                 elif name in cast_names:
-                    self.add(where, f"{_q(name)} is already played at line {cast_names[name]}")
+                    self.add(where, "play_name_twice", _q(name), str(cast_names[name]))
                 cast_names[name] = play.line
             if play.kind == "activate" and play.name in self.players:
-                self.add(play.at("name"), f"{play.name} is a player, not a source of abilities")
+                self.add(play.at("name"), "player_not_source", play.name)
             if play.kind == "activate" and play.speed == "loyalty" and play.name in self.objects:
                 self.obj(play.name, play.at("name"), ("planeswalker",))
             for i, target in enumerate(play.targets):
@@ -322,24 +307,18 @@ class _Checker:
                     continue
                 if not target.quoted:
                     if target.name in self.objects or target.name in stacked:
-                        self.add(where, f"an object's name is written in quotes: {_q(target.name)}")
+                        self.add(where, "name_needs_quotes", _q(target.name))
                     elif target.name in self.teams:
-                        self.add(
-                            where, f"{target.name} is a team; a target is a player or an object"
-                        )
+                        self.add(where, "target_is_team", target.name)
                     else:
                         self.player(target.name, where)
                 elif target.name in self.objects or target.name in stacked:
                     continue
                 elif target.name in self.teams:
-                    self.add(where, f"{target.name} is a team; a target is a player or an object")
+                    self.add(where, "target_is_team", target.name)
                 else:
                     hint = self._suggest(target.name, list(self.objects) + list(self.players))
-                    self.add(
-                        where,
-                        f"unknown target {_q(target.name)}: it is neither a player nor an object "
-                        "(on the battlefield or on the stack)" + hint,
-                    )
+                    self.add(where, "unknown_target", _q(target.name), hint)
 
     def team_members(self) -> None:
         on_team: dict[str, Team] = {}
@@ -350,132 +329,70 @@ class _Checker:
                     continue
                 if member in on_team:
                     other = on_team[member]
-                    self.add(
-                        where,
-                        f"{member} is already on team {other.name} (line {other.line}); "
-                        "a player is on one team",
-                    )
+                    self.add(where, "already_on_team", member, other.name, str(other.line))
                 else:
                     on_team[member] = team
 
     def declarations(self) -> None:
-        attacked: dict[str, int] = {}
+        # (What may attack or block, and what may be attacked, is the rule
+        # base's: 508.1a-b, 509.1a. A creature declared attacking two things is
+        # 508.1b's too; the same statement written twice is the file's fault.)
+        attacked: dict[tuple[str, str], int] = {}
         for attack in self.sc.attacks:
-            if self.obj(attack.attacker, attack.at("attacker"), ("creature",)):
-                before = attacked.get(attack.attacker)
+            if self.obj(attack.attacker, attack.at("attacker")):
+                pair = (attack.attacker, attack.target)
+                before = attacked.get(pair)
                 if before is not None:
-                    self.add(
-                        attack.at("attacker"),
-                        f"{_q(attack.attacker)} is already declared attacking at line {before}",
-                    )
-                attacked[attack.attacker] = attack.line
+                    self.add(attack.at(), "attack_written_twice", str(before))
+                attacked[pair] = attack.line
             target, where = attack.target, attack.at("target")
             if attack.target_quoted and target not in self.players:
                 if target in self.objects:
-                    self.obj(target, where, ("planeswalker", "battle"))
+                    self.obj(target, where)
                 else:
                     self.obj(target, where)
             elif not attack.target_quoted:
                 if target in self.objects:
-                    self.add(where, f"an object's name is written in quotes: {_q(target)}")
+                    self.add(where, "name_needs_quotes", _q(target))
                 else:
                     self.player(target, where)
         blocked: dict[tuple[str, str], int] = {}
         for block in self.sc.blocks:
-            ok = self.obj(block.blocker, block.at("blocker"), ("creature",))
-            ok = self.obj(block.attacker, block.at("attacker"), ("creature",)) and ok
+            ok = self.obj(block.blocker, block.at("blocker"))
+            ok = self.obj(block.attacker, block.at("attacker")) and ok
             pair = (block.blocker, block.attacker)
             if ok and pair in blocked:
-                self.add(block.at(), f"this block is already declared at line {blocked[pair]}")
+                self.add(block.at(), "block_written_twice", str(blocked[pair]))
             blocked[pair] = block.line
-        banded: dict[str, int] = {}
+        # (Who may be in a band, and in how many, is 702.22c's: the rule base's.)
         for band in self.sc.bands:
             for i, member in enumerate(band.members):
-                where = band.at(f"member.{i}")
-                if not self.obj(member, where, ("creature",)):
-                    continue
-                if member in banded:
-                    self.add(where, f"{_q(member)} is already in the band at line {banded[member]}")
-                banded[member] = band.line
+                self.obj(member, band.at(f"member.{i}"))
 
     # ---- damage assignments (`"C" assigns N damage to X, ...`)
-
-    def in_combat(self, name: str) -> bool:
-        return any(a.attacker == name for a in self.sc.attacks) or any(
-            b.blocker == name for b in self.sc.blocks
-        )
-
-    def band_mates(self, name: str) -> set[str]:
-        mates = {name}
-        for band in self.sc.bands:
-            if name in band.members:
-                mates.update(band.members)
-        return mates
-
-    def damage_recipients(self, name: str) -> set[str]:
-        """Whom a creature in combat may be given damage to: what it attacks and
-        its blockers (those of its band too), or the attackers it blocks."""
-        sc = self.sc
-        out: set[str] = set()
-        for attack in sc.attacks:
-            if attack.attacker == name:
-                out.add(attack.target)
-                mates = self.band_mates(name)
-                out.update(b.blocker for b in sc.blocks if b.attacker in mates)
-        for block in sc.blocks:
-            if block.blocker == name:
-                out.update(self.band_mates(block.attacker))
-        return out
+    # Whether the creature is in combat, whom it may give damage to and how
+    # much it assigns are rules of the game (510.1, 510.1a-d, 702.22h):
+    # rules/510_1_assignment_legality.lp judges them. Only names are checked here.
 
     def assignments(self) -> None:
         seen: dict[str, int] = {}
         for made in self.sc.assignments:
             name, where = made.creature, made.at("creature")
-            if not self.obj(name, where, ("creature",)):
+            if not self.obj(name, where):
                 continue
             if name in seen:
-                self.add(where, f"{_q(name)} already has a damage assignment at line {seen[name]}")
+                self.add(where, "assignment_written_twice", _q(name), str(seen[name]))
                 continue
             seen[name] = made.line
-            if not self.in_combat(name):
-                self.add(
-                    where,
-                    f"{_q(name)} is neither attacking nor blocking, so it assigns no combat damage",
-                )
-                continue
-            allowed = self.damage_recipients(name)
-            wrong = False
             for k, (recipient, _, quoted) in enumerate(made.amounts):
                 spot = made.at(f"recipient.{k}")
                 if quoted and recipient not in self.players:
-                    if not self.obj(recipient, spot):
-                        wrong = True
-                        continue
+                    self.obj(recipient, spot)
                 elif not quoted:
                     if recipient in self.objects:
-                        self.add(spot, f"an object's name is written in quotes: {_q(recipient)}")
-                        wrong = True
-                        continue
-                    if not self.player(recipient, spot):
-                        wrong = True
-                        continue
-                if recipient not in allowed:
-                    shown = _q(recipient) if recipient in self.objects else recipient
-                    self.add(
-                        spot,
-                        f"{_q(name)} can't assign damage to {shown}: it is not what {_q(name)} "
-                        "attacks, one of its blockers or a creature it blocks",
-                    )
-                    wrong = True
-            power = self.objects[name].power or 0
-            total = made.total()
-            if not wrong and total != max(power, 0):
-                self.add(
-                    made.at("amount.0"),
-                    f"the amounts assigned by {_q(name)} add up to {total}, but its power is "
-                    f"{power}: a creature assigns damage equal to its power"
-                    + (" (0 or less: none)" if power <= 0 else ""),
-                )
+                        self.add(spot, "name_needs_quotes", _q(recipient))
+                    else:
+                        self.player(recipient, spot)
 
     def events(self) -> None:
         for event in self.sc.events:
@@ -486,7 +403,7 @@ class _Checker:
                     self.obj(recipient, where)
                 elif not event.recipient_quoted:
                     if recipient in self.objects:
-                        self.add(where, f"an object's name is written in quotes: {_q(recipient)}")
+                        self.add(where, "name_needs_quotes", _q(recipient))
                     else:
                         self.player(recipient, where)
             elif kind in ("exchange_life", "makes_choose"):
@@ -501,7 +418,7 @@ class _Checker:
         if not self.sc.players:
             line, column = self.first_statement()
             raise ScenarioError(
-                "no players: a scenario names its players first, as in 'players: Ann, Ben'",
+                self.say("no_players"),
                 filename=self.sc.filename,
                 line=line,
                 column=column,

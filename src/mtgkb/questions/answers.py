@@ -17,6 +17,7 @@ from mtgkb.questions.symbols import Decoder, Shown, atoms, cited_rules, names_in
 from mtgkb.rulebase import words as _words
 from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import query_file
+from mtgkb.rulebase.vocabulary import vocabulary
 from mtgkb.rulebase.words import fill_template
 
 DEFAULT_LIMIT = 100
@@ -48,16 +49,6 @@ Renderer = Callable[[object, Sequence[clingo.Symbol], Limits], Answer]
 # these names are views of it, for the code that reads them from here.
 ASK_NAMES = registry.ASK_NAMES
 QUERY_OF = registry.QUERY_OF
-
-# The kinds of play `ask actions` names, in the spec's order and spelling.
-ACTION_KINDS = {
-    "instant": "instant",
-    "flash": "flash",
-    "ability": "ability",
-    "sorcery_speed_ability": "sorcery-speed ability",
-    "sorcery": "sorcery",
-    "land": "land",
-}
 
 # Questions that build their own groundings (other facts, or optimisation):
 # they take no part in the groundings a file's questions share.
@@ -507,7 +498,8 @@ def answer_pay(question, scenario, facts, limits: Limits, session=None) -> Answe
 def answer_actions(question, scenario, facts, limits: Limits, session=None) -> Answer:
     model = _single("actions", scenario, facts, limits, session)
     kinds = {str(k) for (k,) in values(model, "may", 1)}
-    may = [word for kind, word in ACTION_KINDS.items() if kind in kinds]
+    # the kinds of play, in the vocabulary's order and spelling (kb/vocabulary.lp)
+    may = [word for kind, word in vocabulary().action_words if kind in kinds]
     answer = {"ask": "actions", "player": question["player"], "may": may}
     made_by = dict(values(model, "made_by", 2))
     if made_by:

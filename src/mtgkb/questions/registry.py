@@ -41,8 +41,13 @@ class Entry:
     counted: bool = False  # the answer counts the query's models (mtgkb.engine.counting)
     own_grounding: bool = False  # grounds its own facts: shares no grounding with the file's
     judges_play: bool = False  # also solves `legal` on the declared play (spec, section 11)
-    # the asked/1 term: asked(KIND(P1, ...)) with these parameters (name, "string" | "number")
-    # when every one is given, else the constant KIND
+    # the asked/1 term: asked(KIND(P1, ...)) with these parameters (name, type) when
+    # every one is given, else the constant KIND. The type is what the parameter must
+    # name, checked with the file's names before any rule is asked (mtgkb.language.
+    # validate): "player", "creature" (an object on the battlefield that is a
+    # creature), "combatant" (a creature the file declares attacking or blocking),
+    # "object" (any object on the battlefield), "number" (the others are strings in
+    # the term)
     asked: tuple[tuple[str, str], ...] = ()
     # `ask explain`
     explained_by: str | None = None  # the query whose derivation explains it (None: not explained)
@@ -101,7 +106,7 @@ ENTRIES: tuple[Entry, ...] = (
         f"{_ANSWERS}:answer_attack_targets",
         "attack_targets",
         single_model=True,
-        asked=(("creature", "string"),),
+        asked=(("creature", "creature"),),
         explained_by="attack_targets",
         needs_parameters=True,
     ),
@@ -121,7 +126,7 @@ ENTRIES: tuple[Entry, ...] = (
         f"{_ANSWERS}:answer_blocks",
         "blocks",
         counted=True,
-        asked=(("defender", "string"),),
+        asked=(("defender", "player"),),
         explained_by="blocks",
     ),
     Entry(
@@ -187,7 +192,7 @@ ENTRIES: tuple[Entry, ...] = (
         f"{_ANSWERS}:answer_pay",
         "pay",
         single_model=True,
-        asked=(("player", "string"), ("amount", "number")),
+        asked=(("player", "player"), ("amount", "number")),
         explained_by="pay",
         needs_parameters=True,
         grammar=False,  # `ask can P pay N life` is asked as `pay` (spec, section 5)
@@ -225,7 +230,7 @@ ENTRIES: tuple[Entry, ...] = (
         f"{_ANSWERS}:answer_actions",
         "actions",
         single_model=True,
-        asked=(("player", "string"),),
+        asked=(("player", "player"),),
         explained_by="actions",
         needs_parameters=True,
     ),
@@ -235,7 +240,7 @@ ENTRIES: tuple[Entry, ...] = (
         "assignments",
         f"{_ANSWERS}:answer_assignments",
         "assignments",
-        asked=(("creature", "string"),),
+        asked=(("creature", "combatant"),),
         explained_by="assignments",
         needs_parameters=True,
     ),

@@ -11,7 +11,9 @@ rule base); nothing here is a rule of the game.
 
 Its games (`variant/1`) and options (`scenario_option/1`) are the words a
 `game:` and an `option:` line may give; `player_ability/1` says which
-abilities a player may have (`P has hexproof`).
+abilities a player may have (`P has hexproof`); `phase_word/1`,
+`color_word/1` and `spell_kind_word/1` the phases, colors and kinds of spell
+a file may name, and `action_word/2` how `ask actions` names each kind of play.
 """
 
 from __future__ import annotations
@@ -56,6 +58,10 @@ class Vocabulary:
     games: tuple[str, ...] = ()  # `game:` (variant/1)
     options: tuple[str, ...] = ()  # `option:` (scenario_option/1)
     player_abilities: tuple[str, ...] = ()  # `P has ...` (player_ability/1)
+    phases: tuple[str, ...] = ()  # `phase:` (phase_word/1)
+    colors: tuple[str, ...] = ()  # the five colors (color_word/1)
+    spell_kinds: tuple[str, ...] = ()  # `P casts KIND "Name"` (spell_kind_word/1)
+    action_words: tuple[tuple[str, str], ...] = ()  # `ask actions`: (kind, word) (action_word/2)
 
     # (each table made once per vocabulary: the parser looks up every ability
     # of every creature in them; not to be changed by their readers)
@@ -132,6 +138,7 @@ def _read(files: tuple) -> Vocabulary:
     except RuntimeError:
         raise VocabularyError("\n".join(said) or f"{FILE}: cannot be read") from None
     abilities, examples, evasion, games, options, players = [], [], [], [], [], []
+    phases, colors, spell_kinds, action_words = [], [], [], []
     for atom in ctl.symbolic_atoms:
         sym, args = atom.symbol, atom.symbol.arguments
         if sym.name == "ability_word" and len(args) == 3:
@@ -153,7 +160,17 @@ def _read(files: tuple) -> Vocabulary:
             options.append(_text(args[0]))
         elif sym.name == "player_ability" and len(args) == 1:
             players.append(_text(args[0]))
-    return Vocabulary(*(tuple(x) for x in (abilities, examples, evasion, games, options, players)))
+        elif sym.name == "phase_word" and len(args) == 1:
+            phases.append(_text(args[0]))
+        elif sym.name == "color_word" and len(args) == 1:
+            colors.append(_text(args[0]))
+        elif sym.name == "spell_kind_word" and len(args) == 1:
+            spell_kinds.append(_text(args[0]))
+        elif sym.name == "action_word" and len(args) == 2:
+            action_words.append((_text(args[0]), _text(args[1])))
+    lists = (abilities, examples, evasion, games, options, players)
+    lists += (phases, colors, spell_kinds, action_words)
+    return Vocabulary(*(tuple(x) for x in lists))
 
 
 def vocabulary() -> Vocabulary:
