@@ -192,7 +192,9 @@ class _Checker:
                 else:
                     self.player(target, where)
             return
-        probe = _Checker(replace(self.sc, **{q["field"]: [q["play"]]}, questions=[]))
+        probe = _Checker(
+            replace(self.sc, **{q["field"]: q.get("plays") or [q["play"]]}, questions=[])
+        )
         probe.references()
         self.errors += probe.errors
 

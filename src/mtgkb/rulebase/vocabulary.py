@@ -56,6 +56,7 @@ class Vocabulary:
     games: tuple[str, ...] = ()  # `game:` (variant/1)
     options: tuple[str, ...] = ()  # `option:` (scenario_option/1)
     player_abilities: tuple[str, ...] = ()  # `P has ...` (player_ability/1)
+    after: tuple[tuple[str, str], ...] = ()  # (ability, words after its argument)
 
     # (each table made once per vocabulary: the parser looks up every ability
     # of every creature in them; not to be changed by their readers)
@@ -99,6 +100,14 @@ class Vocabulary:
                     first.setdefault(a.name, shown[0] if shown else a.phrase)
         return tuple(first.values())
 
+    def words_after(self, name: str) -> tuple[str, ...]:
+        """The words that must follow the argument of the ability `name`
+        (`ability_after/2`: `... except by 3 or more creatures`), or none."""
+        for ability, words in self.after:
+            if ability == name:
+                return tuple(words.split(" "))
+        return ()
+
     def names(self) -> tuple[str, ...]:
         """The constant of every ability, each once, in the order of the file."""
         return tuple(dict.fromkeys(a.name for a in self.abilities))
@@ -131,7 +140,7 @@ def _read(files: tuple) -> Vocabulary:
         ctl.ground([("base", [])])
     except RuntimeError:
         raise VocabularyError("\n".join(said) or f"{FILE}: cannot be read") from None
-    abilities, examples, evasion, games, options, players = [], [], [], [], [], []
+    abilities, examples, evasion, games, options, players, after = [], [], [], [], [], [], []
     for atom in ctl.symbolic_atoms:
         sym, args = atom.symbol, atom.symbol.arguments
         if sym.name == "ability_word" and len(args) == 3:
@@ -153,7 +162,11 @@ def _read(files: tuple) -> Vocabulary:
             options.append(_text(args[0]))
         elif sym.name == "player_ability" and len(args) == 1:
             players.append(_text(args[0]))
-    return Vocabulary(*(tuple(x) for x in (abilities, examples, evasion, games, options, players)))
+        elif sym.name == "ability_after" and len(args) == 2:
+            after.append((_text(args[0]), _phrase(args[1], f"{FILE}: {sym}")))
+    return Vocabulary(
+        *(tuple(x) for x in (abilities, examples, evasion, games, options, players, after))
+    )
 
 
 def vocabulary() -> Vocabulary:
