@@ -161,3 +161,22 @@ def test_509_1_large_counts_stay_exact():
     answer = _blocks_answer("\n".join(lines) + "\nask blocks for Alex limit 1\n")
     assert answer["complete"] is True
     assert answer["count"] > 10**6
+
+
+def test_509_1_a_count_that_is_a_lower_bound_says_so_and_why():
+    # counted by enumeration alone and stopped at 5 models: never a bare lower bound
+    text = "players: Rob, Alex\nactive: Rob\n" + "".join(
+        f'Rob controls creature "A{i}" 2/2\n"A{i}" attacks Alex\n'
+        f'Alex controls creature "B{i}" 2/2 with can block an additional creature\n'
+        for i in range(3)
+    )
+    engine = Engine(Options.from_env().but(count_parts=False, fast_count=False))
+    output = answer_text(
+        text + "ask blocks for Alex\n", "x.mtg", Limits(max_models=5), engine=engine
+    )
+    answer = output.output["answers"][0]
+    assert answer["complete"] is False
+    assert "lower bound" in answer["reason"]
+    exact = _blocks_answer(text + "ask blocks for Alex\n")
+    assert (exact["count"], exact["complete"]) == ((1 + 3 + 3) ** 3, True)
+    assert "reason" not in exact

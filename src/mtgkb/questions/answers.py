@@ -288,6 +288,9 @@ def _declarations(
     result = _all_models(query, scenario, facts, limits, session, keep=max(limit, 1))
     assignments = [one_each(values(model, pred, 2)) for model in result.models[:limit]]
     body = {"count": result.count, "complete": result.complete, "assignments": assignments}
+    if not result.complete:
+        # never a lower bound presented as a count: say why it is one
+        body["reason"] = _words.text("label", "count_lower_bound", limits.lang)
     return body, _cites_of(result), result
 
 
