@@ -154,3 +154,10 @@ def test_510_1d_every_division_of_its_damage_is_a_legal_assignment():
     # power 3 divided between two attackers in any way: 0+3, 1+2, 2+1, 3+0
     assert (asked["count"], asked["complete"]) == (4, True)
     assert "510.1d" in asked["rules"]
+
+
+def test_509_1a_ask_explain_blocks_says_how_many_it_may_block():
+    text = THREE_ATTACKERS + ADDITIONAL + "ask blocks for Alex\nask explain blocks\n"
+    explain = _answers(text)["explain"]
+    assert "Palace Guard may block up to 2 attackers" in str(explain["tree"])
+    assert "509.1a" in explain["rules"]

@@ -127,3 +127,10 @@ def test_509_1b_the_number_must_be_followed_by_its_words():
     assert answer_text(wrong, "x.mtg").status == 2
     word = bad.replace("by 3 or more\n", "by three or more creatures\n")
     assert answer_text(word, "x.mtg").status == 2
+
+
+def test_509_1b_ask_explain_blocks_names_the_restriction():
+    text = OGRE + _defenders(3) + "ask blocks for Alex\nask explain blocks\n"
+    explain = _answers(text)["explain"]
+    assert "509.1b" in explain["rules"]
+    assert "Ogre can't be blocked except by 3 or more creatures" in str(explain["tree"])

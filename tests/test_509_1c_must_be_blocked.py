@@ -129,3 +129,9 @@ def test_509_1c_ask_explain_cites_the_requirement():
     text = LURE + TWO_BLOCKERS + "phase: declare-blockers\nask explain legal\n"
     explain = _answers(text)["explain"]
     assert "509.1c" in explain["rules"]
+
+
+def test_509_1c_ask_explain_blocks_names_the_requirement_of_the_attacker():
+    explain = _answers(LURE + TWO_BLOCKERS + "ask blocks for Alex\nask explain blocks\n")["explain"]
+    assert "509.1c" in explain["rules"]
+    assert "Goblin Bait must be blocked if able" in str(explain["tree"])
