@@ -135,3 +135,21 @@ def test_509_1c_ask_explain_blocks_names_the_requirement_of_the_attacker():
     explain = _answers(LURE + TWO_BLOCKERS + "ask blocks for Alex\nask explain blocks\n")["explain"]
     assert "509.1c" in explain["rules"]
     assert "Goblin Bait must be blocked if able" in str(explain["tree"])
+
+
+def test_509_1c_805_10d_a_teammate_of_the_attacked_player_may_obey_it():
+    # 805.10d: the defending team blocks as one, so the requirement binds the team
+    text = (
+        "game: two-headed-giant\nplayers: Rob, Ria, Alex, Ann\n"
+        "team Giants: Rob, Ria\nteam Others: Alex, Ann\nactive: Rob\n"
+        'Rob controls creature "Bait" 1/1 with must be blocked if able\n'
+        'Alex controls creature "Wall" 0/4 with tapped\n'
+        'Ann controls creature "Bear" 2/2\n'
+        '"Bait" attacks Alex\nphase: declare-blockers\nask legal\nask blocks\n'
+    )
+    answers = _answers(text)
+    assert [v["rule"] for v in answers["legal"]["violations"]] == ["509.1c"]
+    assert answers["blocks"]["assignments"] == [{"Bear": "Bait"}]
+    assert {"509.1c", "805.10d"} <= set(answers["blocks"]["rules"])
+    blocked = text.replace("phase: declare-blockers\n", '"Bear" blocks "Bait"\n')
+    assert _answers(blocked)["legal"]["legal"] is True
