@@ -50,6 +50,7 @@ SCHEMA: tuple[tuple[str, int], ...] = (
     ("landwalk_requires", 3),
     ("max_attackers", 1),
     ("toxic", 2),
+    ("min_blockers", 2),
     # players in full (spec section 8)
     ("poison_given", 2),
     ("commander_damage_given", 3),
@@ -235,6 +236,8 @@ def scenario_facts(scenario: Scenario) -> Facts:
                 add(_f("cant_attack_player", o, String(ability.args[0])))
             elif ability.name == "toxic":
                 add(_f("toxic", o, Number(int(ability.args[0]))))
+            elif ability.name == "min_blockers":
+                add(_f("min_blockers", o, Number(int(ability.args[0]))))
             elif ability.name == "landwalk":
                 walk += 1
                 add(_f("landwalk", o, Number(walk)))

@@ -1109,6 +1109,10 @@ class _Builder:
             example = f", as in '{examples[0]}'" if examples else ""
             self.fail(head[0], f"'{shown}' needs {wants} after it{example}")
         many = found.shape == "types"
+        after = vocab.words_after(found.name)
+        if after:  # words that must follow the argument (`... 3 or more creatures`)
+            self.ability_words_after(head, rest, after)
+            rest = rest[:1]
         if not many and len(rest) > 1:
             self.fail(
                 rest[1],
@@ -1141,6 +1145,26 @@ class _Builder:
             made.positions["color"] = self.pos(tok)
         else:  # a land type, or several
             made.args = tuple(self.name(w).lower() for w in rest)
+
+    def ability_words_after(
+        self, head: list[Token], rest: list[Token], after: tuple[str, ...]
+    ) -> None:
+        """Refuse an ability whose argument is not followed by its words."""
+        shown = " ".join(t.value for t in head)
+        written = [normal_word(t.value) for t in rest[1:]]
+        if written == list(after):
+            return
+        wanted = f"'{shown} N {' '.join(after)}'"
+        for tok, word, want in zip(rest[1:], written, after, strict=False):
+            if word != want:
+                self.fail(tok, f"unexpected {tok.value!r}; expected '{want}' as in {wanted}")
+        if len(written) > len(after):
+            self.fail(
+                rest[len(after) + 1],
+                f"unexpected {rest[len(after) + 1].value!r} after {wanted}; "
+                "separate abilities with ',' or 'and'",
+            )
+        self.fail(rest[-1], f"expected '{' '.join(after[len(written) :])}' after this: {wanted}")
 
     @staticmethod
     def suffixed(tok: Token, vocab: Vocabulary) -> AbilityWord | None:
@@ -1201,16 +1225,24 @@ class _Builder:
         self.sc.bands.append(band)
 
     def s_block(self, t: Tree, first: Token) -> None:
+        """`"B" blocks "C"`, or `"B" blocks "C", "D"` (509.1a: a blocker of
+        several attackers): one block per attacker, in the order written."""
         toks = _tokens(t)
-        made = Block(
-            line=first.line,
-            column=first.column,
-            blocker=self.name(toks[0]),
-            attacker=self.name(toks[2]),
-        )
-        made.positions["blocker"] = self.pos(toks[0])
-        made.positions["attacker"] = self.pos(toks[2])
-        self.sc.blocks.append(made)
+        named: set[str] = set()
+        for tok in toks[2:]:
+            attacker = self.name(tok)
+            if attacker in named:
+                self.fail(tok, f'"{attacker}" is named twice in this block')
+            named.add(attacker)
+            made = Block(
+                line=first.line,
+                column=first.column,
+                blocker=self.name(toks[0]),
+                attacker=attacker,
+            )
+            made.positions["blocker"] = self.pos(toks[0])
+            made.positions["attacker"] = self.pos(tok)
+            self.sc.blocks.append(made)
 
     def s_assigns(self, t: Tree, first: Token) -> None:
         made = DamageAssignment(line=first.line, column=first.column, creature=self.name(first))
@@ -1471,6 +1503,9 @@ class _Builder:
             return
         question.params["field"] = field_name
         question.params["play"] = play
+        # every declaration of the play: a blocker of several attackers is one
+        # block each (509.1a)
+        question.params["plays"] = list(getattr(scratch.sc, field_name))
 
     def explain_kind(self, question: Question, node: Tree | None) -> None:
         """`ask explain Q`: the kind of question to explain (None: all)."""

@@ -224,7 +224,10 @@ class _Checker:
                 else:
                     self.player(target, where)
             return
-        probe = _Checker(replace(self.sc, **{q["field"]: [q["play"]]}, questions=[]), self.lang)
+        probe = _Checker(
+            replace(self.sc, **{q["field"]: q.get("plays") or [q["play"]]}, questions=[]),
+            self.lang,
+        )
         probe.references()
         self.errors += probe.errors
 

@@ -42,7 +42,10 @@ def _assignments(node: Tree, answer: dict, verb: str, _t: _Labels) -> None:
         if not assignment:
             node.add(Text(_t("no_attack" if verb == "attack" else "no_blocks", i)))
         else:
-            pairs = "; ".join(f"{a} → {b}" for a, b in sorted(assignment.items()))
+            pairs = "; ".join(
+                f"{a} → {b if isinstance(b, str) else ', '.join(b)}"
+                for a, b in sorted(assignment.items())
+            )
             node.add(Text(f"{i}. {pairs}"))
     if len(answer["assignments"]) < count:
         node.add(Text(_t("more", count - len(answer["assignments"])), style="dim"))

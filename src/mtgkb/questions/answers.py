@@ -277,11 +277,21 @@ def _declarations(
 ) -> tuple[dict, set, SolveResult]:
     limit = question.get("limit") if question.get("limit") is not None else DEFAULT_LIMIT
     result = _all_models(query, scenario, facts, limits, session, keep=max(limit, 1))
-    assignments = [
-        {str(a): str(b) for a, b in values(model, pred, 2)} for model in result.models[:limit]
-    ]
+    assignments = [one_each(values(model, pred, 2)) for model in result.models[:limit]]
     body = {"count": result.count, "complete": result.complete, "assignments": assignments}
+    if not result.complete:
+        # never a lower bound presented as a count: say why it is one
+        body["reason"] = _words.text("label", "count_lower_bound", limits.lang)
     return body, _cites_of(result), result
+
+
+def one_each(pairs) -> dict:
+    """Each creature to what it attacks or blocks; a blocker of several
+    attackers (509.1a) to the list of them, in name order."""
+    found: dict[str, list[str]] = {}
+    for a, b in pairs:
+        found.setdefault(str(a), []).append(str(b))
+    return {a: bs[0] if len(bs) == 1 else sorted(bs) for a, bs in found.items()}
 
 
 def answer_attacks(question, scenario, facts, limits: Limits, session=None) -> Answer:

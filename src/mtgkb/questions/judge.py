@@ -52,7 +52,9 @@ def answer_can(question, scenario, facts, limits, session=None) -> dict:
     field = question["field"]
     if field not in STEPS:
         return _not_built(question, f"'ask can' does not judge this kind of play ({field}) yet")
-    play = target_play(question) if field == "targets" else question["play"]
+    play = (
+        target_play(question) if field == "targets" else (question.get("plays") or question["play"])
+    )
     step, hypo = hypothesis_facts(scenario, field, play)
     grounding = Grounding(["can"], hypo, engine=session and session.engine)
     result = grounding.solve("can", max_models=1, keep=1, timeout=limits.timeout)

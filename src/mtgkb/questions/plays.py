@@ -52,10 +52,11 @@ def target_play(question) -> Play:
 
 
 def hypothesis_facts(scenario, field: str, play) -> tuple[str, list[clingo.Symbol]]:
-    """The step of a play and the facts it is judged on."""
+    """The step of a play and the facts it is judged on (`play`: one
+    declaration, or the list a play makes: a blocker of several attackers)."""
     step, written = STEPS[field]
     lists = {name: [] for name in written}
-    lists["plays" if field == "targets" else field] = [play]
+    lists["plays" if field == "targets" else field] = play if isinstance(play, list) else [play]
     hypo = replace(scenario, **lists, questions=[])
     return step, scenario_facts(hypo) + [_asked(step)]
 

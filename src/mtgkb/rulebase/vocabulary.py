@@ -62,6 +62,7 @@ class Vocabulary:
     colors: tuple[str, ...] = ()  # the five colors (color_word/1)
     spell_kinds: tuple[str, ...] = ()  # `P casts KIND "Name"` (spell_kind_word/1)
     action_words: tuple[tuple[str, str], ...] = ()  # `ask actions`: (kind, word) (action_word/2)
+    after: tuple[tuple[str, str], ...] = ()  # (ability, words after its argument)
 
     # (each table made once per vocabulary: the parser looks up every ability
     # of every creature in them; not to be changed by their readers)
@@ -105,6 +106,14 @@ class Vocabulary:
                     first.setdefault(a.name, shown[0] if shown else a.phrase)
         return tuple(first.values())
 
+    def words_after(self, name: str) -> tuple[str, ...]:
+        """The words that must follow the argument of the ability `name`
+        (`ability_after/2`: `... except by 3 or more creatures`), or none."""
+        for ability, words in self.after:
+            if ability == name:
+                return tuple(words.split(" "))
+        return ()
+
     def names(self) -> tuple[str, ...]:
         """The constant of every ability, each once, in the order of the file."""
         return tuple(dict.fromkeys(a.name for a in self.abilities))
@@ -138,7 +147,7 @@ def _read(files: tuple) -> Vocabulary:
     except RuntimeError:
         raise VocabularyError("\n".join(said) or f"{FILE}: cannot be read") from None
     abilities, examples, evasion, games, options, players = [], [], [], [], [], []
-    phases, colors, spell_kinds, action_words = [], [], [], []
+    phases, colors, spell_kinds, action_words, after = [], [], [], [], []
     for atom in ctl.symbolic_atoms:
         sym, args = atom.symbol, atom.symbol.arguments
         if sym.name == "ability_word" and len(args) == 3:
@@ -168,8 +177,10 @@ def _read(files: tuple) -> Vocabulary:
             spell_kinds.append(_text(args[0]))
         elif sym.name == "action_word" and len(args) == 2:
             action_words.append((_text(args[0]), _text(args[1])))
+        elif sym.name == "ability_after" and len(args) == 2:
+            after.append((_text(args[0]), _phrase(args[1], f"{FILE}: {sym}")))
     lists = (abilities, examples, evasion, games, options, players)
-    lists += (phases, colors, spell_kinds, action_words)
+    lists += (phases, colors, spell_kinds, action_words, after)
     return Vocabulary(*(tuple(x) for x in lists))
 
 

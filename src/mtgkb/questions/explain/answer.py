@@ -113,7 +113,7 @@ class _Explainer:
         if field not in STEPS:
             item["note"] = self.w.say("not_built")
             return
-        play = target_play(q) if field == "targets" else q["play"]
+        play = target_play(q) if field == "targets" else (q.get("plays") or q["play"])
         step, hypo = hypothesis_facts(scenario, field, play)
         own = clingo.Function("can", [clingo.Function(step)])
         situation = [f for f in hypo if f.name != "asked"]
