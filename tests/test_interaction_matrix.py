@@ -27,7 +27,6 @@ from helpers import ROOT
 
 from mtgkb.audit.not_modelled import declarations
 from mtgkb.engine.state import Engine
-from mtgkb.language.model import COLORS
 from mtgkb.questions import registry
 from mtgkb.questions.answers import Limits
 from mtgkb.rulebase.vocabulary import vocabulary
@@ -53,7 +52,7 @@ def features() -> list[str]:
     out += [f"option:{o}" for o in words.options]
     out += [f"ability:{a}" for a in words.names()]
     out += [f"player:{p}" for p in words.player_abilities]
-    out += [f"color:{c}" for c in COLORS]
+    out += [f"color:{c}" for c in vocabulary().colors]
     out += [f"counter:{k}" for k in matrix()["counters"]]
     return out
 
@@ -187,7 +186,8 @@ def _written(feature: str) -> str:
     if first.shape == "player":
         return f"{first.phrase} Cat"
     if first.shape == "number":
-        return f"{first.phrase} 2"
+        after = " ".join(words.words_after(name))
+        return f"{first.phrase} 2 {after}".rstrip()
     if first.shape == "color":
         return f"{first.phrase} red"
     if first.shape == "type":
