@@ -36,3 +36,10 @@ def test_903_2_an_explicit_attack_option_replaces_the_default():
 def test_903_2_a_two_player_commander_game_has_one_defender():
     text = "game: commander\nplayers: Rob, Alex\n"
     assert ask(text, "defending players")["players"] == ["Alex"]
+
+
+def test_506_2a_a_written_choice_of_defending_player_keeps_the_choice():
+    # A table that chooses one defending player plays without the option (506.2a).
+    text = COMMANDER + "Rob chooses Alex as defending player\n"
+    out = ask(text, "defending players")
+    assert out["players"] == ["Alex"] and "506.2a" in out["rules"]
