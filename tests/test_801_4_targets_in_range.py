@@ -2,8 +2,9 @@
 spells and abilities target only players and objects within that range, and a
 player activates no ability of an object outside it."""
 
-import mtgkb
 from players_helpers import answers, ask, broken, rules
+
+import mtgkb
 
 # Five players round a table; with range 1, Rob reaches Alex and Eve (one seat
 # away each way) and not Carissa or Dana (two seats away, 801.2).
@@ -88,9 +89,7 @@ active: Ann
     assert {"801.4", "809.3a"} <= set(why["rules"])
     assert ask(text + 'Ann casts instant "Shock" targeting Fay\n', "legal")["legal"] is True
     # the emperor reaches two seats: Ben to Dan is two seats
-    assert ask(text + 'priority: Ben\nBen casts instant "Shock" targeting Dan\n', "legal")[
-        "legal"
-    ]
+    assert ask(text + 'priority: Ben\nBen casts instant "Shock" targeting Dan\n', "legal")["legal"]
 
 
 def test_801_4_the_message_is_in_english_and_italian():
