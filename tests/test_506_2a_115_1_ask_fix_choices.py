@@ -98,3 +98,11 @@ def test_506_2a_the_choice_is_shown_in_english_and_italian():
     assert english["answers"][0]["choices"] == italian["answers"][0]["choices"]
     assert "left open by the file" in words.text("label", "fix_choice", "en")
     assert "lasciato aperto dal file" in words.text("label", "fix_choice", "it")
+
+
+def test_506_2a_no_choice_is_made_where_no_attack_needs_it():
+    text = "game: vanguard\nplayers: Rob, Alex, Carissa\nAlex has hexproof\n"
+    out = ask(text + 'Rob casts instant "Shock" targeting Alex\n', "fix")
+    assert "choices" not in out
+    # Rob himself or Carissa: two legal targets
+    assert out["count"] == 2 and len(out["changes"]) == 1
