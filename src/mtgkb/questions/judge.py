@@ -11,9 +11,11 @@ minimal set of CR rules that together forbid it (mtgkb.engine.cores, through the
 switched program of mtgkb.questions.explain's Forbidder over `can.lp`).
 
 `ask fix`: `queries/fix.lp` finds the legal declarations of attackers and
-blockers with the fewest changes to the declared ones; here they are read
-back as changes. Nothing here is a game rule: which facts belong to which
-step is the shape of the language's declarations.
+blockers, and targets of the declared spells and abilities, with the fewest
+changes to the declared ones (making a choice of defending player the file
+left open); here they are read back as changes and choices. Nothing here
+is a game rule: which facts belong to which step is the shape of the
+language's declarations.
 """
 
 from __future__ import annotations
@@ -167,7 +169,7 @@ def answer_fix(question, scenario, facts, limits, session=None) -> dict:
         rules.add("506.2a")
     if not result.complete:
         answer["complete"] = False
-    # what no change of attacks and blocks mends (a payment, a cast, a choice)
+    # what no change of attacks, blocks and targets mends (a payment, a cast's timing)
     remaining = _remaining(scenario, best, limits, session)
     if remaining:
         answer["remaining"] = remaining
@@ -219,8 +221,9 @@ def _target_changes(scenario, model) -> list[dict]:
 
 
 def _remaining(scenario, model, limits, session=None) -> list[dict]:
-    """The violations of the file with the fixed attacks and blocks in place
-    of the declared ones (`ask legal` on that play)."""
+    """The violations of the file with the fixed attacks, blocks and targets
+    (and the defending player chosen) in place of the declared ones (`ask
+    legal` on that play)."""
     players = set(scenario.player_names)
     chosen_attacks = {tuple(p) for p in values(model, "attacks", 2)}
     chosen_blocks = {tuple(p) for p in values(model, "blocks", 2)}
