@@ -29,6 +29,12 @@ def defending(facts):
     return {json.loads(a[len("defending(") : -1]) for a in atoms(model, "defending")}, cites(model)
 
 
+# A multiplayer game whose variant sets no attack option: the attacking player
+# chooses one opponent (506.2a). (A Commander game attacks multiple players
+# unless the file writes a choice, 903.2: tests/test_903_2_commander_defaults.py.)
+CHOOSING = "vanguard"
+
+
 # --- tests -------------------------------------------------------------------
 
 
@@ -49,13 +55,13 @@ def test_506_2a_commander_attacking_player_chooses_one_opponent():
 
 
 def test_506_2a_without_a_choice_nobody_defends_yet():
-    players, rules = defending(table(["Ann", "Ben", "Cat"], game="commander"))
+    players, rules = defending(table(["Ann", "Ben", "Cat"], game=CHOOSING))
     assert players == set()
     assert "506.2a" in rules
 
 
 def test_506_2a_attacks_declared_at_one_opponent_show_the_choice():
-    facts = table(["Ann", "Ben", "Cat"], game="commander") + creature("Ann", "Bear")
+    facts = table(["Ann", "Ben", "Cat"], game=CHOOSING) + creature("Ann", "Bear")
     facts += attack("Bear", "Ben")
     players, rules = defending(facts)
     assert players == {"Ben"}
@@ -64,7 +70,7 @@ def test_506_2a_attacks_declared_at_one_opponent_show_the_choice():
 
 
 def test_506_2a_before_the_choice_every_choice_is_considered():
-    facts = table(["Ann", "Ben", "Cat"], game="commander") + creature("Ann", "Bear")
+    facts = table(["Ann", "Ben", "Cat"], game=CHOOSING) + creature("Ann", "Bear")
     facts += creature("Ann", "Ogre") + creature("Ben", "Wall", 0, 4)
     facts += permanent("Cat", "Jace", "planeswalker")
     # against Ben: Bear, Ogre each none or Ben (4); against Cat: none, Cat or Jace each (9);
@@ -81,7 +87,7 @@ def test_506_2a_before_the_choice_every_choice_is_considered():
 
 
 def test_506_2a_attacks_at_two_opponents_without_a_choice_are_illegal():
-    facts = table(["Ann", "Ben", "Cat"], game="commander")
+    facts = table(["Ann", "Ben", "Cat"], game=CHOOSING)
     facts += creature("Ann", "Bear") + creature("Ann", "Ogre") + attack("Bear", "Ben")
     facts += attack("Ogre", "Cat")
     assert defending(facts)[0] == set()

@@ -358,6 +358,9 @@ def test_every_fact_is_a_declared_input_predicate():
         'stack: "Bolt" controlled by C\nA controls creature "U" 1/1 with toxic 1\n'
         'A casts instant "Shock" with flash with color red targeting C\n'
         'A activates "U" as a sorcery\nB makes A concede\n'
+        # spec section 13
+        'C controls creature "V" 1/1 with hexproof from green\n'
+        '"P" activated a loyalty ability this turn\n'
     )
     used = {(s.name, len(s.arguments)) for s in scenario_facts(parse_text(text))}
     assert used <= declared

@@ -20,10 +20,10 @@ import sys
 
 import pytest
 from helpers import ROOT
-from lark import Token
 
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.facts import SCHEMA
+from mtgkb.language.model import GameObject
 from mtgkb.language.parser import _Builder, grammar, keyword_of, parse_text
 from mtgkb.rulebase.vocabulary import vocabulary
 
@@ -38,7 +38,6 @@ def _section(text: str, start: str, end: str) -> str:
 
 def _documented_abilities() -> set[str]:
     """The abilities the examples of docs/language.md give, read as the parser reads them."""
-    vocab = vocabulary()
     found = set()
     for block in re.findall(r"^```mtg\n(.*?)^```", LANGUAGE.read_text("utf-8"), re.M | re.S):
         for line in block.splitlines():
@@ -46,9 +45,10 @@ def _documented_abilities() -> set[str]:
                 continue
             tree = grammar().parse(line + "\n")
             for node in tree.iter_subtrees():
-                if node.data == "ability":
-                    toks = [t for t in node.children if isinstance(t, Token)]
-                    found.add(_Builder("doc", [line]).ability(toks, vocab).name)
+                if node.data == "abilities":  # the whole list: `... and from white`
+                    holder = GameObject()
+                    _Builder("doc", [line]).abilities(holder, node)
+                    found |= {ability.name for ability in holder.abilities}
     return found
 
 
@@ -220,7 +220,8 @@ def test_a_player_has_only_the_abilities_the_vocabulary_gives_players():
     err = _error(TWO + "Ann has flying\n")
     assert (err.line, err.column) == (2, 9)
     assert err.message == (
-        "a player cannot have 'flying'; a player may have: hexproof, shroud, protection from red"
+        "a player cannot have 'flying'; a player may have: hexproof, shroud, protection from red, "
+        "protection from everything"
     )
 
 

@@ -51,6 +51,7 @@ SCHEMA: tuple[tuple[str, int], ...] = (
     ("max_attackers", 1),
     ("toxic", 2),
     ("min_blockers", 2),
+    ("hexproof_from", 2),
     # players in full (spec section 8)
     ("poison_given", 2),
     ("commander_damage_given", 3),
@@ -59,6 +60,7 @@ SCHEMA: tuple[tuple[str, int], ...] = (
     ("priority", 1),
     ("stack_item", 3),
     ("lands_played", 2),
+    ("loyalty_activated", 1),
     # declarations
     ("chooses_defending", 2),
     ("declared_attack", 2),
@@ -230,7 +232,7 @@ def scenario_facts(scenario: Scenario) -> Facts:
         for ability in obj.abilities:
             if ability.name == "land_type":
                 add(_f("land_type", o, String(ability.args[0])))
-            elif ability.name in ("color", "protection"):
+            elif ability.name in ("color", "protection", "hexproof_from"):
                 add(_f(ability.name, o, _const(ability.args[0])))
             elif ability.name == "cant_attack_player":
                 add(_f("cant_attack_player", o, String(ability.args[0])))
@@ -273,6 +275,8 @@ def scenario_facts(scenario: Scenario) -> Facts:
         add(_f("stack_item", Number(pos), String(item.name), String(item.controller)))
     for setting in sc.lands_played:
         add(_f("lands_played", String(setting.name), Number(setting.value)))
+    for setting in sc.loyalty_used:
+        add(_f("loyalty_activated", String(setting.name)))
 
     # declarations
     for choice in sc.defending_choices:

@@ -306,6 +306,8 @@ class Scenario:
     stack: list[StackItem] = field(default_factory=list)
     lands_played: list[Setting] = field(default_factory=list)  # name: player, value: N
     plays: list[Play] = field(default_factory=list)
+    # section 13: `"X" activated a loyalty ability this turn` (name: the permanent)
+    loyalty_used: list[Setting] = field(default_factory=list)
     # the statements that set a one-value setting (`active:`, `phase:`, ...)
     settings: dict[str, Setting] = field(default_factory=dict, repr=False)
     source_lines: list[str] = field(default_factory=list, repr=False, compare=False)

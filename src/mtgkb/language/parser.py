@@ -504,6 +504,7 @@ DECLARATIONS = {
     "pay_life",
     "cast",
     "activate",
+    "activate_loyalty",
     "play_land",
     "makes_concede",
     "assigns",
@@ -979,18 +980,25 @@ class _Builder:
             spell_type=self.word([kind_tok], _spell_words(), "kind of spell"),
         )
         made.positions["name"] = self.pos(name_tok)
-        for option in t.children[4:]:
-            if not isinstance(option, Tree) or option.data == "targeting":
+        targeting = None
+        for part in t.children[4:]:
+            if not isinstance(part, Tree):
                 continue
-            if option.data == "with_flash":
-                made.flash = True
-            else:
-                word = _tokens(option)[-1]
-                color = self.word([word], _color_words(), "color")
-                if color in made.colors:
-                    self.fail(word, f"the color {color} is named twice")
-                made.colors.append(color)
-        self.targets(made, t.children[-1])
+            if part.data == "targeting":
+                targeting = part
+                continue
+            for option in part.children:
+                if not isinstance(option, Tree):
+                    continue
+                if option.data == "with_flash":
+                    made.flash = True
+                else:
+                    word = _tokens(option)[-1]
+                    color = self.word([word], _color_words(), "color")
+                    if color in made.colors:
+                        self.fail(word, f"the color {color} is named twice")
+                    made.colors.append(color)
+        self.targets(made, targeting)
 
     def s_activate(self, t: Tree, first: Token) -> None:
         name_tok, speed, targeting = t.children[2], t.children[3], t.children[4]
@@ -1002,6 +1010,23 @@ class _Builder:
         )
         made.positions["name"] = self.pos(name_tok)
         self.targets(made, targeting)
+
+    def s_activate_loyalty(self, t: Tree, first: Token) -> None:
+        """`P activates a loyalty ability of "X" [targeting ...]`: the same play as
+        `P activates "X" as a loyalty ability [targeting ...]`."""
+        name_tok = next(c for c in t.children if isinstance(c, Token) and c.type == "STRING")
+        made = self.play(first, "activate", name=self.name(name_tok), speed="loyalty")
+        made.positions["name"] = self.pos(name_tok)
+        self.targets(made, t.children[-1])
+
+    def s_loyalty_used(self, t: Tree, first: Token) -> None:
+        """`"X" activated a loyalty ability this turn` (606.3)."""
+        for before in self.sc.loyalty_used:
+            if before.name == self.name(first):
+                self.fail(first, f"this is already said at line {before.line}")
+        made = Setting(line=first.line, column=first.column, name=self.name(first))
+        made.positions["name"] = self.pos(first)
+        self.sc.loyalty_used.append(made)
 
     def s_play_land(self, t: Tree, first: Token) -> None:
         name_tok = t.children[-1]
@@ -1051,7 +1076,16 @@ class _Builder:
         vocab = self.vocabulary()
         for node in tree.children:
             if isinstance(node, Tree):
-                obj.abilities.append(self.ability(_tokens(node), vocab))
+                toks = _tokens(node)
+                # `protection from red and from white`: a `from ...` after a
+                # protection is one more protection (spec section 13)
+                if (
+                    normal_word(toks[0].value) == "from"
+                    and obj.abilities
+                    and obj.abilities[-1].name.startswith("protection")
+                ):
+                    toks = [Token.new_borrow_pos("WORD", "protection", toks[0]), *toks]
+                obj.abilities.append(self.ability(toks, vocab))
 
     def ability(self, toks: list[Token], vocab: Vocabulary) -> Ability:
         """One phrase of a `with` list, looked up in the vocabulary of the

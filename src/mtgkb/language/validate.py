@@ -280,6 +280,8 @@ class _Checker:
                 self.add(item.at("name"), "stack_item_on_battlefield", _q(item.name), kind)
         for setting in sc.lands_played:
             self.player(setting.name, setting.at("player"))
+        for setting in sc.loyalty_used:  # spec section 13 (606.3)
+            self.obj(setting.name, setting.at("name"), ("planeswalker",))
         self.plays()
 
     def plays(self) -> None:

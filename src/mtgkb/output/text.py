@@ -167,6 +167,8 @@ def _fix(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
     else:
         key = "fix_changes" if answer.get("complete", True) else "fix_changes_more"
         node.label = Text.assemble(title, _t(key, len(answer["changes"]), answer["count"]))
+        for choice in answer.get("choices", []):
+            node.add(Text(_t("fix_choice", choice)))
         for change in answer["changes"]:
             if "change" in change:
                 node.add(Text(_t("change", change["change"], change["to"])))

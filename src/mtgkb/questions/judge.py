@@ -11,9 +11,11 @@ minimal set of CR rules that together forbid it (mtgkb.engine.cores, through the
 switched program of mtgkb.questions.explain's Forbidder over `can.lp`).
 
 `ask fix`: `queries/fix.lp` finds the legal declarations of attackers and
-blockers with the fewest changes to the declared ones; here they are read
-back as changes. Nothing here is a game rule: which facts belong to which
-step is the shape of the language's declarations.
+blockers, and targets of the declared spells and abilities, with the fewest
+changes to the declared ones (making a choice of defending player the file
+left open); here they are read back as changes and choices. Nothing here
+is a game rule: which facts belong to which step is the shape of the
+language's declarations.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import clingo
 
 from mtgkb.engine.solve import Grounding
 from mtgkb.language.facts import scenario_facts
-from mtgkb.language.model import Attack, Block
+from mtgkb.language.model import Attack, Block, ChooseDefending
 from mtgkb.questions.answers import _single, _with_rules, violation_entries
 from mtgkb.questions.plays import STEPS, hypothesis_facts, target_play
 from mtgkb.questions.symbols import atoms, cited_rules, values
@@ -126,7 +128,12 @@ def answer_fix(question, scenario, facts, limits, session=None) -> dict:
     if not broken:
         answer = {"ask": "fix", "legal": True, "changes": [], "count": 1}
         return _with_rules(answer, rules)
-    situation = [f for f in facts if f.name != "asked"]
+    # the written targets are what the closest play may point elsewhere (fix.lp)
+    situation = [
+        clingo.Function("fix_written_target", f.arguments) if f.name == "play_target" else f
+        for f in facts
+        if f.name != "asked"
+    ]
     grounding = Grounding(["fix"], situation, engine=session and session.engine)
     # core-guided optimisation: the lower bound rises with each fault found,
     # where branch and bound would walk down from a far declaration
@@ -144,17 +151,27 @@ def answer_fix(question, scenario, facts, limits, session=None) -> dict:
             attacks, {tuple(p) for p in values(model, "attacks", 2)}, _attack_text
         )
         on_blocks = _changes(blocks, {tuple(p) for p in values(model, "blocks", 2)}, _block_text)
-        options.append((_preference(on_attacks, on_blocks), on_attacks, on_blocks, model))
+        on_targets = _target_changes(scenario, model)
+        key = _preference(on_attacks, on_blocks + on_targets) + (str(_choices(model)),)
+        options.append((key, on_attacks, on_blocks + on_targets, model))
     _, attack_changes, block_changes, best = min(options, key=lambda o: o[0])
     changes = attack_changes + block_changes
     if attack_changes:
         rules.add("508.1")
-    if block_changes:
+    if any("blocks" in next(iter(c.values())) for c in block_changes):
         rules.add("509.1")
+    if any(c.get("retarget") for c in block_changes):
+        rules.add("115.1")
+    for change in changes:
+        change.pop("retarget", None)
     answer = {"ask": "fix", "legal": False, "changes": changes, "count": result.count}
+    choices = _choices(best)
+    if choices:  # a choice the file left open (506.2a), made by the closest play
+        answer["choices"] = choices
+        rules.add("506.2a")
     if not result.complete:
         answer["complete"] = False
-    # what no change of attacks and blocks mends (a payment, a cast, a choice)
+    # what no change of attacks, blocks and targets mends (a payment, a cast's timing)
     remaining = _remaining(scenario, best, limits, session)
     if remaining:
         answer["remaining"] = remaining
@@ -162,9 +179,53 @@ def answer_fix(question, scenario, facts, limits, session=None) -> dict:
     return _with_rules(answer, rules)
 
 
+def _choices(model) -> list[str]:
+    """The choices of defending player the closest play makes where the file
+    made none (506.2a), written like the play of `ask can`."""
+    return [
+        f"{a} chooses {q} as defending player" for a, q in values(model, "fix_chosen_defending", 2)
+    ]
+
+
+def _play_text(play, targets: list[str]) -> str:
+    """A declared cast or activation written like the play of `ask can`."""
+    aimed = f" targeting {', '.join(targets)}" if targets else ""
+    if play.kind == "cast":
+        return f"{play.player} casts {play.spell_type} {play.name}{aimed}"
+    if play.speed == "loyalty":
+        return f"{play.player} activates a loyalty ability of {play.name}{aimed}"
+    return f"{play.player} activates {play.name}{aimed}"
+
+
+def _retargeted(scenario, model) -> dict[int, list[str]]:
+    """The targets of each play whose targets the closest play points elsewhere."""
+    moved = {(k, x): y for k, x, y in values(model, "fix_retarget", 3)}
+    out = {}
+    for play in scenario.plays:
+        names = [t.name for t in play.targets]
+        if any((play.index, x) in moved for x in names):
+            out[play.index] = [moved.get((play.index, x), x) for x in names]
+    return out
+
+
+def _target_changes(scenario, model) -> list[dict]:
+    """A play pointed at other targets, as one change per play."""
+    new = _retargeted(scenario, model)
+    return [
+        {
+            "change": _play_text(p, [t.name for t in p.targets]),
+            "to": _play_text(p, new[p.index]),
+            "retarget": True,
+        }
+        for p in scenario.plays
+        if p.index in new
+    ]
+
+
 def _remaining(scenario, model, limits, session=None) -> list[dict]:
-    """The violations of the file with the fixed attacks and blocks in place
-    of the declared ones (`ask legal` on that play)."""
+    """The violations of the file with the fixed attacks, blocks and targets
+    (and the defending player chosen) in place of the declared ones (`ask
+    legal` on that play)."""
     players = set(scenario.player_names)
     chosen_attacks = {tuple(p) for p in values(model, "attacks", 2)}
     chosen_blocks = {tuple(p) for p in values(model, "blocks", 2)}
@@ -178,7 +239,23 @@ def _remaining(scenario, model, limits, session=None) -> list[dict]:
         Block(blocker=b, attacker=c)
         for b, c in sorted(chosen_blocks - {(b.blocker, b.attacker) for b in blocks})
     ]
-    fixed = replace(scenario, attacks=attacks, blocks=blocks, questions=[])
+    plays = [
+        replace(p, targets=[replace(t, name=n) for t, n in zip(p.targets, new, strict=True)])
+        if (new := _retargeted(scenario, model).get(p.index)) is not None
+        else p
+        for p in scenario.plays
+    ]
+    choices = scenario.defending_choices + [
+        ChooseDefending(player=a, defender=q) for a, q in values(model, "fix_chosen_defending", 2)
+    ]
+    fixed = replace(
+        scenario,
+        attacks=attacks,
+        blocks=blocks,
+        plays=plays,
+        defending_choices=choices,
+        questions=[],
+    )
     model = _single("legal", None, _legal_facts(scenario_facts(fixed)), limits, session)
     pairs = [(r.arguments[0], k) for r, k in atoms(model, "violation", 2)]
     return violation_entries(pairs, _words.messages(limits.lang))
