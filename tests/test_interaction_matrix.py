@@ -177,7 +177,10 @@ def _written(feature: str) -> str:
     if category == "color":
         return f"color {name}"
     if category == "player":
-        return "protection from red" if name == "protection" else name
+        if name == "protection":
+            return "protection from red"
+        phrases = [a.phrase for a in words.abilities if a.name == name and a.shape == "simple"]
+        return phrases[0] if phrases else name
     shaped = [a for a in words.abilities if a.name == name]
     first = shaped[0]
     simple = [a.phrase for a in shaped if a.shape == "simple"]
