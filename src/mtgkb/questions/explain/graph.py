@@ -111,6 +111,7 @@ class Graph:
             found: list[clingo.Symbol] = []
             self._walk(sym, found, 0, {sym})
             out += [s for s in found if not out or self.is_fact(s)]
+        out += self.deciding(sym)
         seen: set[clingo.Symbol] = set()
         ordered = []
         # conclusions first, then the facts they rest on
@@ -120,6 +121,24 @@ class Graph:
                 ordered.append(item)
         self._children[sym] = ordered
         return ordered
+
+    def deciding(self, sym: clingo.Symbol) -> list[clingo.Symbol]:
+        """The facts and conclusions that made each rule cited for `sym` its
+        rule: the body of the `because(sym, rule(R))` rules that fired (702.17b
+        is cited for a block of a flyer because the blocker has reach)."""
+        out: list[clingo.Symbol] = []
+        for number in sorted(self.because.get(sym, ()), key=sort_key):
+            rule = clingo.Function("rule", [clingo.String(number)])
+            cause = clingo.Function("because", [sym, rule])
+            for _, body in self.why.get(cause, []):
+                for atom in body:
+                    if atom == sym or atom in out:
+                        continue
+                    if self.is_fact(atom) and atom.name not in QUIET_FACTS:
+                        out.append(atom)
+                    elif not self.is_fact(atom) and self.is_conclusion(atom):
+                        out.append(atom)
+        return out
 
     def folded(self, sym: clingo.Symbol) -> tuple[clingo.Symbol, int]:
         """Where a chain of unchanged steps ends: a conclusion whose only child is
