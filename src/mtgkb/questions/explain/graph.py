@@ -14,6 +14,7 @@ from mtgkb.questions.explain.trace import Traced
 from mtgkb.rulebase.index import sort_key
 
 MAX_HOPS = 6  # atoms walked through (neither fact nor conclusion) below one node
+PRUNE_DEPTH = 4  # levels of sub-conclusions whose facts are not repeated above them
 
 #: The names of the atoms whose arguments the graph reads (a symbol's
 #: arguments cost several calls into clingo; the other atoms are only kept).
@@ -35,6 +36,7 @@ class Graph:
     roots: dict[clingo.Symbol, list[clingo.Symbol]] = field(default_factory=dict)
     messages: dict[str, str] = field(default_factory=dict)
     _children: dict[clingo.Symbol, list[clingo.Symbol]] = field(default_factory=dict)
+    _building: set[clingo.Symbol] = field(default_factory=set)  # children() under way
 
     @classmethod
     def of(cls, program: Traced, model: Sequence[clingo.Symbol], facts: Iterable[clingo.Symbol]):
@@ -111,7 +113,8 @@ class Graph:
             found: list[clingo.Symbol] = []
             self._walk(sym, found, 0, {sym})
             out += [s for s in found if not out or self.is_fact(s)]
-        out += self.deciding(sym)
+        deciding = self.deciding(sym)
+        out += deciding
         seen: set[clingo.Symbol] = set()
         ordered = []
         # conclusions first, then the facts they rest on
@@ -119,6 +122,24 @@ class Graph:
             if item not in seen and item != sym:
                 seen.add(item)
                 ordered.append(item)
+        # pruned: a fact a sub-conclusion shows is not repeated here (but the
+        # facts that decided the rule of this conclusion)
+        self._building.add(sym)
+        below: set[clingo.Symbol] = set()
+        visited: set[clingo.Symbol] = set()
+        level = [sub for sub in ordered if not self.is_fact(sub)]
+        for _ in range(PRUNE_DEPTH):
+            deeper = []
+            for sub in level:
+                if sub in self._building or sub in visited:
+                    continue
+                visited.add(sub)
+                kids = self.children(sub)
+                below.update(kids)
+                deeper += [k for k in kids if not self.is_fact(k)]
+            level = deeper
+        self._building.discard(sym)
+        ordered = [s for s in ordered if not (self.is_fact(s) and s in below) or s in deciding]
         self._children[sym] = ordered
         return ordered
 
