@@ -103,3 +103,14 @@ def test_117_1a_the_legal_cast_is_explained_in_italian_too():
     play = node(answer, 'may_play("Alex",sorcery)')
     assert play["conclusion"] == "Alex può ora fare una giocata del tipo stregoneria"
     assert "la pila è vuota" in said_under(play)
+
+
+def test_117_1a_ask_can_cast_a_sorcery_is_explained_by_its_timing():
+    # CR 307.1: yes in one's own main phase with an empty stack; the reasons shown
+    text = CAST.replace('Alex casts sorcery "Divination"\n', "")
+    scenario = parse_text(text + 'ask can Alex cast sorcery "Divination"\nask explain can\n', "t")
+    question = next(q for q in scenario.questions if q.kind == "explain")
+    answer = explain.answer_explain(question, scenario, scenario_facts(scenario), Limits())
+    play = node(answer, 'may_play("Alex",sorcery)')
+    assert play["rule"] == "307.1"
+    assert {"the stack is empty", "the game is in a main phase"} <= said_under(play)
