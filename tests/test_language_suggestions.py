@@ -141,3 +141,16 @@ def test_closeness_is_one_edit_or_two_for_long_words():
     assert closest("blcoks", ["blocks", "block"]) == "blocks"
     assert closest("zzzz", ["legal"]) is None
     assert closest("legal", ["legal"]) is None  # a known word is no typo
+
+
+def test_a_word_the_parser_stopped_inside_of_is_suggested_whole():
+    # "ax creature": the lexer reads the keyword "a", then a stray "x"
+    message = error_of(TABLE + 'Alex controls ax creature "Wolf" 2/2\n')
+    found = re.search(r"did you mean '(\w+)' \(not 'ax'\)\?", message)
+    assert found and found.group(1) in ("a", "an"), message
+
+
+def test_an_ability_word_is_not_taken_for_a_mistyped_keyword():
+    # "reach" is one edit from "each", but it is a word of the vocabulary
+    message = error_of(TABLE + 'Alex controls creature "Spider" 2/4 with reach extra\n')
+    assert "did you mean" not in message

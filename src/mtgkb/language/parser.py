@@ -48,7 +48,7 @@ from mtgkb.language.model import (
     Team,
     Trigger,
 )
-from mtgkb.language.suggest import closest, did_you_mean, listed, typo_in_line
+from mtgkb.language.suggest import closest, did_you_mean, listed, typo_in_line, typo_in_word
 from mtgkb.language.validate import validate
 from mtgkb.questions import registry
 from mtgkb.rulebase.vocabulary import AbilityWord, Vocabulary, normal_word, vocabulary
@@ -401,7 +401,9 @@ def _suggestion(value: str, expected: Any, line: str, column: int) -> str:
         close = closest(first.group(), wanted)
         if close is not None:
             return did_you_mean(first.group(), close)
-    typo = typo_in_line(line, column, grammar_keywords())
+    typo = typo_in_line(line, column, grammar_keywords()) or typo_in_word(
+        line, column, grammar_keywords()
+    )
     if typo is not None:
         return f"; did you mean '{typo[1]}' (not '{typo[0]}')?"
     return ""

@@ -13,11 +13,12 @@ import difflib
 import re
 from collections.abc import Iterable
 
-#: The words of a line outside quoted names (lowercase words: names are
-#: capitalised or quoted).
-_WORD = re.compile(r'"(?:[^"\\\n]|\\["\\])*"|([a-z][a-z\'’-]*)')
+#: The first word of a line, lowercase (names are capitalised or quoted).
+_FIRST_WORD = re.compile(r"\s*([a-z][a-z'’-]*)")
 #: How many expected words a syntax error lists; with more, it lists none.
 MAX_LISTED = 40
+#: A word of letters.
+_LETTERS = re.compile(r"[A-Za-z]+")
 
 
 def edits(a: str, b: str) -> int:
@@ -55,20 +56,36 @@ def closest(word: str, known: Iterable[str]) -> str | None:
 
 
 def typo_in_line(line: str, before: int, keywords: Iterable[str]) -> tuple[str, str] | None:
-    """(word, keyword): the first unquoted lowercase word of `line` that
-    starts before column `before` (from 1), is no keyword and is a typo of
-    one; or None."""
+    """(word, keyword): the first word of `line` when the parser stopped
+    right after it (at column `before`, from 1), is no keyword and is a typo
+    of one (`plyers: Rob` read "plyers" as a name); or None. Words further
+    on are left alone: an ability such as "reach" is one edit from "each"."""
     keywords = set(keywords)
-    for found in _WORD.finditer(line.split("#", 1)[0]):
-        word = found.group(1)
-        if found.start() + 1 > before:
-            break
-        if word is None or word in keywords:
-            continue
-        close = closest(word, keywords)
-        if close is not None:
-            return word, close
-    return None
+    found = _FIRST_WORD.match(line)
+    if found is None or line[found.end() : max(found.end(), before - 1)].strip():
+        return None
+    word = found.group(1)
+    if word in keywords:
+        return None
+    close = closest(word, keywords)
+    return (word, close) if close is not None else None
+
+
+def typo_in_word(line: str, column: int, keywords: Iterable[str]) -> tuple[str, str] | None:
+    """(word, keyword): the word of `line` the parser stopped inside of (at
+    column `column`, from 1: "ax creature" read as the keyword "a" and a
+    stray "x"), when it is a typo of a keyword; or None."""
+    at = column - 1
+    if not 0 < at <= len(line) or not line[at - 1].isalpha():
+        return None
+    start = at
+    while start > 0 and line[start - 1].isalpha():
+        start -= 1
+    word = _LETTERS.match(line, start)
+    if word is None:
+        return None
+    close = closest(word.group(), keywords)
+    return (word.group(), close) if close is not None else None
 
 
 def did_you_mean(word: str, keyword: str) -> str:
