@@ -130,10 +130,11 @@ def unused(base: Base, scans: Scans) -> list[dict]:
 
 def lint(base: Base, scans: Scans, index: RuleIndex | None) -> tuple[list[dict], list[dict]]:
     """(lint, warnings) of the rule base's text, in the report's order."""
-    found = tag_lint(scans, index) + logger_lint(base) + unsaid_lint(base)
+    found = tag_lint(scans, index) + logger_lint(base)
     warnings: list[dict] = []
     for kind, _kind, where, text in missing_texts(scans.rules, base.kb):
         (found if kind == "no-message" else warnings).append(finding(kind, text, where))
+    found += unsaid_lint(base)  # an explanation would show the atom itself
     return found, warnings + unused(base, scans) + stale_citations(base)
 
 
