@@ -229,6 +229,7 @@ ask legal
     assert {n["atom"] for n in roots} == {
         'can_attack_target("Bear","Ben")',
         'can_block("Wall","Bear")',
+        "explain_nothing_broken",  # and no rule forbids them
     }
     block = next(n for n in roots if n["atom"].startswith("can_block"))
     assert block["rule"] == "509.1a"

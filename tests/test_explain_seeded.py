@@ -75,7 +75,10 @@ def test_seeded_graph_holds_only_what_the_answer_needs(query):
     assert any(s.name == "life" for s in wanted) == (query == "outcome")
 
     def about(sym):  # the conclusion a graph or trace atom is about
-        return sym.arguments[1] if sym.name == "_why" else sym.arguments[0]
+        if sym.name != "_why":
+            return sym.arguments[0]
+        head = sym.arguments[1]  # the trace of a `because` rule: about its conclusion
+        return head.arguments[0] if head.name == "because" else head
 
     # for each wanted conclusion the graph and its derivations are complete
     graph = {s for s in whole if s.name in GRAPH - {trace.WANTED}}

@@ -118,10 +118,17 @@ def test_with_refuses_a_missing_file_and_an_unreadable_program(tmp_path, scenari
 
 def test_every_text_report_starts_by_naming_the_rule_base(scenario):
     title = f"rule base: {ROOT} ({paths.digest_of(ROOT)})"
-    for args in (("run", scenario), ("rules", "119.3"), ("rules",)):
+    for args in (("rules", "119.3"), ("rules",)):
         status, out, _ = mtgkb(*args, "--rule-base", str(ROOT))
         assert status == 0
         assert out.splitlines()[0] == title, args
+    # the answers of `run` alone on standard output; the rule base on standard
+    # error with --verbose, and nothing there without it
+    status, out, err = mtgkb("run", scenario, "--rule-base", str(ROOT))
+    assert status == 0 and "rule base" not in out and err == ""
+    status, out, err = mtgkb("run", scenario, "--verbose", "--rule-base", str(ROOT))
+    assert status == 0 and "rule base" not in out
+    assert err.splitlines()[0] == title
     _, out, _ = mtgkb("facts", scenario, "--rule-base", str(ROOT))
     assert out.splitlines()[0] == f"% {title}"
     _, out, _ = mtgkb("rules", "119.3", "--json")

@@ -161,8 +161,9 @@ def _run(args: argparse.Namespace, limits: Limits) -> int:
     console = None
     out = _Stdout()
     base = args.chosen_rule_base.describe()
-    if not (args.json or args.jsonl):
-        out.write(lambda: print(rule_base_title(args.chosen_rule_base, args.lang)))
+    if args.verbose:
+        # on standard error: standard output holds the answers alone
+        print(rule_base_title(args.chosen_rule_base, args.lang), file=sys.stderr, flush=True)
     for result in results:
         result.output.setdefault("rule_base", base)  # (a Dask worker names its own)
         status = max(status, result.status)
@@ -331,6 +332,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="stop a run that needs more than MB MiB of memory (exit 3); 0 means no bound "
         "(default: MTGKB_MEMORY_MB, else 80%% of the memory available, at most "
         f"{DEFAULT_MEMORY_CAP_MB} MiB)",
+    )
+    run.add_argument(
+        "--verbose",
+        action="store_true",
+        help="name the rule base in use (path and digest) on standard error",
     )
     run.add_argument(
         "--scheduler",

@@ -135,6 +135,7 @@ def lint(base: Base, scans: Scans, index: RuleIndex | None) -> tuple[list[dict],
     warnings: list[dict] = []
     for kind, _kind, where, text in missing_texts(scans.rules, base.kb):
         (found if kind == "no-message" else warnings).append(finding(kind, text, where))
+    found += unsaid_lint(base)  # an explanation would show the atom itself
     return found, warnings + unused(base, scans) + stale_citations(base)
 
 
@@ -155,3 +156,20 @@ def stale_citations(base: Base) -> list[dict]:
         f"run `mtgkb program --citations > rules/{GENERATED_CITATIONS}`"
     )
     return [finding("stale-citations", text, f"rules/{GENERATED_CITATIONS}")]
+
+
+def unsaid_lint(base: Base) -> list[dict]:
+    """Predicates that can reach an explanation (mtgkb.questions.explain.reach)
+    without a sentence in English and Italian (kb/texts.lp): an explanation
+    would show the atom itself."""
+    from mtgkb.questions.explain.reach import unsaid
+
+    return [
+        finding(
+            "no-sentence",
+            f"{name}/{arity} can appear in an explanation but has no sentence in "
+            f'kb/texts.lp: add text(conclusion, "{name}/{arity}", "...") and its text_it twin',
+            where,
+        )
+        for name, arity, where in unsaid(base.root)
+    ]

@@ -46,6 +46,7 @@ from mtgkb.language.model import (
     Team,
     Trigger,
 )
+from mtgkb.language.suggest import closest, did_you_mean, listed, typo_in_line, typo_in_word
 from mtgkb.language.validate import validate
 from mtgkb.questions import registry
 from mtgkb.rulebase.vocabulary import AbilityWord, Vocabulary, normal_word, vocabulary
@@ -375,12 +376,35 @@ def _describe(terminal: str) -> str:
 
 
 def _expected(names: Any) -> str:
-    words = sorted({_describe(n) for n in names or ()})
-    if not words:
-        return ""
-    if len(words) > 12:
-        words = words[:12] + ["..."]
-    return "; expected " + (words[0] if len(words) == 1 else "one of: " + ", ".join(words))
+    """The words expected, every one (or none: mtgkb.language.suggest.listed)."""
+    return listed(sorted({_describe(n) for n in names or ()}))
+
+
+@cache
+def grammar_keywords() -> dict[str, str]:
+    """Each keyword of the grammar (a terminal that is a word) -> its terminal."""
+    return {
+        t.pattern.value: t.name
+        for t in grammar().terminals
+        if t.pattern.type == "str" and re.fullmatch(r"[a-z]+", t.pattern.value)
+    }
+
+
+def _suggestion(value: str, expected: Any, line: str, column: int) -> str:
+    """The closest keyword to the word the parser stopped at (among those it
+    expected there), else to a mistyped word earlier in the line."""
+    first = re.match(r"[A-Za-z][A-Za-z'’-]*", value)
+    if first is not None and expected:
+        wanted = [w for w, name in grammar_keywords().items() if name in set(expected)]
+        close = closest(first.group(), wanted)
+        if close is not None:
+            return did_you_mean(first.group(), close)
+    typo = typo_in_line(line, column, grammar_keywords()) or typo_in_word(
+        line, column, grammar_keywords()
+    )
+    if typo is not None:
+        return f"; did you mean '{typo[1]}' (not '{typo[0]}')?"
+    return ""
 
 
 def _code_end(line: str) -> int:
@@ -412,6 +436,8 @@ def _syntax_error(exc: UnexpectedInput, lines: list[str], filename: str) -> Scen
             message = 'unterminated quoted name (or a backslash escape other than \\" and \\\\)'
         else:
             message = f"unexpected character {char!r}" + _expected(exc.allowed)
+            source = lines[line - 1] if 1 <= line <= len(lines) else ""
+            message += _suggestion("", (), source, column)
     elif isinstance(exc, UnexpectedToken):
         token = exc.token
         if token.type in ("_NL", "$END"):
@@ -425,7 +451,10 @@ def _syntax_error(exc: UnexpectedInput, lines: list[str], filename: str) -> Scen
             value = str(token.value)
             shown = value if len(value) <= 40 else value[:40] + "..."
             message = f"unexpected {shown!r}"
-        message += _expected(exc.accepts or exc.expected)
+        expected = exc.accepts or exc.expected
+        message += _expected(expected)
+        source = lines[line - 1] if 1 <= line <= len(lines) else ""
+        message += _suggestion(str(token.value), expected, source, column)
     elif isinstance(exc, UnexpectedEOF):
         line = len(lines)
         column = len(lines[-1]) + 1 if lines else 1
@@ -682,7 +711,9 @@ class _Builder:
         text = "-".join(t.value.lower().replace("_", "-") for t in toks)
         if text not in vocab:
             known = ", ".join(vocab)
-            self.fail(toks[0], f"unknown {what} '{text}'; expected one of: {known}")
+            close = closest(text, vocab)
+            hint = did_you_mean(text, close) if close else ""
+            self.fail(toks[0], f"unknown {what} '{text}'; expected one of: {known}{hint}")
         return vocab[text]
 
     def setting(self, key: str, first: Token, value: Any, at: Token) -> Setting:
@@ -1480,7 +1511,9 @@ class _Builder:
         if base not in PLAY_VERBS:
             where = (line, column + (verb.start() if verb is not None else 0))
             forms = ", ".join(sorted(PLAY_VERBS))
-            self.fail(where, f"a play names its verb in the base form, one of: {forms}")
+            close = closest(base, PLAY_VERBS) if base else None
+            hint = did_you_mean(base, close) if close else ""
+            self.fail(where, f"a play names its verb in the base form, one of: {forms}{hint}")
         form = PLAY_VERBS[base]
         shift = len(form) - len(base)
         rewritten = text[: verb.start()] + form + text[verb.end() :]
@@ -1549,7 +1582,11 @@ class _Builder:
         text = " ".join(t.value.lower() for t in toks)
         if text not in EXPLAINED_KINDS:
             known = ", ".join(sorted(EXPLAINED_KINDS))
-            self.fail(toks[0], f"unknown question '{text}' to explain; expected one of: {known}")
+            close = closest(text, EXPLAINED_KINDS)
+            hint = did_you_mean(text, close) if close else ""
+            self.fail(
+                toks[0], f"unknown question '{text}' to explain; expected one of: {known}{hint}"
+            )
         question.params["only"] = EXPLAINED_KINDS[text]
 
     def limit(self, node: Tree | None) -> int | None:

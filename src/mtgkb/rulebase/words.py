@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 
 import clingo
 
@@ -57,6 +58,12 @@ def _key(sym: clingo.Symbol) -> str:
 
 def _text(sym: clingo.Symbol) -> str:
     return sym.string if sym.type == clingo.SymbolType.String else str(sym)
+
+
+def tables_in(kb: Path) -> dict[tuple[str, str], dict[str, str]]:
+    """{(lang, group): {key: text}} of the word files of the `kb` folder given
+    (another rule base than the one in use: the audit's)."""
+    return _tables(stamp(kb / name for name in FILES if (kb / name).is_file()))
 
 
 def table(group: str, lang: str = "en") -> dict[str, str]:
@@ -116,4 +123,13 @@ def tables_of(lang: str) -> dict[str, dict[str, str]]:
     return {group: texts for (la, group), texts in _tables(_stamp()).items() if la == lang}
 
 
-__all__ = ["LANGS", "fill_template", "messages", "rule_base_title", "table", "tables_of", "text"]
+__all__ = [
+    "LANGS",
+    "fill_template",
+    "messages",
+    "rule_base_title",
+    "table",
+    "tables_in",
+    "tables_of",
+    "text",
+]

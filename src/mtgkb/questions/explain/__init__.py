@@ -23,8 +23,14 @@ How a tree is built (no game rule here, only reading what the rules derived):
   A violation that needs the best hypothetical declaration (508.1d, 509.1c)
   is checked on the optimal model instead, since a constraint could dodge it.
 
+A `because(X, rule(R))` rule is traced too: its positive body atoms are the
+facts and conclusions that made R the rule of X (702.17b for a block of a
+flyer: the blocker has reach), shown under X; a fact a sub-conclusion shows
+is not repeated above it, but those.
+
 The modules, by job: `trace` (the traced program), `graph` (reading its
 model), `tree` (the nodes within the bounds), `text` (conclusions in words),
+`reach` (which predicates can reach an explanation: each needs a sentence),
 `forbidden` (the minimal cores of illegal plays), `answer` (the answer of
 `ask explain`), `tables` (what it reads of the other questions).
 """

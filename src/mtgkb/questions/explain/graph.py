@@ -14,6 +14,7 @@ from mtgkb.questions.explain.trace import Traced
 from mtgkb.rulebase.index import sort_key
 
 MAX_HOPS = 6  # atoms walked through (neither fact nor conclusion) below one node
+PRUNE_DEPTH = 4  # levels of sub-conclusions whose facts are not repeated above them
 
 #: The names of the atoms whose arguments the graph reads (a symbol's
 #: arguments cost several calls into clingo; the other atoms are only kept).
@@ -35,6 +36,7 @@ class Graph:
     roots: dict[clingo.Symbol, list[clingo.Symbol]] = field(default_factory=dict)
     messages: dict[str, str] = field(default_factory=dict)
     _children: dict[clingo.Symbol, list[clingo.Symbol]] = field(default_factory=dict)
+    _building: set[clingo.Symbol] = field(default_factory=set)  # children() under way
 
     @classmethod
     def of(cls, program: Traced, model: Sequence[clingo.Symbol], facts: Iterable[clingo.Symbol]):
@@ -111,6 +113,8 @@ class Graph:
             found: list[clingo.Symbol] = []
             self._walk(sym, found, 0, {sym})
             out += [s for s in found if not out or self.is_fact(s)]
+        deciding = self.deciding(sym)
+        out += deciding
         seen: set[clingo.Symbol] = set()
         ordered = []
         # conclusions first, then the facts they rest on
@@ -118,8 +122,44 @@ class Graph:
             if item not in seen and item != sym:
                 seen.add(item)
                 ordered.append(item)
+        # pruned: a fact a sub-conclusion shows is not repeated here (but the
+        # facts that decided the rule of this conclusion)
+        self._building.add(sym)
+        below: set[clingo.Symbol] = set()
+        visited: set[clingo.Symbol] = set()
+        level = [sub for sub in ordered if not self.is_fact(sub)]
+        for _ in range(PRUNE_DEPTH):
+            deeper = []
+            for sub in level:
+                if sub in self._building or sub in visited:
+                    continue
+                visited.add(sub)
+                kids = self.children(sub)
+                below.update(kids)
+                deeper += [k for k in kids if not self.is_fact(k)]
+            level = deeper
+        self._building.discard(sym)
+        ordered = [s for s in ordered if not (self.is_fact(s) and s in below) or s in deciding]
         self._children[sym] = ordered
         return ordered
+
+    def deciding(self, sym: clingo.Symbol) -> list[clingo.Symbol]:
+        """The facts and conclusions that made each rule cited for `sym` its
+        rule: the body of the `because(sym, rule(R))` rules that fired (702.17b
+        is cited for a block of a flyer because the blocker has reach)."""
+        out: list[clingo.Symbol] = []
+        for number in sorted(self.because.get(sym, ()), key=sort_key):
+            rule = clingo.Function("rule", [clingo.String(number)])
+            cause = clingo.Function("because", [sym, rule])
+            for _, body in self.why.get(cause, []):
+                for atom in body:
+                    if atom == sym or atom in out:
+                        continue
+                    if self.is_fact(atom) and atom.name not in QUIET_FACTS:
+                        out.append(atom)
+                    elif not self.is_fact(atom) and self.is_conclusion(atom):
+                        out.append(atom)
+        return out
 
     def folded(self, sym: clingo.Symbol) -> tuple[clingo.Symbol, int]:
         """Where a chain of unchanged steps ends: a conclusion whose only child is

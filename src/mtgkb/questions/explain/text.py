@@ -4,13 +4,31 @@ Italian twin: mtgkb.rulebase.words reads them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 import clingo
 
 from mtgkb.rulebase import words as _words
 from mtgkb.rulebase.words import fill_template
+
+#: The atoms said by a sentence of their own below (the others by their
+#: `conclusion` template of kb/texts.lp, `name/arity`).
+OWN_SENTENCE = frozenset(
+    {
+        ("violation", 2),
+        ("explain_limit", 3),
+        ("combat_mode", 1),
+        ("event", 2),
+        ("life_change", 4),
+        ("life_at", 3),
+    }
+)
+
+#: `{N}` of a conclusion template, or `{N+1}`: a place counted from 0 by the
+#: rule base, said counting from 1.
+SLOT = re.compile(r"\{(\d+)(\+1)?\}")
 
 
 class Words:
@@ -103,7 +121,32 @@ def describe(sym: clingo.Symbol, messages: dict[str, str], lang: str = "en") -> 
         if step == "0":
             return w.say("life_before", who, life)
         return w.say("life_after", who, step, life)
-    template = w.texts.get(f"{name}/{len(args)}")
+    key = f"{name}/{len(args)}"
+    if len(args) == 2 and args[0] == args[1]:
+        key = w.texts.get(f"{key} same") and f"{key} same" or key
+    template = w.texts.get(key)
     if template is not None:
-        return template.format(*(_word(a, w) for a in args))
+        return fill_conclusion(template, args, w)
     return str(sym)
+
+
+def fill_conclusion(template: str, args: Sequence[clingo.Symbol], w: Words) -> str:
+    """A `conclusion` template filled: `{N}` the N-th argument (from 0) in
+    words, `{N+1}` a number one more (a place the rule base counts from 0)."""
+
+    def put(found: re.Match) -> str:
+        index = int(found.group(1))
+        if index >= len(args):
+            return found.group(0)
+        arg = args[index]
+        if found.group(2) and arg.type == clingo.SymbolType.Number:
+            return str(arg.number + 1)
+        return _word(arg, w)
+
+    return SLOT.sub(put, template)
+
+
+def has_sentence(name: str, arity: int, templates: Collection[str]) -> bool:
+    """Whether atoms of name/arity are said in words: by a sentence of their
+    own, or by one of the `conclusion` `templates` (their keys)."""
+    return (name, arity) in OWN_SENTENCE or f"{name}/{arity}" in templates

@@ -85,7 +85,9 @@ class _Fresh(cast.Transformer):
 
 def _twin(stmt: cast.AST, k: int, seeded: bool = False) -> cast.AST | None:
     """`_why(k, Head, t(B1,...,Bn)) :- Body.` for a rule with one positive head
-    atom (`seeded`: with `explain_wanted(Head)` first in the body)."""
+    atom (`seeded`: with `explain_wanted(Head)` first in the body). A rule
+    `because(X, rule(R)) :- Body.` is traced too (its body says what made R
+    the rule of X: the deciding facts), guarded by `explain_wanted(X)`."""
     head = stmt.head
     if head.ast_type != cast.ASTType.Literal or head.sign != cast.Sign.NoSign:
         return None
@@ -96,11 +98,13 @@ def _twin(stmt: cast.AST, k: int, seeded: bool = False) -> cast.AST | None:
     if name is None and head_term.ast_type == cast.ASTType.SymbolicTerm:
         sym = head_term.symbol
         name = sym.name if sym.type == clingo.SymbolType.Function else None
-    if name is None or name in META or name.startswith("_"):
+    deciding = name == "because" and _graph_term(head) is not None
+    if name is None or (name in META and not deciding) or name.startswith("_"):
         return None
     loc = stmt.location
     body_terms = []
-    body = [_literal(loc, WANTED, [head_term])] if seeded else []
+    wanted = _graph_term(head) if deciding else head_term
+    body = [_literal(loc, WANTED, [wanted])] if seeded else []
     fresh = _Fresh()
     anonymous = ANONYMOUS.search(str(stmt)) is not None
     for lit in stmt.body:
