@@ -25,6 +25,8 @@ Rob controls an creature "Elite Vanguard" 2/1
 each player chooses a creature and a land
 Alex casts creature "Ambush Viper" with flash
 Alex activates "Jace Beleren" as a loyalty ability
+"Jace Beleren" activated a loyalty ability this turn
+Alex activates a loyalty ability of "Jace Beleren" targeting Rob
 Alex plays land "Forest"
 Alex can't get poison counters
 Alex concedes
