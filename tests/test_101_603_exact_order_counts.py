@@ -15,7 +15,7 @@ import math
 import random
 import sys
 
-from conftest import ROOT
+from helpers import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

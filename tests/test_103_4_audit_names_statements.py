@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 
-from conftest import ROOT
-from test_103_4_self_contradicting_rule_base import HOUSE
-from test_rule_base import copy_base, mtgkb
+from helpers import ROOT
+from helpers.rule_base_copies import CONTRADICTING_HOUSE as HOUSE
+from helpers.rule_base_copies import copy_base, mtgkb
 
 from mtgkb.audit.command import progress_printer
 from mtgkb.audit.conflicts import group_conflicts

@@ -10,8 +10,8 @@ import json
 
 import clingo
 import pytest
-from conftest import ROOT
-from test_rule_base import copy_base, mtgkb
+from helpers import ROOT
+from helpers.rule_base_copies import CONTRADICTING_HOUSE, copy_base, mtgkb
 
 SCENARIO = """players: Ann, Ben
 "Bolt" deals 3 damage to Ben
@@ -19,10 +19,7 @@ ask legal
 ask can Ben pay 25 life
 ask outcome
 """
-HOUSE = (
-    "% 103.4: house rule: every player also starts with 30 life\n"
-    "starting_life(P,30) :- player(P).\n"
-)
+HOUSE = CONTRADICTING_HOUSE
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 
-from conftest import ROOT
-from test_rule_base import mtgkb
+from helpers import ROOT
+from helpers.rule_base_copies import mtgkb
 
 from mtgkb.audit.editions import edition_history, word_diff
 from mtgkb.audit.render import to_text

@@ -8,10 +8,10 @@ indestructible creatures:
 """
 
 import clingo
-from conftest import models
+from helpers import ask, attack, block, creature, models
+from helpers import combat_table as table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_506_defending import ask, attack, block, creature, table
 
 ABILITIES = ["first_strike", "double_strike", "trample", "deathtouch", "indestructible", "lifelink"]
 SHOW = (

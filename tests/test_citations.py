@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from mtgkb.engine.citations import CitationError, generate, hand_written, program_text
 from mtgkb.engine.rule_base import _RuleBase

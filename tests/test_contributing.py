@@ -103,8 +103,8 @@ def _copy(tmp_path):
     for folder in ("src", "rules", "kb", "queries", "docs"):
         shutil.copytree(ROOT / folder, root / folder, ignore=ignore)
     (root / "tests").mkdir()
-    for name in ("conftest.py", "helpers.py"):
-        shutil.copy(ROOT / "tests" / name, root / "tests" / name)
+    shutil.copy(ROOT / "tests" / "conftest.py", root / "tests" / "conftest.py")
+    shutil.copytree(ROOT / "tests" / "helpers", root / "tests" / "helpers", ignore=ignore)
     shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
     return root
 

@@ -12,8 +12,7 @@ import sys
 import time
 
 import pytest
-from conftest import ROOT
-from helpers import requirement_combat
+from helpers import ROOT, requirement_combat
 
 from mtgkb.running import pool
 from mtgkb.running.deadline import (

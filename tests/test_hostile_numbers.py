@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 import mtgkb
 from mtgkb.language.errors import ScenarioError

@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from mtgkb import run
 from mtgkb.language.errors import ScenarioError

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import lark
 import pytest
-from conftest import CONFORMANCE, ROOT
+from helpers import CONFORMANCE, ROOT
 
 from mtgkb.language import grammar_build, parser
 from mtgkb.language.grammar_build import (

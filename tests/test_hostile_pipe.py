@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 LEGAL = str(ROOT / "examples" / "01_apnap_sacrifice.mtg")
 ILLEGAL_BLOCK = """\

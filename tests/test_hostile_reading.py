@@ -11,7 +11,7 @@ import threading
 import time
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from mtgkb.language.parser import MAX_BYTES, ReadTimeout, read_source
 

@@ -12,8 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
-from helpers import requirement_combat
+from helpers import ROOT, requirement_combat
 
 from mtgkb.running.deadline import call_with_deadline, die_with_parent
 

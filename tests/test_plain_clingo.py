@@ -20,7 +20,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from mtgkb.engine.solve import models_as_text
 from mtgkb.language.facts import facts_text, question_symbol, scenario_facts

@@ -5,13 +5,11 @@ when the current folder is a checkout that differs from the rule base in use."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
+from helpers.rule_base_copies import copy_base, mtgkb
 
 from mtgkb.rulebase import location as paths
 
@@ -19,29 +17,6 @@ SCENARIO = """players: Ann, Ben
 "Bolt" deals 3 damage to Ben
 ask outcome
 """
-
-
-def mtgkb(*args, cwd=None, env=None, stdin=None):
-    full = dict(os.environ)
-    full.update(env or {})
-    proc = subprocess.run(
-        [sys.executable, "-m", "mtgkb", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=full,
-        input=stdin,
-        timeout=120,
-    )
-    return proc.returncode, proc.stdout, proc.stderr
-
-
-def copy_base(tmp_path, name="base"):
-    """A copy of this checkout's rule base (rules/, kb/, queries/)."""
-    target = tmp_path / name
-    for folder in paths.FOLDERS:
-        shutil.copytree(ROOT / folder, target / folder)
-    return target
 
 
 @pytest.fixture

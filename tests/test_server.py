@@ -19,7 +19,7 @@ if importlib.util.find_spec("httpx2") is None and importlib.util.find_spec("http
     pytest.skip("the API tests need httpx2 (or httpx)", allow_module_level=True)
 
 from fastapi.testclient import TestClient  # noqa: E402
-from serving import MTGKB, free_port, start_server, stop_server, wait_for  # noqa: E402
+from helpers.serving import MTGKB, free_port, start_server, stop_server, wait_for  # noqa: E402
 
 from mtgkb.questions.answers import Limits  # noqa: E402
 from mtgkb.running import pool

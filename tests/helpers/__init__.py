@@ -3,8 +3,12 @@ facts, the facts of tables, combats and life events in the schema of
 docs/predicates.md, a hypothesis strategy for scenario files, and the shared
 conformance folder (tests that need it skip when it is absent).
 
-Test modules import from here, never from one another (conftest.py only
-re-exports these names for older imports).
+Test modules import from here (this package), never from one another
+(conftest.py only re-exports these names for older imports). Beside them:
+`combat_answers` and `player_answers` (a scenario text answered end to end),
+`expectations` (answers compared as the conformance checker does),
+`serving` (a real `mtgkb serve`) and `rule_base_copies` (`mtgkb` as a
+command on a copy of the rule base).
 """
 
 import json
@@ -17,7 +21,7 @@ from hypothesis import strategies as st
 from mtgkb.audit.corpus import ABILITIES as LANGUAGE_ABILITIES
 from mtgkb.engine.solve import models_as_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # tests/helpers/ -> the checkout
 SHARED = ROOT.parent / "shared"
 CONFORMANCE = SHARED / "conformance"
 
