@@ -263,6 +263,22 @@ def test_the_copy_for_plain_clingo_is_what_the_tags_generate_now():
     assert 'because(apnap_rank(P,K),rule("101.4")) :- apnap_rank(P,K).' in copy.read_text()
 
 
+def test_the_copy_names_what_each_citation_cites_not_the_line_of_its_tag(tmp_path):
+    """A comment line added to a rule file moves its rules' lines but changes
+    nothing of the copy for plain clingo: each citation is named by the atom
+    it cites, so rules/generated_citations.lp stays as it is."""
+    from mtgkb.engine.citations import plain_clingo_copy
+
+    base = tmp_path / "base"
+    for folder in ("rules", "kb"):
+        shutil.copytree(ROOT / folder, base / folder)
+    before = plain_clingo_copy(base)
+    apnap = base / "rules" / "101_apnap.lp"
+    apnap.write_text("% a comment line\n" + apnap.read_text(encoding="utf-8"), encoding="utf-8")
+    assert "% 101.4: generated from a `cite` tag: apnap_rank(P,K).\n" in before
+    assert plain_clingo_copy(base) == before
+
+
 def test_mtgkb_reads_no_copy_and_the_audit_says_when_it_is_stale(tmp_path):
     """A stale copy changes nothing mtgkb answers (it generates the citations
     itself); the audit warns that plain clingo would cite otherwise."""

@@ -157,6 +157,12 @@ class Generated:
     number: str
     text: str
 
+    @property
+    def cited(self) -> str:
+        """The head shape it cites (`apnap_rank(P,K)`): what names it in the
+        generated text, which so stays the same when lines move."""
+        return self.text.rsplit(":- ", 1)[1].rstrip(".")
+
 
 #: A line that may be a marked tag (checked with the tag's own grammar below).
 _MARKED_LINE = re.compile(r"^[ \t]*%(?![%*])[^\n:]*\s" + MARK + r"\s*:", re.M)
@@ -229,9 +235,7 @@ def _generated_text(path: str, text: str) -> str:
     """(Kept per file text: a rule base read again after one file changed
     generates only that file's citations again.)"""
     made = generate(text, path)
-    lines = [
-        f"% {g.number}: generated from the `cite` tag of line {g.line}.\n{g.text}" for g in made
-    ]
+    lines = [f"% {g.number}: generated from a `cite` tag: {g.cited}.\n{g.text}" for g in made]
     return "%%% Generated citations\n\n" + "\n".join(lines) + "\n" if lines else ""
 
 
