@@ -70,7 +70,7 @@ _FACT_LINE = re.compile(r"^\s*(?:[a-z_][A-Za-z0-9_]*(?:\(.*\))?\s*\.\s*)+(?:%.*)
 
 def fact_symbols(text: str) -> list[clingo.Symbol]:
     """Fact text as symbols (the text is read by clingo, never pasted into a program)."""
-    from mtgkb.engine.control import new_control
+    from mtgkb.rulebase.control import new_control
 
     ctl = new_control(logger=quiet)
     ctl.add("base", [], text)

@@ -9,9 +9,9 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from mtgkb.engine.programs import stamp
 from mtgkb.rulebase.encoded import default_root
 from mtgkb.rulebase.index import normalize
+from mtgkb.rulebase.location import file_stamp as stamp
 
 # --------------------------------------------------------------------------
 # Which tests and examples exercise a rule

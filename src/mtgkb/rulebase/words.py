@@ -17,9 +17,9 @@ from functools import lru_cache
 
 import clingo
 
-from mtgkb.engine.control import new_control
-from mtgkb.engine.programs import quiet, stamp
+from mtgkb.rulebase.control import new_control, quiet
 from mtgkb.rulebase.location import data_dir
+from mtgkb.rulebase.location import file_stamp as stamp
 
 LANGS = ("en", "it")
 FILES = ("messages.lp", "texts.lp")

@@ -12,8 +12,6 @@ from functools import lru_cache
 import clingo
 import clingo.ast as cast
 
-from mtgkb.engine.citations import load as load_program
-from mtgkb.engine.control import new_control
 from mtgkb.engine.cores import (
     Budget,
     active,
@@ -27,6 +25,8 @@ from mtgkb.questions.explain.graph import Graph, _own_rule
 from mtgkb.questions.explain.text import describe
 from mtgkb.questions.explain.trace import GRAPH_HEADS, _term_of
 from mtgkb.questions.symbols import names_in
+from mtgkb.rulebase.citations import load as load_program
+from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import scan_folder
 from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import data_dir, program_files, query_file, rule_files

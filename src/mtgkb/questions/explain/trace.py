@@ -29,10 +29,10 @@ import clingo
 import clingo.ast as cast
 
 from mtgkb.engine.analysis import line_starts
-from mtgkb.engine.control import new_control
 from mtgkb.engine.cores import add_statements
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
 from mtgkb.engine.solve import SolveTimeout
+from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import label, scan_kept
 from mtgkb.rulebase.location import query_file, rule_files
 

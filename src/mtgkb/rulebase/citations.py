@@ -51,7 +51,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
-from mtgkb.engine.programs import quiet
+from mtgkb.rulebase.control import quiet
 from mtgkb.rulebase.tags import MARK, parse_tag, split_mark, tag_cites
 
 #: The heads of citations.
