@@ -43,7 +43,7 @@ from mtgkb.audit.sources import PUBLIC_GRAPH, Base, head_and_body
 from mtgkb.engine.cores import Budget, minimal_rules, optimum, shrink, switched_control
 from mtgkb.engine.programs import quiet
 from mtgkb.questions import answers as _answers
-from mtgkb.questions import registry
+from mtgkb.rulebase import registry
 from mtgkb.rulebase.index import sort_key
 
 #: How many of the declarations `ask attacks` / `ask blocks` list are fed back

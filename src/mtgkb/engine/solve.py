@@ -43,7 +43,7 @@ from mtgkb.engine.programs import quiet, solve_within
 from mtgkb.engine.rule_base import LoadedRuleBase
 from mtgkb.engine.sharing import GUARD
 from mtgkb.engine.state import Engine
-from mtgkb.questions import registry
+from mtgkb.rulebase import registry
 from mtgkb.rulebase.control import new_control
 
 ModelCallback = Callable[[Sequence[clingo.Symbol]], None]

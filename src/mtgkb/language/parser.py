@@ -49,7 +49,7 @@ from mtgkb.language.model import (
     Trigger,
 )
 from mtgkb.language.validate import validate
-from mtgkb.questions import registry
+from mtgkb.rulebase import registry
 from mtgkb.rulebase.vocabulary import AbilityWord, Vocabulary, normal_word, vocabulary
 
 GRAMMAR = Path(__file__).resolve().parent / "grammar.lark"

@@ -12,8 +12,8 @@ from mtgkb.engine.session import Session, SharedGroundings
 from mtgkb.engine.solve import Grounding, SolveResult
 from mtgkb.language.errors import check_count, check_timeout
 from mtgkb.language.facts import Facts, asked_facts, fixed_facts
-from mtgkb.questions import registry
 from mtgkb.questions.symbols import Decoder, Shown, atoms, cited_rules, names_in, value, values
+from mtgkb.rulebase import registry
 from mtgkb.rulebase import words as _words
 from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import query_file
@@ -44,7 +44,7 @@ class Limits:
 Answer = dict
 Renderer = Callable[[object, Sequence[clingo.Symbol], Limits], Answer]
 
-# The tables of the kinds of question are the registry's (mtgkb.questions.registry);
+# The tables of the kinds of question are the registry's (mtgkb.rulebase.registry);
 # these names are views of it, for the code that reads them from here.
 ASK_NAMES = registry.ASK_NAMES
 QUERY_OF = registry.QUERY_OF

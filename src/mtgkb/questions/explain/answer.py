@@ -10,7 +10,6 @@ import clingo
 from mtgkb.engine.cores import Budget
 from mtgkb.language.facts import question_symbol
 from mtgkb.language.model import Question
-from mtgkb.questions import registry
 from mtgkb.questions.explain.forbidden import CORE_TIMEOUT, Forbidder, _candidates, forbidden_plays
 from mtgkb.questions.explain.graph import Graph, _own_rule
 from mtgkb.questions.explain.tables import NEEDS_PARAMETERS, PLAY_FACTS, QUERY_OF
@@ -18,6 +17,7 @@ from mtgkb.questions.explain.text import words_of
 from mtgkb.questions.explain.trace import _solve_traced
 from mtgkb.questions.explain.tree import Builder
 from mtgkb.questions.symbols import names_in
+from mtgkb.rulebase import registry
 from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import query_file
 
