@@ -11,7 +11,7 @@ from pathlib import Path
 
 from mtgkb.rulebase.cr_text import CRText, read_cr
 from mtgkb.rulebase.encoded import cited_at, default_root, encoded_at, encoded_map
-from mtgkb.rulebase.index import EDITION, RuleEntry, RuleIndex, _title, load_index, lookup
+from mtgkb.rulebase.index import EDITION, RuleEntry, RuleIndex, load_index, lookup, title_of
 from mtgkb.rulebase.location import current as current_rule_base
 from mtgkb.rulebase.tested import tested_by, tested_map
 
@@ -221,7 +221,7 @@ def rules_command(args: argparse.Namespace) -> int:
             data = entry_dict(entry, lang, found.note, index=index, encoded=enc, tested=tst)
             if found.meanings:
                 data["meanings"] = [
-                    {"id": e.id, "title": _title(index, e.id), "editions": when}
+                    {"id": e.id, "title": title_of(index, e.id), "editions": when}
                     for e, when in found.meanings
                 ]
             if cr is not None:
@@ -235,7 +235,7 @@ def rules_command(args: argparse.Namespace) -> int:
             if found.meanings:
                 print(f"  {words['meanings']}:")
                 for e, when in found.meanings:
-                    print(f"    {e.id} ({_title(index, e.id)}): {when}: {e.text(lang)}")
+                    print(f"    {e.id} ({title_of(index, e.id)}): {when}: {e.text(lang)}")
             if cr is not None:
                 print("\n".join(_edition_lines(edition_text(entry, cr, lang), Path(cr_file).name)))
         return 0

@@ -266,7 +266,7 @@ def _split_edition(number: str) -> tuple[str, str | None]:
     return normalize(number), None
 
 
-def _title(index: RuleIndex, number: str) -> str:
+def title_of(index: RuleIndex, number: str) -> str:
     titles = index.titles_for(number)
     return titles[0][1].lower() if titles else section_of(number)
 
@@ -304,8 +304,8 @@ def lookup(
             new=new,
             upto=upto,
             since=since,
-            title_new=_title(index, new),
-            title_old=_title(index, num),
+            title_new=title_of(index, new),
+            title_old=title_of(index, num),
         )
         meanings = [(index.entries[num], notes["since"].format(since=since))]
         meanings += [(index.entries[n], notes["upto"].format(upto=u)) for u, _, n in aliases]

@@ -114,12 +114,7 @@ def _receive(fd: int, end: float | None = None) -> Any:
 
 def memory_limit(megabytes: int | None = None) -> int | None:
     """Bytes of new memory a task may take (deadline.py's rule), None: no bound."""
-    rule = getattr(deadline, "memory_limit", None)
-    if rule is not None:
-        return rule(megabytes)
-    if megabytes is not None:
-        return megabytes << 20 if megabytes > 0 else None
-    return deadline._memory_limit()
+    return deadline.memory_limit(megabytes)
 
 
 def _bound_task_memory(limit: int | None) -> None:
@@ -134,24 +129,17 @@ def _bound_task_memory(limit: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
     except (ImportError, OSError, ValueError):
         return
-    bound = getattr(deadline, "bound_memory", None) or deadline._bound_memory
-    bound(limit)
+    deadline.bound_memory(limit)
 
 
 def _out_of_memory() -> WorkerLost:
-    message = "the work ran out of its memory bound"
-    try:
-        return WorkerLost(message, True)  # marked as a memory stop where deadline.py can
-    except TypeError:
-        return WorkerLost(message)
+    return WorkerLost("the work ran out of its memory bound", out_of_memory=True)
 
 
 def _die_with_parent(parent: int) -> None:
-    """End this worker when its parent ends (deadline.py's way, where it has one;
-    else the closed pipe ends it when it next waits for a task)."""
-    function = getattr(deadline, "die_with_parent", None)
-    if function is not None:
-        function(parent)
+    """End this worker when its parent ends (deadline.py's way; the closed
+    pipe would end it too, when it next waits for a task)."""
+    deadline.die_with_parent(parent)
 
 
 def _serve_tasks(requests: int, answers: int, parent: int, engine: Engine | None) -> None:
@@ -180,7 +168,7 @@ def _serve_tasks(requests: int, answers: int, parent: int, engine: Engine | None
         except MemoryError:
             reply, spent = (False, _out_of_memory()), True
         except BaseException as err:  # noqa: BLE001 - sent back to the parent
-            reply = (False, _travelling(err))
+            reply = (False, travelling(err))
         try:
             _send(answers, (*reply, resident()))
         except MemoryError:
@@ -195,7 +183,7 @@ def _serve_tasks(requests: int, answers: int, parent: int, engine: Engine | None
             return
 
 
-def _travelling(err: BaseException) -> BaseException:
+def travelling(err: BaseException) -> BaseException:
     """The exception without its traceback and causes, ready to be pickled."""
     err.__cause__ = err.__context__ = None
     err = err.with_traceback(None)
@@ -241,12 +229,12 @@ class Worker:
         self.reap()
 
     def reap(self, grace: float = 0.0) -> int | None:
-        """Collect the process (see deadline._reap), once: its wait status
+        """Collect the process (see deadline.reap), once: its wait status
         when it had ended by itself."""
         if self.reaped:
             return None
         self.reaped = True
-        return deadline._reap(self.pid, grace)
+        return deadline.reap(self.pid, grace)
 
 
 def _prepare_fork(engine: Engine | None) -> None:
@@ -583,7 +571,7 @@ def answer_in_worker(text: str | bytes, name: str, limits, options: dict, engine
             raise MemoryError(str(err)) from None
         raise
     if result.exception is not None:
-        result.exception = _travelling(result.exception)
+        result.exception = travelling(result.exception)
     return result
 
 

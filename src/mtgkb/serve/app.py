@@ -200,12 +200,12 @@ def scenario_view(text: str, name: str) -> dict:
     from mtgkb.language.errors import ScenarioError
     from mtgkb.language.facts import facts_text, scenario_facts
     from mtgkb.language.parser import parse_text
-    from mtgkb.running.pool import _travelling
+    from mtgkb.running.pool import travelling
 
     try:
         scenario = parse_text(text, name)
     except ScenarioError as err:
-        return {"error": _travelling(err)}
+        return {"error": travelling(err)}
     team_of = {m: t.name for t in scenario.teams for m in t.members}
     return {
         "file": name,
