@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import sys
 
-from helpers import ROOT
+from helpers import ROOT, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -48,7 +48,7 @@ def _random_combat(seed: int) -> str:
 
 
 @settings(
-    max_examples=30,
+    max_examples=examples(30),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
@@ -69,7 +69,7 @@ def test_counts_by_parts_equal_plain_enumeration(seed):
 GROUP_ABILITIES = ["menace", "can't block alone", "blocks each combat if able", "flying", "reach"]
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
+@settings(max_examples=examples(25), deadline=None, derandomize=True)
 @given(
     st.lists(
         st.lists(st.sampled_from(GROUP_ABILITIES), max_size=2, unique=True), min_size=1, max_size=4

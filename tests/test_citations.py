@@ -42,7 +42,6 @@ def mtgkb(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
         input=stdin,
         capture_output=True,
         text=True,
-        timeout=300,
     )
 
 
@@ -229,7 +228,6 @@ def test_plain_clingo_on_mtgkb_program_and_mtgkb_facts_shows_what_the_engine_sho
         input=ZERO,
         capture_output=True,
         text=True,
-        timeout=120,
     )
     assert "OPTIMUM FOUND" in run.stdout, run.stdout + run.stderr
     lines = run.stdout.splitlines()
@@ -296,7 +294,6 @@ def test_mtgkb_reads_no_copy_and_the_audit_says_when_it_is_stale(tmp_path):
             [sys.executable, "-m", "mtgkb", "run", "--json", "--rule-base", str(base), scenario],
             capture_output=True,
             text=True,
-            timeout=120,
         )
         assert out.returncode == 0, out.stderr
         return json.loads(out.stdout)["answers"][0]["rules"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import clingo
 import pytest
-from helpers import canonical_answers, scenario
+from helpers import canonical_answers, examples, scenario
 from hypothesis import HealthCheck, given, settings
 
 from mtgkb.engine.analysis import Analysis, _value_and_shape, analyse, shape_of
@@ -125,7 +125,7 @@ def test_the_rule_base_grounded_for_a_combat_follows_its_abilities():
 
 
 @settings(
-    max_examples=15,
+    max_examples=examples(15),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

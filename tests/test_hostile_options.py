@@ -26,7 +26,6 @@ def mtgkb_run(*args: str) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=60,
     )
 
 

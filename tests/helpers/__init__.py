@@ -12,6 +12,7 @@ command on a copy of the rule base).
 """
 
 import json
+import os
 from pathlib import Path
 
 import clingo
@@ -28,6 +29,16 @@ CONFORMANCE = SHARED / "conformance"
 needs_shared = pytest.mark.skipif(
     not CONFORMANCE.is_dir(), reason="../shared is not beside this checkout"
 )
+
+
+#: Property tests run a few of their examples in the fast tier (the README's
+#: command) and all of them where MTGKB_EXAMPLES=all (.ci/run's slow tier).
+ALL_EXAMPLES = os.environ.get("MTGKB_EXAMPLES") == "all"
+
+
+def examples(n: int) -> int:
+    """`n` examples where MTGKB_EXAMPLES=all, else a tenth of them (at least 3)."""
+    return n if ALL_EXAMPLES else max(3, n // 10)
 
 
 def models(query: str, facts: str, **options) -> list[set[str]]:

@@ -31,7 +31,6 @@ def mtgkb(*args, cwd=None, env=None, stdin=None):
         cwd=cwd,
         env=full,
         input=stdin,
-        timeout=120,
     )
     return proc.returncode, proc.stdout, proc.stderr
 
