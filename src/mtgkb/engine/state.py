@@ -19,13 +19,11 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from mtgkb.engine.programs import stamp
+from mtgkb.engine.rule_base import LoadedRuleBase
 from mtgkb.rulebase.disk_cache import cache_dir, switched_on
-
-if TYPE_CHECKING:
-    from mtgkb.engine.rule_base import LoadedRuleBase
-    from mtgkb.rulebase.location import RuleBase
+from mtgkb.rulebase.location import RuleBase, current
 
 
 @dataclass(frozen=True)
@@ -72,8 +70,6 @@ class Engine:
     RECHECK_SECONDS = 1.0
 
     def __init__(self, options: Options | None = None, location: RuleBase | None = None):
-        from mtgkb.rulebase.location import current
-
         self.options = Options.from_env() if options is None else options
         self.location = current() if location is None else location
         self._base: LoadedRuleBase | None = None
@@ -90,9 +86,6 @@ class Engine:
         now = time.monotonic()
         if self._base is not None and now - self._checked < self.RECHECK_SECONDS:
             return self._base
-        from mtgkb.engine.programs import stamp
-        from mtgkb.engine.rule_base import LoadedRuleBase
-
         files = self.location.solved_files()
         queries = sorted(self.location.folder("queries").glob("*.lp"))
         stamped = stamp(files + queries)

@@ -23,6 +23,7 @@ from clingo import Function, Number, String, Symbol
 from mtgkb.engine.analysis import ANALYSIS_VERSION, DescribedProgram, analyse
 from mtgkb.engine.analysis_cache import sound_statements
 from mtgkb.engine.programs import add_facts, quiet, stamp
+from mtgkb.engine.state import Options
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.facts import option_symbol, scenario_facts
 from mtgkb.language.model import Position, Scenario
@@ -118,8 +119,6 @@ class _Checks(DescribedProgram):
 def _program() -> _Checks:
     """The checks of the rule base in use (read again when one of its files
     changes), their analysis from the disk cache when it is sound."""
-    from mtgkb.engine.state import Options
-
     return _program_of(stamp(input_check_files()), Options.from_env().cache_dir)
 
 

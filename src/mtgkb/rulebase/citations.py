@@ -52,6 +52,7 @@ import clingo
 import clingo.ast as cast
 
 from mtgkb.rulebase.control import quiet
+from mtgkb.rulebase.location import program_files
 from mtgkb.rulebase.tags import MARK, parse_tag, split_mark, tag_cites
 
 #: The heads of citations.
@@ -253,8 +254,6 @@ def plain_clingo_copy(root: Path) -> str:
     the citations every file of its rules/ and kb/ generates, written out so
     that `clingo rules/*.lp kb/*.lp queries/Q.lp facts.lp` answers as mtgkb
     does. (mtgkb reads no such file: it generates them itself.)"""
-    from mtgkb.rulebase.location import program_files
-
     parts = [
         "%%% Generated: the citations of the `cite` tags of this rule base, for plain\n"
         "%%% clingo. mtgkb does not read this file (it generates them as it reads\n"
