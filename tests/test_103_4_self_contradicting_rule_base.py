@@ -62,6 +62,7 @@ def test_103_4_contradicting_file_in_rules_of_a_copy_exits_4_in_text_too(tmp_pat
     assert "rules/999_house.lp:2" in out
 
 
+@pytest.mark.slow
 def test_103_4_the_checkout_is_consistent_on_its_examples():
     for path in sorted((ROOT / "examples").glob("*.mtg")):
         status, out, _ = mtgkb("run", str(path), "--json")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import sys
 
+import pytest
 from helpers import ROOT, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -115,6 +116,7 @@ def test_the_model_cap_bounds_only_the_listing():
     assert "509.1a" in capped["rules"]
 
 
+@pytest.mark.slow
 def test_two_players_with_a_hundred_creatures_each_are_counted_exactly():
     text = scale(creatures=100, players=2, questions=("blocks for Ben limit 3",))
     (answer,) = _counted(text, Limits())

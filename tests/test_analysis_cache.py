@@ -130,6 +130,7 @@ def _poisons(folder) -> dict[str, bytes | dict]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "kind",
     [
@@ -160,6 +161,7 @@ def test_a_damaged_cache_is_worked_out_again(folder, expected, monkeypatch, kind
     assert path.read_bytes() == good
 
 
+@pytest.mark.slow
 def test_a_cache_in_a_folder_others_may_write_is_not_read(folder, expected, monkeypatch):
     assert _answers() == expected
     path = _cache_file(folder)
@@ -175,6 +177,7 @@ def test_a_cache_in_a_folder_others_may_write_is_not_read(folder, expected, monk
         os.chmod(folder, 0o700)
 
 
+@pytest.mark.slow
 def test_the_old_json_cache_is_not_read(folder, expected, monkeypatch):
     assert _answers() == expected
     base = Engine().rule_base()

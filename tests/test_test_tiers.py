@@ -9,8 +9,8 @@ import tomllib
 
 from helpers import ROOT
 
-from mtgkb.rulebase.index import load_index
 from mtgkb.rulebase import tested
+from mtgkb.rulebase.index import load_index
 
 
 def test_every_cr_rule_in_scope_is_tested_by_the_fast_tier():
