@@ -16,6 +16,10 @@ import mtgkb
 from mtgkb.cli import build_parser
 from mtgkb.language.errors import UsageError
 
+# The slow tier (processes given hostile options):
+# .ci/run runs it, the README's command does not.
+pytestmark = pytest.mark.slow
+
 EXAMPLE = str(ROOT / "examples" / "03_illegal_block.mtg")
 TEXT = "players: Ann, Ben\nask outcome\n"
 

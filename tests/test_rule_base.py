@@ -91,6 +91,7 @@ def test_with_refuses_a_missing_file_and_an_unreadable_program(tmp_path, scenari
     assert status == 2 and "not a rule base" in err
 
 
+@pytest.mark.slow
 def test_every_text_report_starts_by_naming_the_rule_base(scenario):
     title = f"rule base: {ROOT} ({paths.digest_of(ROOT)})"
     for args in (("run", scenario), ("rules", "119.3"), ("rules",)):
@@ -103,6 +104,7 @@ def test_every_text_report_starts_by_naming_the_rule_base(scenario):
     assert json.loads(out)["rule_base"]["path"] == str(ROOT)
 
 
+@pytest.mark.slow
 def test_a_checkout_that_differs_from_the_rule_base_in_use_is_said_on_stderr(tmp_path, scenario):
     checkout = copy_base(tmp_path, "checkout")
     (checkout / "pyproject.toml").write_text('[project]\nname = "mtgkb"\n')
