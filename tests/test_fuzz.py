@@ -53,7 +53,7 @@ def check(data: str | bytes, name: str = "fuzz.mtg", limits: Limits = LIMITS) ->
 
 
 # ---------------------------------------------------------------------------
-# Scenarios from the grammar (the strategy is tests/helpers.py's)
+# Scenarios from the grammar (the strategy is in tests/helpers/)
 
 
 @settings(
