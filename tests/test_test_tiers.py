@@ -5,6 +5,7 @@ fast tier alone covers every CR rule in scope: the audit's coverage
 
 from __future__ import annotations
 
+import ast
 import tomllib
 
 from helpers import ROOT
@@ -28,6 +29,21 @@ def test_the_readme_command_runs_the_fast_tier_only():
     assert any(marker.startswith("slow:") for marker in pytest_options["markers"])
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert 'MTGKB_EXAMPLES=all .venv/bin/python -m pytest -m "slow or hypothesis"' in ci
+
+
+def test_test_modules_import_shared_helpers_only_from_the_helpers_package():
+    wrong = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            for name in names:
+                if name.split(".")[0].startswith("test_") or name == "conftest":
+                    wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: imports {name}")
+    assert not wrong, "import it from tests/helpers/ instead:\n" + "\n".join(wrong)
 
 
 def test_a_test_marked_slow_counts_for_no_rule(tmp_path):
