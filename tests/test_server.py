@@ -139,7 +139,7 @@ def test_the_memory_bound_is_503():
     # in a fresh server process: a worker forked from this test process would
     # find much of its memory already mapped, and a small bound would not bite
     lines = [
-        json.dumps({"id": 1, "scenario": big_combat(1000), "timeout": 3600}),
+        json.dumps({"id": 1, "scenario": big_combat(1000), "timeout": 60}),  # the most allowed
         json.dumps({"id": 2, "scenario": "players: Ann, Ben\nask defending players\n"}),
     ]
     out = subprocess.run(
