@@ -1,5 +1,5 @@
 """pytest's configuration: which rule base the tests judge. The helpers live
-in tests/helpers.py (this module re-exports them for imports written before
+in tests/helpers/ (this module re-exports them for imports written before
 it existed)."""
 
 import os

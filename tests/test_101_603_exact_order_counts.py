@@ -15,7 +15,7 @@ import math
 import random
 import sys
 
-from conftest import ROOT
+from helpers import ROOT, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -86,7 +86,7 @@ def _counts(text: str, query: str) -> tuple[tuple[int, bool], tuple[int, bool]]:
 
 
 SETTINGS = settings(
-    max_examples=30,
+    max_examples=examples(30),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],

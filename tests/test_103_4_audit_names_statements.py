@@ -8,15 +8,20 @@ from __future__ import annotations
 
 import json
 
-from conftest import ROOT
-from test_103_4_self_contradicting_rule_base import HOUSE
-from test_rule_base import copy_base, mtgkb
+import pytest
+from helpers import ROOT
+from helpers.rule_base_copies import CONTRADICTING_HOUSE as HOUSE
+from helpers.rule_base_copies import copy_base, mtgkb
 
 from mtgkb.audit.command import progress_printer
 from mtgkb.audit.conflicts import group_conflicts
 from mtgkb.audit.lint import tag_lint
 from mtgkb.audit.report import audit
 from mtgkb.audit.sources import Base, scan
+
+# The slow tier (the audit of a copy of the rule base):
+# .ci/run runs it, the README's command does not.
+pytestmark = pytest.mark.slow
 
 
 def test_103_4_contradicting_file_is_one_grouped_conflict_naming_its_line(tmp_path):

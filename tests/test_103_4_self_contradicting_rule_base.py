@@ -10,8 +10,8 @@ import json
 
 import clingo
 import pytest
-from conftest import ROOT
-from test_rule_base import copy_base, mtgkb
+from helpers import ROOT
+from helpers.rule_base_copies import CONTRADICTING_HOUSE, copy_base, mtgkb
 
 SCENARIO = """players: Ann, Ben
 "Bolt" deals 3 damage to Ben
@@ -19,10 +19,7 @@ ask legal
 ask can Ben pay 25 life
 ask outcome
 """
-HOUSE = (
-    "% 103.4: house rule: every player also starts with 30 life\n"
-    "starting_life(P,30) :- player(P).\n"
-)
+HOUSE = CONTRADICTING_HOUSE
 
 
 @pytest.fixture
@@ -65,6 +62,7 @@ def test_103_4_contradicting_file_in_rules_of_a_copy_exits_4_in_text_too(tmp_pat
     assert "rules/999_house.lp:2" in out
 
 
+@pytest.mark.slow
 def test_103_4_the_checkout_is_consistent_on_its_examples():
     for path in sorted((ROOT / "examples").glob("*.mtg")):
         status, out, _ = mtgkb("run", str(path), "--json")

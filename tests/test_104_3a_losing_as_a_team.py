@@ -1,6 +1,6 @@
 """104.3a, 810.8b, 809.5b, 104.3i: conceding, and losing as a team."""
 
-from players_helpers import GIANTS, ask, rules
+from helpers.player_answers import GIANTS, ask, rules
 
 EMPERORS = """game: emperor
 players: A1, E1, A2, B1, E2, B2

@@ -1,7 +1,7 @@
 """115.1, 601.2c, 702.11b-c, 702.18a, 702.16b: who may be the target of a
 declared spell or ability. Declarations are judged, never resolved."""
 
-from players_helpers import GIANTS, answers, ask, broken, rules
+from helpers.player_answers import GIANTS, answers, ask, broken, rules
 
 TWO = "players: Ann, Ben\n"
 

@@ -3,7 +3,7 @@
 declared plays (`ask legal`) and listed by `ask actions for P`."""
 
 import pytest
-from players_helpers import GIANTS, ask, broken, rules
+from helpers.player_answers import GIANTS, ask, broken, rules
 
 TWO = "players: Ann, Ben\nactive: Ann\n"
 ALL = ["instant", "flash", "ability", "sorcery-speed ability", "sorcery", "land"]

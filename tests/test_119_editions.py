@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 
-from conftest import ROOT
-from test_rule_base import mtgkb
+import pytest
+from helpers import ROOT
+from helpers.rule_base_copies import mtgkb
 
 from mtgkb.audit.editions import edition_history, word_diff
 from mtgkb.audit.render import to_text
@@ -82,6 +83,7 @@ def test_119_a_renumbering_missing_from_the_index_is_a_warning(tmp_path):
     assert warning["kind"] == "renumbering-not-in-index" and warning["rule"] == "119.4a"
 
 
+@pytest.mark.slow
 def test_119_audit_with_two_editions_reports_the_renumbering():
     report = audit(ROOT, [OLD, NEW], corpus=[], expected=False)
     assert "118.4a (2019-06-12) is 119.4a (2019-07-12)" in report["history"]["renumbered"]

@@ -2,7 +2,7 @@
 counters on players, alone and shared by a Two-Headed Giant team."""
 
 import pytest
-from players_helpers import GIANTS, ask, rules
+from helpers.player_answers import GIANTS, ask, rules
 
 TWO = "players: Ann, Ben\n"
 

@@ -2,7 +2,7 @@
 play, making a choice the file left open (the defending player) and pointing an
 illegal target at a legal one, and says so."""
 
-from players_helpers import ask
+from helpers.player_answers import ask
 
 import mtgkb
 from mtgkb.rulebase import words

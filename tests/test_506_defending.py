@@ -1,7 +1,7 @@
 """506.2, 506.2a, 506.2b, 802.2, 803.1, 805.10a, 809.3c: who the defending players are.
 
 The helpers at the top write scenario facts in the schema of docs/predicates.md;
-the other combat test files import them.
+they live in tests/helpers/.
 """
 
 import json
@@ -21,7 +21,7 @@ from helpers import (  # noqa: F401
     s,
     table_facts,
 )
-from helpers import combat_table as table  # noqa: F401 - other test modules import it here
+from helpers import combat_table as table
 
 
 def defending(facts):

@@ -15,7 +15,8 @@ from __future__ import annotations
 import random
 import sys
 
-from conftest import ROOT
+import pytest
+from helpers import ROOT, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -48,7 +49,7 @@ def _random_combat(seed: int) -> str:
 
 
 @settings(
-    max_examples=30,
+    max_examples=examples(30),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
@@ -69,7 +70,7 @@ def test_counts_by_parts_equal_plain_enumeration(seed):
 GROUP_ABILITIES = ["menace", "can't block alone", "blocks each combat if able", "flying", "reach"]
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
+@settings(max_examples=examples(25), deadline=None, derandomize=True)
 @given(
     st.lists(
         st.lists(st.sampled_from(GROUP_ABILITIES), max_size=2, unique=True), min_size=1, max_size=4
@@ -115,6 +116,7 @@ def test_the_model_cap_bounds_only_the_listing():
     assert "509.1a" in capped["rules"]
 
 
+@pytest.mark.slow
 def test_two_players_with_a_hundred_creatures_each_are_counted_exactly():
     text = scale(creatures=100, players=2, questions=("blocks for Ben limit 3",))
     (answer,) = _counted(text, Limits())

@@ -8,10 +8,10 @@ indestructible creatures:
 """
 
 import clingo
-from conftest import models
+from helpers import ask, attack, block, creature, examples, models
+from helpers import combat_table as table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_506_defending import ask, attack, block, creature, table
 
 ABILITIES = ["first_strike", "double_strike", "trample", "deathtouch", "indestructible", "lifelink"]
 SHOW = (
@@ -55,7 +55,7 @@ def args(term):
     ]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(combats())
 def test_510_1a_each_steps_damage_adds_up_to_the_powers_of_those_that_assigned_it(facts):
     atoms = solve(facts)
@@ -67,7 +67,7 @@ def test_510_1a_each_steps_damage_adds_up_to_the_powers_of_those_that_assigned_i
         assert total == sum(power[s] for s in sources)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(combats())
 def test_510_4_a_creature_destroyed_in_the_first_step_is_no_source_in_the_second(facts):
     atoms = solve(facts)
@@ -112,7 +112,7 @@ def scenarios(draw):
     return "\n".join(lines) + "\n", attackers[0]
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
 def test_510_1c_702_19b_every_listed_assignment_is_legal_when_declared(case):
     import mtgkb
@@ -153,7 +153,7 @@ def _expected_count(power, toughnesses, trample, deathtouch):
     return count
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.integers(min_value=0, max_value=5),
     st.lists(st.integers(min_value=1, max_value=3), max_size=3),

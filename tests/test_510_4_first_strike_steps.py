@@ -1,7 +1,7 @@
 """510.4, 702.7b, 702.4b, 702.15e, 119.9, 704.5a, 802.5, 810.8c: two combat
 damage steps when a creature in combat has first strike or double strike."""
 
-from combat_helpers import outcome
+from helpers.combat_answers import outcome
 
 TWO = "players: Rob, Alex\nactive: Rob\n"
 

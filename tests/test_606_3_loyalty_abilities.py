@@ -3,7 +3,7 @@ per turn per planeswalker, at sorcery timing, its targets within the range of
 influence."""
 
 import pytest
-from players_helpers import ask, broken, rules
+from helpers.player_answers import ask, broken, rules
 
 import mtgkb
 from mtgkb.language.errors import ScenarioError

@@ -1,6 +1,6 @@
 """702.16a, 702.16e, 702.16f: protection from a color (blocking and damage)."""
 
-from combat_helpers import answers, legal, outcome
+from helpers.combat_answers import answers, legal, outcome
 
 TWO = "players: Rob, Alex\nactive: Rob\n"
 KNIGHT = TWO + 'Rob controls creature "Knight" 2/2 with protection from black\n'

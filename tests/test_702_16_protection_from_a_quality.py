@@ -3,7 +3,7 @@ creatures, from everything, from two colors, and hexproof from a color, each as
 the CR says for targets, blocks and damage; several colors of one spell."""
 
 import pytest
-from players_helpers import ask, broken, rules
+from helpers.player_answers import ask, broken, rules
 
 import mtgkb
 from mtgkb.language.errors import ScenarioError

@@ -1,7 +1,7 @@
 """510.1c, 510.1d, 702.19b, 702.19d, 702.2c: damage assignment, declared,
 by default and enumerated (`ask assignments for "C"`)."""
 
-from combat_helpers import as_set, assignments, legal, outcome
+from helpers.combat_answers import as_set, assignments, legal, outcome
 
 TWO = "players: Rob, Alex\nactive: Rob\n"
 DREADMAW = TWO + 'Rob controls creature "Dreadmaw" 6/6 with trample\n'

@@ -1,7 +1,7 @@
 """702.20b, 508.1f: attacking taps a creature unless it has vigilance."""
 
-from conftest import only_model
-from test_506_defending import ask, attack, creature, table
+from helpers import ask, attack, creature, only_model
+from helpers import combat_table as table
 
 SHOW = "#show taps_to_attack/1. #show untapped_attacker/1. #show because/2.\n"
 

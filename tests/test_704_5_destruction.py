@@ -1,6 +1,6 @@
 """704.5g, 704.5h, 702.2b, 702.12b, 120.3e: creatures destroyed by combat damage."""
 
-from combat_helpers import answers, outcome
+from helpers.combat_answers import answers, outcome
 
 TWO = "players: Rob, Alex\nactive: Rob\n"
 

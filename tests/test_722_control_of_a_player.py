@@ -1,6 +1,6 @@
 """722.1, 722.3-722.6, 722.8: one player controlling another."""
 
-from players_helpers import ask, broken, rules
+from helpers.player_answers import ask, broken, rules
 
 THREE = "players: Ann, Ben, Cat\nactive: Ann\nBen controls player Ann\n"
 

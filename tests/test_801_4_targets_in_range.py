@@ -2,7 +2,7 @@
 spells and abilities target only players and objects within that range, and a
 player activates no ability of an object outside it."""
 
-from players_helpers import answers, ask, broken, rules
+from helpers.player_answers import answers, ask, broken, rules
 
 import mtgkb
 

@@ -1,7 +1,7 @@
 """805.8 (with 722.4, 722.5): under shared team turns, the player who controls
 another controls that player's whole team."""
 
-from players_helpers import GIANTS, ask, rules
+from helpers.player_answers import GIANTS, ask, rules
 
 CAT_CONTROLS_ANN = GIANTS + "Cat controls player Ann\n"
 

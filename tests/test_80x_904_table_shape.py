@@ -176,6 +176,7 @@ def _table_texts():
     return texts
 
 
+@pytest.mark.slow
 def test_the_input_checks_ground_only_what_can_fire_and_find_the_same_errors():
     checked = 0
     for text in _table_texts():

@@ -1,7 +1,7 @@
 """903.3, 903.10a, 704.6c, 104.3j: combat damage from a commander adds up per
 commander; 21 or more from one of them loses a Commander game."""
 
-from players_helpers import ask, rules
+from helpers.player_answers import ask, rules
 
 COMMANDER = "game: commander\nplayers: Ann, Ben, Cat\nactive: Ann\n"
 ATRAXA = 'Ann controls creature "Atraxa" 4/4 with commander\n'

@@ -2,7 +2,7 @@
 free-for-all game with the attack multiple players option unless the table
 chooses otherwise; Brawl uses Commander's rules (903.12a)."""
 
-from players_helpers import answers, ask
+from helpers.player_answers import answers, ask
 
 COMMANDER = """game: commander
 players: Rob, Alex, Carissa

@@ -13,8 +13,9 @@ import os
 
 import pytest
 
-from mtgkb.engine import analysis_cache, rule_base
+from mtgkb.engine import rule_base
 from mtgkb.engine.state import Engine
+from mtgkb.rulebase import disk_cache
 from mtgkb.running.runner import answer_text
 
 ZERO_LIFE = """players: Ann, Ben
@@ -86,22 +87,22 @@ def test_the_cache_holds_no_program_text(folder, expected):
     # and it is read back: the second run does not work it out again
     _fresh(pytest.MonkeyPatch(), folder)
     calls = []
-    original = rule_base._analyse
-    rule_base._analyse = lambda text: calls.append(1) or original(text)
+    original = rule_base.analyse
+    rule_base.analyse = lambda text: calls.append(1) or original(text)
     try:
         assert _answers() == expected
     finally:
-        rule_base._analyse = original
+        rule_base.analyse = original
     assert calls == []
 
 
 def _valid_payload(folder) -> dict:
     blob = _cache_file(folder).read_bytes()
-    return marshal.loads(blob[len(analysis_cache.CACHE_MAGIC) + 8 :])
+    return marshal.loads(blob[len(disk_cache.CACHE_MAGIC) + 8 :])
 
 
 def _write(path, payload: bytes) -> None:
-    path.write_bytes(analysis_cache.CACHE_MAGIC + analysis_cache._payload_digest(payload) + payload)
+    path.write_bytes(disk_cache.CACHE_MAGIC + disk_cache.payload_digest(payload) + payload)
 
 
 def _poisons(folder) -> dict[str, bytes | dict]:
@@ -129,6 +130,7 @@ def _poisons(folder) -> dict[str, bytes | dict]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "kind",
     [
@@ -159,6 +161,7 @@ def test_a_damaged_cache_is_worked_out_again(folder, expected, monkeypatch, kind
     assert path.read_bytes() == good
 
 
+@pytest.mark.slow
 def test_a_cache_in_a_folder_others_may_write_is_not_read(folder, expected, monkeypatch):
     assert _answers() == expected
     path = _cache_file(folder)
@@ -174,6 +177,7 @@ def test_a_cache_in_a_folder_others_may_write_is_not_read(folder, expected, monk
         os.chmod(folder, 0o700)
 
 
+@pytest.mark.slow
 def test_the_old_json_cache_is_not_read(folder, expected, monkeypatch):
     assert _answers() == expected
     base = Engine().rule_base()

@@ -9,7 +9,7 @@ exactly the legal ones, and `ask knowledge` must give what holds in every one.
 """
 
 import clingo
-from helpers import models, only_model, sequence_of
+from helpers import examples, models, only_model, sequence_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -134,7 +134,9 @@ def order_of(model):
     return sequence_of(model, "order")
 
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @SETTINGS
@@ -183,7 +185,7 @@ def restart_happens(order, t):
     return False
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables(max_players=5), st.booleans())
 def test_101_4b_knowledge_is_what_every_legal_order_shows(t, hidden):
     model = only_model("knowledge", facts_of(t, hidden))

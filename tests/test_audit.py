@@ -20,6 +20,10 @@ from mtgkb.audit.report import audit
 from mtgkb.audit.sources import Base, scan
 from mtgkb.rulebase.index import load_index
 
+# The slow tier (the full audit):
+# .ci/run runs it, the README's command does not.
+pytestmark = pytest.mark.slow
+
 CR_EXCERPT = SHARED / "reference" / "cr-2026-04-17-excerpt.txt"
 needs_cr = pytest.mark.skipif(
     not CR_EXCERPT.is_file(), reason="../shared/reference is not beside this checkout"

@@ -21,6 +21,10 @@ from mtgkb.audit.report import audit
 from mtgkb.language.parser import parse_text
 from mtgkb.rulebase.vocabulary import vocabulary
 
+# The slow tier (the audit's consistency corpus):
+# .ci/run runs it, the README's command does not.
+pytestmark = pytest.mark.slow
+
 TABLES = dict(corpus.tables())
 
 GAMES = vocabulary().games

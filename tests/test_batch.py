@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from helpers import CONFORMANCE, ROOT, canonical_answers, scenario
+from helpers import CONFORMANCE, ROOT, canonical_answers, examples, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +21,10 @@ from mtgkb.running.runner import answer_text
 
 sys.path.insert(0, str(ROOT))
 from bench.generate import combat, enumeration  # noqa: E402
+
+# The slow tier (batches in worker processes and on Dask):
+# .ci/run runs it, the README's command does not.
+pytestmark = pytest.mark.slow
 
 QUESTIONS = ("legal", "outcome", "defending", "blocks limit 3", "block order", "damage order")
 
@@ -70,7 +74,7 @@ def test_jobs_give_the_answers_of_one_process(corpus, single):
 
 
 def test_jobs_with_a_timeout_give_the_same_answers(corpus, single):
-    limits = Limits(max_models=50, timeout=60)
+    limits = Limits(max_models=50, timeout=3600)  # a time-out: its own path, never reached
     results = list(answer_in_pool(corpus, limits, jobs=2))
     assert [r.output for r in results] == single
 
@@ -122,7 +126,7 @@ def test_counting_in_clasp_counts_what_python_counts():
 
 
 @settings(
-    max_examples=3,
+    max_examples=examples(3),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

@@ -15,6 +15,7 @@ import subprocess
 import sys
 
 import clingo
+import pytest
 from helpers import ROOT
 
 sys.path.insert(0, str(ROOT))
@@ -26,6 +27,10 @@ from mtgkb.engine.solve import Grounding  # noqa: E402
 from mtgkb.engine.state import Engine, Options  # noqa: E402
 from mtgkb.language.facts import scenario_facts  # noqa: E402
 from mtgkb.language.parser import parse_text  # noqa: E402
+
+# The slow tier (the benchmark's grounding floors in fresh processes):
+# .ci/run runs it, the README's command does not.
+pytestmark = pytest.mark.slow
 
 COMBAT = (
     "players: Ann, Ben\n"

@@ -1,4 +1,4 @@
-"""Citations generated from `% N cite:` tags (mtgkb.engine.citations): what a
+"""Citations generated from `% N cite:` tags (mtgkb.rulebase.citations): what a
 marked rule gets, that the engine, `ask explain`, the rule index and plain
 clingo (through `mtgkb program`) all see it, and that no citation the marker
 would make is written by hand."""
@@ -13,12 +13,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
-from mtgkb.engine.citations import CitationError, generate, hand_written, program_text
-from mtgkb.engine.rule_base import _RuleBase
+from mtgkb.engine.rule_base import LoadedRuleBase
 from mtgkb.engine.solve import models_as_text
 from mtgkb.rulebase import encoded as ruleindex
+from mtgkb.rulebase.citations import CitationError, generate, hand_written, program_text
 from mtgkb.rulebase.encoded import scan_file
 from mtgkb.rulebase.location import program_files
 
@@ -42,7 +42,6 @@ def mtgkb(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
         input=stdin,
         capture_output=True,
         text=True,
-        timeout=300,
     )
 
 
@@ -202,14 +201,14 @@ def test_the_analysed_text_and_its_cache_key_hold_the_generated_citations(tmp_pa
     root = copy_of_rule_base(tmp_path)
     files = program_files(root / "rules")  # (less the copy kept for plain clingo)
     queries = sorted((root / "queries").glob("*.lp"))
-    marked = _RuleBase((), files, queries, root / "queries")
+    marked = LoadedRuleBase((), files, queries, root / "queries")
     assert 'because(order(Pos,P),rule("101.4")) :- order(Pos,P).' in marked.text
     apnap = root / "rules" / "101_apnap.lp"
     apnap.write_text(
         apnap.read_text(encoding="utf-8").replace(MARKED_ORDER, MARKED_ORDER.replace(" cite", "")),
         encoding="utf-8",
     )
-    unmarked = _RuleBase((), files, queries, root / "queries")
+    unmarked = LoadedRuleBase((), files, queries, root / "queries")
     assert 'because(order(Pos,P),rule("101.4"))' not in unmarked.text
     assert marked._key() != unmarked._key()
 
@@ -229,7 +228,6 @@ def test_plain_clingo_on_mtgkb_program_and_mtgkb_facts_shows_what_the_engine_sho
         input=ZERO,
         capture_output=True,
         text=True,
-        timeout=120,
     )
     assert "OPTIMUM FOUND" in run.stdout, run.stdout + run.stderr
     lines = run.stdout.splitlines()
@@ -253,7 +251,7 @@ def test_mtgkb_program_names_an_unknown_query_and_exits_2():
 
 
 def test_the_copy_for_plain_clingo_is_what_the_tags_generate_now():
-    from mtgkb.engine.citations import plain_clingo_copy
+    from mtgkb.rulebase.citations import plain_clingo_copy
     from mtgkb.rulebase.location import GENERATED_CITATIONS
 
     copy = ROOT / "rules" / GENERATED_CITATIONS
@@ -261,6 +259,22 @@ def test_the_copy_for_plain_clingo_is_what_the_tags_generate_now():
         f"run `mtgkb program --citations > rules/{GENERATED_CITATIONS}`"
     )
     assert 'because(apnap_rank(P,K),rule("101.4")) :- apnap_rank(P,K).' in copy.read_text()
+
+
+def test_the_copy_names_what_each_citation_cites_not_the_line_of_its_tag(tmp_path):
+    """A comment line added to a rule file moves its rules' lines but changes
+    nothing of the copy for plain clingo: each citation is named by the atom
+    it cites, so rules/generated_citations.lp stays as it is."""
+    from mtgkb.rulebase.citations import plain_clingo_copy
+
+    base = tmp_path / "base"
+    for folder in ("rules", "kb"):
+        shutil.copytree(ROOT / folder, base / folder)
+    before = plain_clingo_copy(base)
+    apnap = base / "rules" / "101_apnap.lp"
+    apnap.write_text("% a comment line\n" + apnap.read_text(encoding="utf-8"), encoding="utf-8")
+    assert "% 101.4: generated from a `cite` tag: apnap_rank(P,K).\n" in before
+    assert plain_clingo_copy(base) == before
 
 
 def test_mtgkb_reads_no_copy_and_the_audit_says_when_it_is_stale(tmp_path):
@@ -280,7 +294,6 @@ def test_mtgkb_reads_no_copy_and_the_audit_says_when_it_is_stale(tmp_path):
             [sys.executable, "-m", "mtgkb", "run", "--json", "--rule-base", str(base), scenario],
             capture_output=True,
             text=True,
-            timeout=120,
         )
         assert out.returncode == 0, out.stderr
         return json.loads(out.stdout)["answers"][0]["rules"]

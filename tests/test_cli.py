@@ -179,7 +179,6 @@ def _plain_clingo_violations(facts: str) -> set[str]:
         input=facts,
         capture_output=True,
         text=True,
-        timeout=60,
     )
     result = json.loads(proc.stdout)
     assert result["Result"] in ("SATISFIABLE", "OPTIMUM FOUND"), proc.stderr

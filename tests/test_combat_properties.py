@@ -8,7 +8,7 @@
 
 import json
 
-from helpers import ask, atoms, attack, block, creature, models
+from helpers import ask, atoms, attack, block, creature, examples, models
 from helpers import combat_table as table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -51,7 +51,7 @@ def declarations(facts, question):
     return found
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(combats())
 def test_509_1_every_listed_block_declaration_is_legal(combat):
     facts, _ = combat
@@ -62,7 +62,7 @@ def test_509_1_every_listed_block_declaration_is_legal(combat):
         assert atoms(found[0], "violation") == set(), (decl, found[0])
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(combats())
 def test_802_4b_all_defenders_blocks_are_the_product_of_each_defenders(combat):
     facts, defenders = combat

@@ -1,7 +1,7 @@
 """The package's structure, read from its source with `ast` (issue 9, item 5):
 one module makes clingo Controls, and no state lives at module level.
 
-- Only mtgkb/engine/control.py calls `clingo.Control`: how clingo is set up
+- Only mtgkb/rulebase/control.py calls `clingo.Control`: how clingo is set up
   is decided in one place.
 - No `global` statement: state is held by an object that is passed down
   (mtgkb.engine.Engine, mtgkb.engine.Session), not by the module.
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "mtgkb"
-CONTROL_MODULE = "engine/control.py"
+CONTROL_MODULE = "rulebase/control.py"
 
 # Calls that make a mutable container, by their last name (`collections.deque`).
 MAKERS = frozenset(
@@ -173,10 +173,10 @@ def test_the_package_is_found():
     assert "engine/solve.py" in found
 
 
-def test_only_engine_control_makes_a_clingo_control():
+def test_only_rulebase_control_makes_a_clingo_control():
     offenders = [
         f"src/mtgkb/{relative(path)}:{line}: calls clingo.Control; "
-        f"make it with mtgkb.engine.control.new_control"
+        f"make it with mtgkb.rulebase.control.new_control"
         for path in modules()
         if relative(path) != CONTROL_MODULE
         for line in control_calls(parsed(path))

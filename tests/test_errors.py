@@ -2,7 +2,7 @@
 the source line and a caret), and nothing but ScenarioError ever escapes."""
 
 import pytest
-from helpers import CONFORMANCE, needs_shared
+from helpers import CONFORMANCE, examples, needs_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -468,20 +468,20 @@ _PIECES = [
 ]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(_PIECES), max_size=40))
 def test_property_token_soup_gives_a_scenario_or_a_scenario_error(pieces):
     _only_scenario_errors(TWO + " ".join(pieces))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(max_size=200))
 def test_property_random_text_gives_a_scenario_or_a_scenario_error(text):
     _only_scenario_errors(text)
     _only_scenario_errors(TWO + text)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.binary(max_size=200))
 def test_property_random_bytes_give_a_scenario_or_a_scenario_error(data):
     _only_scenario_errors(data)

@@ -26,12 +26,12 @@ def _scenario():
 
 
 def _explained(monkeypatch, seeded: bool) -> dict:
-    real = trace._solve_traced
+    real = trace.solve_traced
 
     def solve(query, facts, timeout, seeded_=True, **_):
         return real(query, facts, timeout, seeded=seeded)
 
-    monkeypatch.setattr(explain_answer, "_solve_traced", solve)
+    monkeypatch.setattr(explain_answer, "solve_traced", solve)
     scenario, facts = _scenario()
     question = next(q for q in scenario.questions if q.kind == "explain")
     return answer_explain(question, scenario, facts, Limits())
@@ -66,8 +66,8 @@ def test_seeded_graph_holds_only_what_the_answer_needs(query):
     q = clingo.Function(query)
     situation = [f for f in facts if f.name != "asked"]
     own = [clingo.Function(name, [q]) for name in ("asked", "explaining")]
-    _, whole = trace._solve_traced(query, situation + own, None)
-    _, seeded = trace._solve_traced(query, situation + own, None, seeded=True)
+    _, whole = trace.solve_traced(query, situation + own, None)
+    _, seeded = trace.solve_traced(query, situation + own, None, seeded=True)
     whole, seeded = set(whole), set(seeded)
     # every atom of the rules themselves is as without seeds
     assert {s for s in whole if s.name not in GRAPH} == {s for s in seeded if s.name not in GRAPH}

@@ -88,8 +88,8 @@ def test_idle_statements_are_left_out_of_the_traced_program(query):
     sliced = trace.traced_program(query, seeded=True, idle=idle)
     assert idle and len(sliced.statements) < len(whole.statements)
     # and the model's atoms are the same: the graph's and the rules' own
-    _, everything = trace._solve_traced(query, _situation(query), None, seeded=True)
-    _, fewer = trace._solve_traced(query, _situation(query), None, seeded=True, engine=engine)
+    _, everything = trace.solve_traced(query, _situation(query), None, seeded=True)
+    _, fewer = trace.solve_traced(query, _situation(query), None, seeded=True, engine=engine)
     assert set(fewer) == set(everything)
 
 
@@ -100,8 +100,8 @@ def test_idle_is_read_from_the_values_of_the_facts():
     assert infect in trace.idle_statements(engine, "outcome", _situation("outcome"))
     with_infect = _situation("outcome", goblin=" with infect")
     assert infect not in trace.idle_statements(engine, "outcome", with_infect)
-    _, fewer = trace._solve_traced("outcome", with_infect, None, seeded=True, engine=engine)
-    _, everything = trace._solve_traced("outcome", with_infect, None, seeded=True)
+    _, fewer = trace.solve_traced("outcome", with_infect, None, seeded=True, engine=engine)
+    _, everything = trace.solve_traced("outcome", with_infect, None, seeded=True)
     assert set(fewer) == set(everything)
     # the Goblin's unblocked damage to Alex, by the rule that is no longer idle
     assert any(s.name == "infect_damage" and s.arguments[2].string == "Alex" for s in fewer)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import clingo
 import pytest
-from helpers import canonical_answers, scenario
+from helpers import canonical_answers, examples, scenario
 from hypothesis import HealthCheck, given, settings
 
-from mtgkb.engine.analysis import _analyse, _Analysis, _value_and_shape, shape_of
+from mtgkb.engine.analysis import Analysis, _value_and_shape, analyse, shape_of
 from mtgkb.engine.solve import Grounding
 from mtgkb.engine.state import Engine, Options
 from mtgkb.language.facts import scenario_facts
@@ -31,9 +31,9 @@ pooled(C) :- has(C, (deathtouch; trample)).
 """
 
 
-def _analysis(text: str) -> _Analysis:
-    data = {"base": _analyse(text), "queries": {}, "guardable": {}, "definitions": {}}
-    return _Analysis(data, text.encode("utf-8"))
+def _analysis(text: str) -> Analysis:
+    data = {"base": analyse(text), "queries": {}, "guardable": {}, "definitions": {}}
+    return Analysis(data, text.encode("utf-8"))
 
 
 def _live(text: str, *facts: str) -> list[str]:
@@ -125,7 +125,7 @@ def test_the_rule_base_grounded_for_a_combat_follows_its_abilities():
 
 
 @settings(
-    max_examples=15,
+    max_examples=examples(15),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

@@ -19,10 +19,9 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-import time
 
 import pytest
-from helpers import CONFORMANCE, PLAYERS, ROOT, scenario
+from helpers import CONFORMANCE, PLAYERS, ROOT, examples, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,18 +32,19 @@ from mtgkb.running.runner import answer_text
 sys.path.insert(0, str(ROOT))
 from bench.generate import astronomical, scale  # noqa: E402
 
+# The slow tier (fuzzing: hostile inputs, many examples):
+# .ci/run runs it, the README's command does not.
+pytestmark = pytest.mark.slow
+
 TIMEOUT = 2.0
-PARSE_ALLOWANCE = 2.5  # seconds: parsing a 1 MiB file, before the time-out starts
 LIMITS = Limits(max_models=5000, timeout=TIMEOUT)
 
 
 def check(data: str | bytes, name: str = "fuzz.mtg", limits: Limits = LIMITS) -> int:
-    """Answer one input: it ends in time with a status of the spec, and no exception."""
-    start = time.monotonic()
+    """Answer one input: it ends with a status of the spec (3: its time-out
+    stopped it), and no exception."""
     result = answer_text(data, name, limits)
-    elapsed = time.monotonic() - start
     assert result.status in (0, 1, 2, 3), result
-    assert elapsed < (limits.timeout or 0) + PARSE_ALLOWANCE, f"{elapsed:.1f} s for {name}"
     if result.status in (2, 3):
         assert result.error and "Traceback" not in result.error
     else:
@@ -53,11 +53,11 @@ def check(data: str | bytes, name: str = "fuzz.mtg", limits: Limits = LIMITS) ->
 
 
 # ---------------------------------------------------------------------------
-# Scenarios from the grammar (the strategy is tests/helpers.py's)
+# Scenarios from the grammar (the strategy is in tests/helpers/)
 
 
 @settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -121,7 +121,7 @@ def keyword_names(draw) -> tuple[str, list[str]]:
     return "\n".join(lines) + "\n", table
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=examples(60), deadline=None, derandomize=True)
 @given(keyword_names())
 def test_keyword_player_names_are_refused_or_read_as_names(case):
     text, table = case
@@ -166,11 +166,11 @@ def big_numbers(draw) -> tuple[str, list[tuple[str, int]], int]:
     return "\n".join(lines) + "\n", events, longest
 
 
-@settings(max_examples=80, deadline=None, derandomize=True)
+@settings(max_examples=examples(80), deadline=None, derandomize=True)
 @given(big_numbers())
 def test_big_numbers_are_exact_or_refused_never_wrapped(case):
     text, events, longest = case
-    result = answer_text(text, "big.mtg", Limits(timeout=TIMEOUT))
+    result = answer_text(text, "big.mtg", Limits())
     total = START_ALLOWANCE * 2 + sum(amount for _, amount in events)
     if longest > MAX_DIGITS or total > MAX_TOTAL:
         assert result.status == 2, result.output
@@ -291,14 +291,14 @@ def _menace_everywhere(n: int = 20) -> str:
 
 def test_the_astronomical_enumeration_is_counted_exactly_at_any_cap():
     # independent blockers: counted by parts (mtgkb.engine.counting), the cap bounds the listing
-    result = answer_text(astronomical(), "astronomical", Limits(max_models=2000, timeout=30))
+    result = answer_text(astronomical(), "astronomical", Limits(max_models=2000))
     blocks, attacks = result.output["answers"]
     assert (blocks["count"], blocks["complete"]) == (21**20, True)
     assert (attacks["count"], attacks["complete"]) == (2**20, True)
 
 
 def test_an_enumeration_that_cannot_be_split_stops_at_the_model_cap():
-    result = answer_text(_menace_everywhere(), "menace", Limits(max_models=2000, timeout=60))
+    result = answer_text(_menace_everywhere(), "menace", Limits(max_models=2000))
     (blocks,) = result.output["answers"]
     assert blocks["complete"] is False and blocks["count"] >= 2000
 
@@ -325,7 +325,6 @@ def test_hostile_inputs_through_the_command_line(name, tmp_path):
     path = tmp_path / "hostile.mtg"
     data = HOSTILE[name]
     path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
-    start = time.monotonic()
     proc = subprocess.run(
         [
             sys.executable,
@@ -341,9 +340,7 @@ def test_hostile_inputs_through_the_command_line(name, tmp_path):
         ],
         capture_output=True,
         text=True,
-        timeout=60,
     )
-    assert time.monotonic() - start < 3 + PARSE_ALLOWANCE + 1.0  # plus the start-up
     assert proc.returncode in (0, 1, 2, 3)
     assert "Traceback" not in proc.stderr + proc.stdout
     if proc.returncode == 2:

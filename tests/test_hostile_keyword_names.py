@@ -15,6 +15,7 @@ through strings drawn from their own patterns.
 import re
 
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lark import Token, Tree
@@ -140,7 +141,7 @@ def test_every_keyword_of_the_grammar_is_refused_or_read_as_the_name(terminal):
 
 
 @pytest.mark.parametrize("terminal", REGEX_KEYWORDS, ids=lambda t: t.name)
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(data=st.data())
 def test_every_pattern_keyword_is_refused_or_read_as_the_name(terminal, data):
     pattern = terminal.pattern.to_regexp()

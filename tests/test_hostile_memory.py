@@ -9,11 +9,9 @@ import os
 import resource
 import subprocess
 import sys
-import time
 
 import pytest
-from conftest import ROOT
-from helpers import requirement_combat
+from helpers import ROOT, requirement_combat
 
 from mtgkb.running import pool
 from mtgkb.running.deadline import (
@@ -23,6 +21,10 @@ from mtgkb.running.deadline import (
     call_with_deadline,
     memory_limit,
 )
+
+# The slow tier (processes that reach their memory bound):
+# .ci/run runs it, the README's command does not.
+pytestmark = pytest.mark.slow
 
 
 def hungry_file(folder) -> str:
@@ -36,15 +38,12 @@ def mtgkb_run(*args: str) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=120,
     )
 
 
 @pytest.mark.parametrize("timeout", [[], ["--timeout", "100"]])
 def test_reaching_the_memory_bound_is_exit_3_with_a_clear_message(tmp_path, timeout):
-    start = time.monotonic()
     done = mtgkb_run(*timeout, "--memory", "100", hungry_file(tmp_path))
-    assert time.monotonic() - start < 60
     assert done.returncode == 3, done.stderr
     assert "the work reached the memory bound (100 MiB)" in done.stderr
     assert "--memory" in done.stderr
@@ -76,9 +75,7 @@ def check_rlimit(*options: str) -> tuple[str, str, str]:
         "shown = ['none' if s == resource.RLIM_INFINITY else str(s >> 20) for s in seen]\n"
         "print(*shown, file=sys.stderr)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     before, during, after = done.stderr.strip().splitlines()[-1].split()
     return before, during, after
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 import mtgkb
 from mtgkb.language.errors import ScenarioError
@@ -79,7 +79,6 @@ def test_the_command_line_exits_2_naming_the_line():
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=60,
     )
     assert done.returncode == 2
     assert done.stderr.startswith("<stdin>:2:11: error: life gained is written with 5001 digits")

@@ -10,11 +10,15 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 import mtgkb
 from mtgkb.cli import build_parser
 from mtgkb.language.errors import UsageError
+
+# The slow tier (processes given hostile options):
+# .ci/run runs it, the README's command does not.
+pytestmark = pytest.mark.slow
 
 EXAMPLE = str(ROOT / "examples" / "03_illegal_block.mtg")
 TEXT = "players: Ann, Ben\nask outcome\n"
@@ -26,7 +30,6 @@ def mtgkb_run(*args: str) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=60,
     )
 
 

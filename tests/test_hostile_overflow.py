@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from mtgkb import run
 from mtgkb.language.errors import ScenarioError
@@ -154,7 +154,6 @@ def test_the_command_line_exits_2_with_the_place():
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=60,
     )
     assert done.returncode == 2
     assert done.stderr.startswith("<stdin>:3:11: error: the numbers of this file add up")

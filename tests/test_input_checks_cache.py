@@ -14,10 +14,10 @@ import os
 
 import pytest
 
-from mtgkb.engine import analysis_cache
 from mtgkb.language import checks
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.parser import parse_text
+from mtgkb.rulebase import disk_cache
 
 THIRD_TEAM = (
     "game: two-headed-giant\nplayers: A, B, C, D, E, F\nteam X: A, B\nteam Y: C, D\nteam Z: E, F\n"
@@ -70,7 +70,7 @@ def test_the_checks_cache_is_written_read_back_and_holds_no_program_text(folder,
 
 def _payload(folder) -> list:
     blob = _cache_file(folder).read_bytes()
-    return marshal.loads(blob[len(analysis_cache.CACHE_MAGIC) + 8 :])
+    return marshal.loads(blob[len(disk_cache.CACHE_MAGIC) + 8 :])
 
 
 def _with(data: list, change) -> list:
@@ -159,8 +159,8 @@ def test_a_damaged_checks_cache_is_worked_out_again(folder, monkeypatch, kind):
         path.write_bytes(poison)
     else:
         payload = marshal.dumps(poison)
-        digest = analysis_cache._payload_digest(payload)
-        path.write_bytes(analysis_cache.CACHE_MAGIC + digest + payload)
+        digest = disk_cache.payload_digest(payload)
+        path.write_bytes(disk_cache.CACHE_MAGIC + digest + payload)
     calls = _counting(monkeypatch)
     assert _error() == EXPECTED
     assert calls == [1]  # worked out again ...
@@ -173,7 +173,7 @@ def test_a_checks_cache_in_a_folder_others_may_write_is_not_read(folder, monkeyp
     data = _with(_payload(folder), lambda st: _as_text(st) if _is_rule(st) else None)
     payload = marshal.dumps(data)
     path = _cache_file(folder)
-    path.write_bytes(analysis_cache.CACHE_MAGIC + analysis_cache._payload_digest(payload) + payload)
+    path.write_bytes(disk_cache.CACHE_MAGIC + disk_cache.payload_digest(payload) + payload)
     os.chmod(folder, 0o777)
     try:
         calls = _counting(monkeypatch)

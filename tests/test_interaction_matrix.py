@@ -27,8 +27,8 @@ from helpers import ROOT
 
 from mtgkb.audit.not_modelled import declarations
 from mtgkb.engine.state import Engine
-from mtgkb.questions import registry
 from mtgkb.questions.answers import Limits
+from mtgkb.rulebase import registry
 from mtgkb.rulebase.vocabulary import vocabulary
 from mtgkb.running.runner import answer_text
 

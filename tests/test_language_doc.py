@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import CONFORMANCE, ROOT
+from helpers import CONFORMANCE, ROOT
 from lark.exceptions import LarkError
 
 from mtgkb.language.parser import grammar

@@ -2,7 +2,7 @@
 or exchanges, a final life total is the starting total plus gains minus losses
 (per player, or per team where life is shared)."""
 
-from helpers import only_model
+from helpers import examples, only_model
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -54,7 +54,7 @@ def expected(shared, controllers, evs):
     return {p: total[holder[p]] for p in PLAYERS}, total
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     shared=st.booleans(),
     controllers=st.lists(st.sampled_from(PLAYERS), min_size=2, max_size=2),

@@ -48,7 +48,11 @@ sync_api = pytest.importorskip(
 )
 pytest.importorskip("fastapi", reason="the page is served by mtgkb[serve]")
 
-from serving import free_port, start_server, stop_server, wait_for  # noqa: E402
+from helpers.serving import free_port, start_server, stop_server, wait_for  # noqa: E402
+
+# The slow tier (a browser):
+# .ci/run runs it, the README's command does not.
+pytestmark = pytest.mark.slow
 
 ILLEGAL = ILLEGAL_BLOCK_PLAY + "ask legal\n"
 LEGAL = ILLEGAL.replace(

@@ -1,6 +1,6 @@
 """A rule base grounded again in the same process (a server, a batch, a
 long-lived caller) gives clingo its statements parsed once and kept
-(`DescribedProgram.nodes`, `_RuleBase.parsed`) instead of their text: adding
+(`DescribedProgram.nodes`, `LoadedRuleBase.parsed`) instead of their text: adding
 a parsed statement costs clingo about a third of parsing it (issue 11). The
 answers must be the same either way.
 

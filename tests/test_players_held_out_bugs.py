@@ -2,7 +2,7 @@
 810.1, 101.4d, 904.6, 805.10d, 509.1 (illegal play flagged by outcome), 101.4c."""
 
 import pytest
-from players_helpers import GIANTS, answers, ask, rules
+from helpers.player_answers import GIANTS, answers, ask, rules
 
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.parser import parse_text

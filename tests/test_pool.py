@@ -19,7 +19,12 @@ from mtgkb.running import pool
 from mtgkb.running.deadline import DeadlineExceeded, WorkerLost
 from mtgkb.running.runner import EXIT_TIMEOUT, answer_now
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool forks its workers")
+# The slow tier (worker processes):
+# .ci/run runs it, the README's command does not.
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool forks its workers"),
+]
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -354,7 +359,6 @@ def test_a_run_over_many_files_says_which_file_its_worker_lost(tmp_path):
         [sys.executable, "-m", "mtgkb", "run", "--jsonl", "--memory", "256", *paths],
         capture_output=True,
         text=True,
-        timeout=300,
     )
     assert "Traceback" not in out.stderr
     results = [json.loads(line) for line in out.stdout.splitlines()]

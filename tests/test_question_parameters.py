@@ -1,5 +1,5 @@
 """A question's parameters are checked against the types its registry entry
-declares (mtgkb.questions.registry, Entry.asked), so a new kind of question
+declares (mtgkb.rulebase.registry, Entry.asked), so a new kind of question
 has its players and creatures checked without any change to mtgkb.language:
 an unknown name is bad input (exit 2, FILE:LINE:COL)."""
 
@@ -11,7 +11,7 @@ import pytest
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.parser import read_text
 from mtgkb.language.validate import validate
-from mtgkb.questions import registry
+from mtgkb.rulebase import registry
 
 TABLE = 'players: Ann, Ben\nAnn controls land "Swamp"\nask actions for Ann\n'
 

@@ -1,4 +1,4 @@
-"""The one registry of questions (mtgkb.questions.registry): every kind the
+"""The one registry of questions (mtgkb.rulebase.registry): every kind the
 grammar can write has an entry, and each entry's query, answering function
 and text form exist; the rest of mtgkb reads its tables from it; and the
 package imports no module that imports it back (no import cycle, counting
@@ -18,9 +18,10 @@ from mtgkb.language import model, parser
 from mtgkb.language.facts import question_symbol, scenario_facts
 from mtgkb.language.parser import parse_text
 from mtgkb.output.text import TEXT_FORMS, print_result
-from mtgkb.questions import answers, registry
+from mtgkb.questions import answers
 from mtgkb.questions.answers import Limits
 from mtgkb.questions.explain import tables as explain
+from mtgkb.rulebase import registry
 from mtgkb.rulebase.location import query_file
 
 SRC = ROOT / "src"
@@ -283,7 +284,7 @@ def test_the_import_scan_sees_imports_inside_functions():
     graph = import_graph()
     # mtgkb.run imports its API module only when called
     assert "mtgkb.running.api" in graph["mtgkb"]
-    assert "mtgkb.questions.registry" in graph["mtgkb.questions.answers"]
+    assert "mtgkb.rulebase.registry" in graph["mtgkb.questions.answers"]
 
 
 def test_the_package_has_no_import_cycle():
@@ -292,10 +293,10 @@ def test_the_package_has_no_import_cycle():
 
 
 def test_the_registry_imports_nothing_of_mtgkb():
-    assert import_graph()["mtgkb.questions.registry"] == set()
+    assert import_graph()["mtgkb.rulebase.registry"] == set()
     code = (
-        "import sys, mtgkb.questions.registry as r; [e.kind for e in r.ENTRIES]; "
+        "import sys, mtgkb.rulebase.registry as r; [e.kind for e in r.ENTRIES]; "
         "print(sorted(m for m in sys.modules if m.startswith('mtgkb')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "['mtgkb', 'mtgkb.questions', 'mtgkb.questions.registry']"
+    assert out.stdout.strip() == "['mtgkb', 'mtgkb.rulebase', 'mtgkb.rulebase.registry']"

@@ -5,13 +5,11 @@ when the current folder is a checkout that differs from the rule base in use."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
+from helpers.rule_base_copies import copy_base, mtgkb
 
 from mtgkb.rulebase import location as paths
 
@@ -19,29 +17,6 @@ SCENARIO = """players: Ann, Ben
 "Bolt" deals 3 damage to Ben
 ask outcome
 """
-
-
-def mtgkb(*args, cwd=None, env=None, stdin=None):
-    full = dict(os.environ)
-    full.update(env or {})
-    proc = subprocess.run(
-        [sys.executable, "-m", "mtgkb", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=full,
-        input=stdin,
-        timeout=120,
-    )
-    return proc.returncode, proc.stdout, proc.stderr
-
-
-def copy_base(tmp_path, name="base"):
-    """A copy of this checkout's rule base (rules/, kb/, queries/)."""
-    target = tmp_path / name
-    for folder in paths.FOLDERS:
-        shutil.copytree(ROOT / folder, target / folder)
-    return target
 
 
 @pytest.fixture
@@ -116,6 +91,7 @@ def test_with_refuses_a_missing_file_and_an_unreadable_program(tmp_path, scenari
     assert status == 2 and "not a rule base" in err
 
 
+@pytest.mark.slow
 def test_every_text_report_starts_by_naming_the_rule_base(scenario):
     title = f"rule base: {ROOT} ({paths.digest_of(ROOT)})"
     for args in (("rules", "119.3"), ("rules",)):
@@ -135,6 +111,7 @@ def test_every_text_report_starts_by_naming_the_rule_base(scenario):
     assert json.loads(out)["rule_base"]["path"] == str(ROOT)
 
 
+@pytest.mark.slow
 def test_a_checkout_that_differs_from_the_rule_base_in_use_is_said_on_stderr(tmp_path, scenario):
     checkout = copy_base(tmp_path, "checkout")
     (checkout / "pyproject.toml").write_text('[project]\nname = "mtgkb"\n')

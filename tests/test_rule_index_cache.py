@@ -4,8 +4,8 @@ and a cache that is not sound is read again from the file."""
 
 import pytest
 
-from mtgkb.engine.analysis_cache import store_checked
 from mtgkb.rulebase import index
+from mtgkb.rulebase.disk_cache import store_checked
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ import json
 from pathlib import Path
 
 import pytest
-from expectations import problems
 from helpers import CONFORMANCE, ROOT
+from helpers.expectations import problems
 
 from mtgkb.running.runner import answer_text
 

@@ -7,7 +7,6 @@ import importlib.util
 import json
 import re
 import subprocess
-import time
 import urllib.request
 from pathlib import Path
 
@@ -19,13 +18,17 @@ if importlib.util.find_spec("httpx2") is None and importlib.util.find_spec("http
     pytest.skip("the API tests need httpx2 (or httpx)", allow_module_level=True)
 
 from fastapi.testclient import TestClient  # noqa: E402
-from serving import MTGKB, free_port, start_server, stop_server, wait_for  # noqa: E402
+from helpers.serving import MTGKB, free_port, start_server, stop_server, wait_for  # noqa: E402
 
 from mtgkb.questions.answers import Limits  # noqa: E402
 from mtgkb.running import pool
 from mtgkb.running.runner import answer_now  # noqa: E402
 from mtgkb.serve import app as server  # noqa: E402
 from mtgkb.serve.app import as_printed  # noqa: E402
+
+# The slow tier (`mtgkb serve` processes and the server under load):
+# .ci/run runs it, the README's command does not.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCAL = "http://127.0.0.1:8765"  # the Host the server answers (mtgkb.serve.guard)
@@ -57,9 +60,7 @@ def client():
 
 def _cli_json(path: Path) -> dict:
     """What `mtgkb run --json` prints for one file."""
-    out = subprocess.run(
-        [str(MTGKB), "run", "--json", str(path)], capture_output=True, text=True, timeout=120
-    )
+    out = subprocess.run([str(MTGKB), "run", "--json", str(path)], capture_output=True, text=True)
     return json.loads(out.stdout)
 
 
@@ -98,9 +99,7 @@ def test_an_unreadable_scenario_is_422_with_its_line_and_column(client):
     assert body["error"].endswith('Carl controls creature "Bear" 2/2\n^')
     assert "Carl" in body["message"]
     # the same message mtgkb run prints on standard error
-    out = subprocess.run(
-        [str(MTGKB), "run", "-"], input=text, capture_output=True, text=True, timeout=60
-    )
+    out = subprocess.run([str(MTGKB), "run", "-"], input=text, capture_output=True, text=True)
     assert out.returncode == 2
     assert out.stderr.strip().split("\n", 1)[1] == body["error"].split("\n", 1)[1]
 
@@ -115,14 +114,12 @@ def test_a_scenario_too_large_is_413(client):
 
 
 def test_a_time_out_is_503(client):
-    started = time.monotonic()
     response = client.post(
         "/v1/run", json={"scenario": slow_blocks(), "timeout": 0.5, "max_models": 10**9}
     )
     assert response.status_code == 503
     assert response.json()["error"] == "timeout"
     assert "0.5 s" in response.json()["message"]
-    assert time.monotonic() - started < 20
     # and the server answers the next request
     again = client.post("/v1/run", json={"scenario": ILLEGAL_BLOCK})
     assert again.status_code == 200 and "802.4a" in again.json()["answers"][0]["rules"]
@@ -143,7 +140,7 @@ def test_the_memory_bound_is_503():
     # in a fresh server process: a worker forked from this test process would
     # find much of its memory already mapped, and a small bound would not bite
     lines = [
-        json.dumps({"id": 1, "scenario": big_combat(1000), "timeout": 60}),
+        json.dumps({"id": 1, "scenario": big_combat(1000), "timeout": 60}),  # the most allowed
         json.dumps({"id": 2, "scenario": "players: Ann, Ben\nask defending players\n"}),
     ]
     out = subprocess.run(
@@ -151,7 +148,6 @@ def test_the_memory_bound_is_503():
         input="\n".join(lines) + "\n",
         capture_output=True,
         text=True,
-        timeout=120,
     )
     first, second = [json.loads(line) for line in out.stdout.splitlines()]
     assert (first["status"], first["exit"]) == (503, 3)
@@ -289,7 +285,6 @@ def test_stdio_one_answer_per_request_line():
         input="\n".join(lines) + "\n",
         capture_output=True,
         text=True,
-        timeout=120,
     )
     assert out.returncode == 0, out.stderr
     answers = [json.loads(line) for line in out.stdout.splitlines()]
@@ -326,9 +321,7 @@ def test_802_4a_the_real_server_listens_on_127_0_0_1_and_answers():
 
 def test_serve_refuses_bad_options():
     for args in (["--workers", "0"], ["--port", "70000"], ["--timeout", "nan"]):
-        out = subprocess.run(
-            [str(MTGKB), "serve", *args], capture_output=True, text=True, timeout=60
-        )
+        out = subprocess.run([str(MTGKB), "serve", *args], capture_output=True, text=True)
         assert out.returncode == 2 and "error" in out.stderr
 
 

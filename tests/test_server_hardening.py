@@ -26,7 +26,7 @@ if importlib.util.find_spec("httpx2") is None and importlib.util.find_spec("http
     pytest.skip("the API tests need httpx2 (or httpx)", allow_module_level=True)
 
 from fastapi.testclient import TestClient  # noqa: E402
-from serving import MTGKB, stop_server  # noqa: E402
+from helpers.serving import MTGKB, stop_server  # noqa: E402
 
 from mtgkb.serve import app as server  # noqa: E402
 

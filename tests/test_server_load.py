@@ -19,7 +19,7 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the server needs mtgkb[serve]")
 
-from serving import free_port, start_server, stop_server, wait_for  # noqa: E402
+from helpers.serving import free_port, start_server, stop_server, wait_for  # noqa: E402
 
 # `ask blocks` over about 13^12 declarations that menace ties into one part
 # (enumerated, not multiplied): far more work than any time-out here

@@ -179,7 +179,6 @@ def test_an_unknown_ability_is_bad_input_exit_2(tmp_path):
         [sys.executable, "-m", "mtgkb", "run", str(path)],
         capture_output=True,
         text=True,
-        timeout=120,
     )
     assert proc.returncode == 2
     assert proc.stderr.startswith(

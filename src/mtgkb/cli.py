@@ -212,12 +212,12 @@ def cmd_facts(args: argparse.Namespace) -> int:
 def cmd_program(args: argparse.Namespace) -> int:
     """The program mtgkb solves, for plain clingo: the rule base as read for
     solving (each file with its generated citations) and the query."""
-    from mtgkb.engine.citations import CitationError, program_text
+    from mtgkb.rulebase.citations import CitationError, program_text
     from mtgkb.rulebase.encoded import label
     from mtgkb.rulebase.location import data_dir, query_file, rule_files
 
     if args.citations:
-        from mtgkb.engine.citations import plain_clingo_copy
+        from mtgkb.rulebase.citations import plain_clingo_copy
 
         try:
             sys.stdout.write(plain_clingo_copy(args.chosen_rule_base.root))

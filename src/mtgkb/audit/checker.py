@@ -43,7 +43,7 @@ from mtgkb.audit.sources import PUBLIC_GRAPH, Base, head_and_body
 from mtgkb.engine.cores import Budget, minimal_rules, optimum, shrink, switched_control
 from mtgkb.engine.programs import quiet
 from mtgkb.questions import answers as _answers
-from mtgkb.questions import registry
+from mtgkb.rulebase import registry
 from mtgkb.rulebase.index import sort_key
 
 #: How many of the declarations `ask attacks` / `ask blocks` list are fed back
@@ -70,7 +70,7 @@ _FACT_LINE = re.compile(r"^\s*(?:[a-z_][A-Za-z0-9_]*(?:\(.*\))?\s*\.\s*)+(?:%.*)
 
 def fact_symbols(text: str) -> list[clingo.Symbol]:
     """Fact text as symbols (the text is read by clingo, never pasted into a program)."""
-    from mtgkb.engine.control import new_control
+    from mtgkb.rulebase.control import new_control
 
     ctl = new_control(logger=quiet)
     ctl.add("base", [], text)

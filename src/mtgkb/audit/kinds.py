@@ -16,8 +16,8 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
-from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import quiet
+from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import FileScan, label
 
 #: (predicate, arity, 0-based argument) where a kind stands.

@@ -13,8 +13,8 @@ import clingo
 from mtgkb.audit.kinds import missing_texts
 from mtgkb.audit.numbers import number_lint
 from mtgkb.audit.sources import PUBLIC_GRAPH, Base, Scans, documented_names, finding, head_and_body
-from mtgkb.engine.citations import load as load_program
-from mtgkb.engine.control import new_control
+from mtgkb.rulebase.citations import load as load_program
+from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import label
 from mtgkb.rulebase.index import RuleIndex
 
@@ -142,7 +142,7 @@ def lint(base: Base, scans: Scans, index: RuleIndex | None) -> tuple[list[dict],
 def stale_citations(base: Base) -> list[dict]:
     """rules/generated_citations.lp (for plain clingo) differs from what the
     `cite` tags generate now: plain clingo would cite otherwise than mtgkb."""
-    from mtgkb.engine.citations import plain_clingo_copy
+    from mtgkb.rulebase.citations import plain_clingo_copy
     from mtgkb.rulebase.location import GENERATED_CITATIONS
 
     path = base.rules / GENERATED_CITATIONS

@@ -28,7 +28,7 @@ between calls is held by two objects that are passed down
 
 Every function that grounds or solves takes the engine (or the session) as
 an argument; given none, it makes a fresh one, which is correct but reads
-the rule base again. `control.new_control` is the one place a clingo Control
+the rule base again. `mtgkb.rulebase.control.new_control` is the one place a clingo Control
 is made.
 
 A program is given to clingo as text the first time a process grounds it,

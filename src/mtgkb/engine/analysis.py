@@ -8,12 +8,12 @@ Nothing here knows a game rule: statements are read as clingo's AST.
 from __future__ import annotations
 
 import bisect
-import zlib
 from collections.abc import Iterable
 
 import clingo
 
 from mtgkb.engine.programs import quiet
+from mtgkb.rulebase.disk_cache import content_digest
 
 ANALYSIS_VERSION = 6  # bump when the analysis below changes
 
@@ -168,7 +168,7 @@ def _walk_atoms(node, out: list, patterns=_patterns) -> None:
             _walk_atoms(item, out, patterns)
 
 
-def _is_plain(lit) -> bool:
+def is_plain(lit) -> bool:
     return (
         lit.ast_type == clingo.ast.ASTType.Literal
         and lit.sign == clingo.ast.Sign.NoSign
@@ -187,7 +187,7 @@ def _body(body) -> tuple[list, list[str], list[str]]:
         _walk_atoms(lit, found)
         atoms += found
         names = {p[0] for p in found}
-        if _is_plain(lit) and len(names) == 1 and UNKNOWN not in found:
+        if is_plain(lit) and len(names) == 1 and UNKNOWN not in found:
             plain += names
         else:
             other += names
@@ -200,14 +200,14 @@ def _plain_fixed(body) -> list[tuple]:
     out: leaving a need out only keeps more)."""
     out: list[tuple] = []
     for lit in body:
-        if _is_plain(lit):
+        if is_plain(lit):
             found = _fixed_patterns(lit.atom.symbol)
             if len(found) == 1 and found[0] != UNKNOWN:
                 out.append(found[0])
     return out
 
 
-def _head(head, patterns=_patterns) -> tuple[list, list] | None:
+def head_patterns(head, patterns=_patterns) -> tuple[list, list] | None:
     """The atoms a head derives and the atoms its conditions read (read by
     `patterns`); None when the head is a constraint's."""
     T = clingo.ast.ASTType
@@ -248,10 +248,10 @@ def _describe(node, span: tuple[int, int]) -> dict:
     if kind == T.Rule:
         needs, plain, other = _body(node.body)
         fixed_needs = _plain_fixed(node.body)
-        head = _head(node.head)
+        head = head_patterns(node.head)
         if head is not None:
             heads, read = head
-            fixed_heads = _head(node.head, _fixed_patterns)[0]
+            fixed_heads = head_patterns(node.head, _fixed_patterns)[0]
             if node.head.ast_type == T.Literal:
                 root = UNKNOWN in heads
             else:  # choice, disjunction: they stay, and what they derive matters
@@ -314,7 +314,7 @@ def _whole_statement(source: bytes, span: tuple[int, int]) -> tuple[int, int]:
     return opening, stop + 1
 
 
-def _analyse(text: str) -> list[dict]:
+def analyse(text: str) -> list[dict]:
     import clingo.ast  # noqa: F401 - the analysis reads clingo's AST
 
     out: list[dict] = []
@@ -333,7 +333,7 @@ def _analyse(text: str) -> list[dict]:
     return out
 
 
-def _negative_cycles(statements: list[dict]) -> None:
+def negative_cycles(statements: list[dict]) -> None:
     """Mark as roots the rules whose head is in a cycle through negation or an
     aggregate (leaving those out could change which models exist)."""
     graph: dict[str, set[str]] = {}
@@ -393,10 +393,10 @@ def _negative_cycles(statements: list[dict]) -> None:
 
 
 class DescribedProgram:
-    """A program's statements as `_analyse` describes them: the text of any
+    """A program's statements as `analyse` describes them: the text of any
     of them (read from the program itself, at the byte offsets the analysis
     found them at), and forward slicing over them: which may fire for the
-    atoms that hold at first. The rule base's analysis is one (`_Analysis`);
+    atoms that hold at first. The rule base's analysis is one (`Analysis`);
     the input checks are another (mtgkb.language.checks)."""
 
     def __init__(self, statements: list[dict], source: bytes, values_trusted: bool | None = None):
@@ -636,7 +636,7 @@ class DescribedProgram:
         return self._forward_of[kept]
 
 
-class _Analysis(DescribedProgram):
+class Analysis(DescribedProgram):
     """The statements of the rule base and of every query, described for
     slicing: backward (what the queries need) and forward (what the facts
     may fire, DescribedProgram)."""
@@ -738,12 +738,6 @@ def _matches(fixed: tuple, atom: dict) -> bool:
     return True
 
 
-def content_digest(data: bytes) -> str:
-    """A short digest of some bytes (two checksums and the length), what the
-    caches on disk are keyed by: equal bytes, equal digests."""
-    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
-
-
-def _digest(text: str) -> str:
+def statement_digest(text: str) -> str:
     """A short digest of a statement's text: equal texts, equal digests."""
     return content_digest(text.encode("utf-8"))

@@ -8,28 +8,16 @@ worked out again, quietly.
 
 from __future__ import annotations
 
-import os
 import re
-import zlib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from mtgkb.engine.analysis import ANALYSIS_VERSION, UNKNOWN
+from mtgkb.engine.analysis import UNKNOWN
+from mtgkb.rulebase.disk_cache import load_checked, store_checked
 
-if TYPE_CHECKING:
-    from mtgkb.engine.rule_base import _RuleBase
+# (Where the cache lives is an engine option: mtgkb.engine.state.Options.cache_dir;
+# the file's format, mtgkb.rulebase.disk_cache.)
 
-# (Where the cache lives is an engine option: mtgkb.engine.state.Options.cache_dir.)
-
-# --------------------------------------------------------------------------
-# The analysis cache on disk: MAGIC, a digest of the payload, the payload
-# (marshal: plain lists, tuples, dicts, strings, numbers; read in about a
-# millisecond, against 3-7 ms for JSON). marshal is not meant for data from
-# others: a cache is read only from a folder of this user's that no one else
-# may write to, when its digest matches, and every value is then checked.
-
-CACHE_MAGIC = b"mtgkb-analysis\x00" + bytes([ANALYSIS_VERSION])
-MAX_CACHE_BYTES = 64 << 20  # a larger file is not read
 _STATEMENT_KEYS = frozenset(
     (
         "span",
@@ -50,64 +38,12 @@ _STATEMENT_KEYS = frozenset(
 _GAP = re.compile(rb"(?>\s+|%\*.*?\*%|%[^\n]*+)*+", re.DOTALL)
 
 
-def _private_folder(folder: Path) -> bool:
-    """Whether `folder` is this user's and no one else may write to it."""
-    try:
-        info = folder.stat()
-    except OSError:
-        return False
-    if not hasattr(os, "getuid"):
-        return True
-    return info.st_uid == os.getuid() and not info.st_mode & 0o022
-
-
-def _load_analysis(path: Path, key: str, source: bytes, base: _RuleBase) -> dict | None:
-    """The cached analysis at `path` if it is sound for this rule base, else None."""
-    return load_checked(path, lambda data: _sound(data, key, source, base))
-
-
-def load_checked(path: Path, sound) -> object | None:
-    """The data cached at `path` (by `store_checked`) if the file is this
-    user's, in a folder no one else may write to, whole (its digest), and
-    `sound(data)` says every value is what it should be; else None."""
-    import marshal
-
-    if not _private_folder(path.parent):
-        return None
-    try:
-        with open(path, "rb") as cached:
-            info = os.fstat(cached.fileno())
-            if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
-                return None
-            if info.st_size > MAX_CACHE_BYTES:
-                return None
-            # read(n) would first allocate n bytes: under a request's memory
-            # bound (a server worker) that alone could exceed it
-            blob = cached.read(info.st_size + 1)
-    except OSError:
-        return None
-    head = len(CACHE_MAGIC)
-    if len(blob) < head + 8 or blob[:head] != CACHE_MAGIC:
-        return None
-    payload = blob[head + 8 :]
-    if blob[head : head + 8] != _payload_digest(payload):
-        return None
-    try:
-        data = marshal.loads(payload)
-    except (EOFError, ValueError, TypeError):
-        return None
-    try:
-        if sound(data):
-            return data
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, UnicodeError):
-        pass
-    return None
-
-
-def _payload_digest(payload: bytes) -> bytes:
-    return (zlib.crc32(payload) & 0xFFFFFFFF).to_bytes(4, "big") + (
-        zlib.adler32(payload) & 0xFFFFFFFF
-    ).to_bytes(4, "big")
+def load_analysis(
+    path: Path, key: str, source: bytes, query_texts: Mapping[str, str]
+) -> dict | None:
+    """The cached analysis at `path` if it is sound for this rule base (its
+    text `source` and its queries' texts), else None."""
+    return load_checked(path, lambda data: _sound(data, key, source, query_texts))
 
 
 def _is_atom_pattern(p, last) -> bool:
@@ -140,7 +76,7 @@ def _is_fixed_arguments(fixed) -> bool:
     )
 
 
-def _sound_statements(statements, source: bytes) -> bool:
+def sound_statements(statements, source: bytes) -> bool:
     """Every statement well formed, and their offsets the statements of `source`:
     in order, each ending with a full stop, only blanks and comments between."""
     if type(statements) is not list:
@@ -199,7 +135,7 @@ def _sound_statements(statements, source: bytes) -> bool:
     return bool(gap(source, at, len(source)))
 
 
-def _sound(data, key: str, source: bytes, base: _RuleBase) -> bool:
+def _sound(data, key: str, source: bytes, query_texts: Mapping[str, str]) -> bool:
     if type(data) is not dict or data.keys() != {
         "key",
         "base",
@@ -208,9 +144,9 @@ def _sound(data, key: str, source: bytes, base: _RuleBase) -> bool:
         "definitions",
     }:
         return False
-    if data["key"] != key or not _sound_statements(data["base"], source):
+    if data["key"] != key or not sound_statements(data["base"], source):
         return False
-    names = set(base.query_texts)
+    names = set(query_texts)
     queries, guardable, definitions = data["queries"], data["guardable"], data["definitions"]
     if type(queries) is not dict or queries.keys() != names:
         return False
@@ -219,7 +155,7 @@ def _sound(data, key: str, source: bytes, base: _RuleBase) -> bool:
     if type(definitions) is not dict or definitions.keys() != names:
         return False
     for q in names:
-        if not _sound_statements(queries[q], base.query_texts[q].encode("utf-8")):
+        if not sound_statements(queries[q], query_texts[q].encode("utf-8")):
             return False
         if type(guardable[q]) is not bool or type(definitions[q]) is not dict:
             return False
@@ -250,38 +186,7 @@ def _shared(data):
     return one(data)
 
 
-def _store_analysis(folder: Path, name: str, data: dict) -> None:
+def store_analysis(folder: Path, name: str, data: dict) -> None:
     """Write the analysis atomically into a folder of this user's (made 0700);
     a cache that cannot be written is no error."""
     store_checked(folder, name, _shared(data), "analysis-*")
-
-
-def store_checked(folder: Path, name: str, data, family: str) -> None:
-    """Write `data` (marshal) atomically as `folder/name`, in a folder of this
-    user's (made 0700), keeping the 8 newest files of its `family` (a glob);
-    a cache that cannot be written is no error."""
-    import marshal
-
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not _private_folder(folder):
-            return
-        payload = marshal.dumps(data)
-        temporary = folder / f".{name}.{os.getpid()}.tmp"
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "wb") as out:
-            out.write(CACHE_MAGIC + _payload_digest(payload) + payload)
-        os.replace(temporary, folder / name)
-    except (OSError, ValueError):
-        return
-    _prune(folder, family, keep=8)
-
-
-def _prune(folder: Path, pattern: str, keep: int) -> None:
-    """Delete all but the `keep` newest cache files (each edit of the rules makes one)."""
-    try:
-        files = sorted(folder.glob(pattern), key=lambda f: f.stat().st_mtime, reverse=True)
-        for old in files[keep:]:
-            old.unlink(missing_ok=True)
-    except OSError:
-        pass

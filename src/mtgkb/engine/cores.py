@@ -23,8 +23,8 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
-from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import add_facts, quiet, solve_within
+from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import FileScan, label
 from mtgkb.rulebase.index import sort_key
 

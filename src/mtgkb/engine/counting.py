@@ -46,8 +46,8 @@ from collections.abc import Sequence
 
 import clingo
 
-from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import quiet, solve_within
+from mtgkb.rulebase.control import new_control
 
 RULE, WEIGHT = 0, 1
 PART_MODELS = 100000  # models enumerated in one part at least, whatever the listing's cap

@@ -16,13 +16,10 @@ from collections.abc import Sequence
 
 import clingo
 
+from mtgkb.rulebase.control import quiet
 from mtgkb.rulebase.location import file_stamp as stamp
 
 __all__ = ["add_facts", "quiet", "solve_within", "stamp"]
-
-
-def quiet(code: clingo.MessageCode, message: str) -> None:
-    """clingo's warnings (undefined atoms and the like) are not the user's business."""
 
 
 def add_facts(ctl: clingo.Control, facts: str | Sequence[clingo.Symbol]) -> None:

@@ -11,19 +11,19 @@ import clingo
 
 from mtgkb.engine.analysis import (
     ANALYSIS_VERSION,
-    _analyse,
-    _Analysis,
-    _digest,
-    _negative_cycles,
-    content_digest,
+    Analysis,
+    analyse,
+    negative_cycles,
+    statement_digest,
 )
-from mtgkb.engine.analysis_cache import _load_analysis, _store_analysis
-from mtgkb.engine.citations import program_text
-from mtgkb.engine.sharing import _definitions, _guard
+from mtgkb.engine.analysis_cache import load_analysis, store_analysis
+from mtgkb.engine.sharing import guarded_query, query_definitions
+from mtgkb.rulebase.citations import program_text
+from mtgkb.rulebase.disk_cache import content_digest
 from mtgkb.rulebase.grounding import check_grounds
 
 
-class _RuleBase:
+class LoadedRuleBase:
     """The rule base and the queries, as read from disk at one moment."""
 
     def __init__(
@@ -53,7 +53,7 @@ class _RuleBase:
         self.query_texts = {f.stem: f.read_text(encoding="utf-8") for f in query_files}
         self.query_files = list(query_files)
         self.controls = 0  # how many Controls this process built from it
-        self._analysis: _Analysis | None = None
+        self._analysis: Analysis | None = None
         self._guarded: dict[str, str | None] = {}
 
     def query_text(self, name: str) -> str:
@@ -69,7 +69,7 @@ class _RuleBase:
         data = "\n".join(parts).encode("utf-8")
         return content_digest(data)
 
-    def analysis(self) -> _Analysis:
+    def analysis(self) -> Analysis:
         """What slicing and sharing need to know of each statement: from the
         disk cache, or worked out (about 0.2 s) and cached.
 
@@ -85,25 +85,30 @@ class _RuleBase:
         source = self.text.encode("utf-8")
         folder = self.cache_dir
         name = f"analysis-{key}.marshal"
-        data = _load_analysis(folder / name, key, source, self) if folder else None
+        data = load_analysis(folder / name, key, source, self.query_texts) if folder else None
         if data is None:
             # a program clingo cannot ground (an unsafe variable, even in a
             # statement slicing would leave out) is bad input: said once, here
             check_grounds([*self.files, *self.query_files])
             data = {
                 "key": key,
-                "base": _analyse(self.text),
-                "queries": {q: _analyse(t) for q, t in self.query_texts.items()},
-                "guardable": {q: _guard(t, q) is not None for q, t in self.query_texts.items()},
+                "base": analyse(self.text),
+                "queries": {q: analyse(t) for q, t in self.query_texts.items()},
+                "guardable": {
+                    q: guarded_query(t, q) is not None for q, t in self.query_texts.items()
+                },
                 "definitions": {
-                    q: {k: sorted(_digest(r) for r in v) for k, v in _definitions(t).items()}
+                    q: {
+                        k: sorted(statement_digest(r) for r in v)
+                        for k, v in query_definitions(t).items()
+                    }
                     for q, t in self.query_texts.items()
                 },
             }
-            _negative_cycles(data["base"])
+            negative_cycles(data["base"])
             if folder is not None:
-                _store_analysis(folder, name, data)
-        self._analysis = _Analysis(data, source)
+                store_analysis(folder, name, data)
+        self._analysis = Analysis(data, source)
         return self._analysis
 
     def guarded(self, name: str) -> str | None:
@@ -114,7 +119,7 @@ class _RuleBase:
         if not analysis.guardable.get(name):
             return None
         if name not in self._guarded:
-            self._guarded[name] = _guard(self.query_text(name), name)
+            self._guarded[name] = guarded_query(self.query_text(name), name)
         return self._guarded[name]
 
     def definitions(self, name: str) -> dict[str, list[str]]:

@@ -12,12 +12,12 @@ from collections.abc import Sequence
 
 import clingo
 
-from mtgkb.engine.analysis import _is_plain
-from mtgkb.engine.control import new_control
+from mtgkb.engine.analysis import is_plain
 from mtgkb.engine.programs import quiet, solve_within
-from mtgkb.engine.sharing import _location
+from mtgkb.engine.sharing import generated_location
 from mtgkb.engine.solve import SolveTimeout
 from mtgkb.engine.state import Engine
+from mtgkb.rulebase.control import new_control
 
 # --------------------------------------------------------------------------
 # Many scenarios in one grounding
@@ -78,7 +78,7 @@ class _Rewrite:
     def __init__(self) -> None:
         import clingo.ast
 
-        self.loc = loc = _location()
+        self.loc = loc = generated_location()
         self.var = var = clingo.ast.Variable(loc, SCENARIO_VAR)
         self.scenario = clingo.ast.Literal(
             loc,
@@ -98,7 +98,7 @@ class _Rewrite:
     def _bound(self, body) -> list:
         """The body, with the scenario bound when no plain positive atom binds it."""
         body = list(body)
-        return body if any(_is_plain(lit) for lit in body) else body + [self.scenario]
+        return body if any(is_plain(lit) for lit in body) else body + [self.scenario]
 
     def __call__(self, node):
         """The statement with the scenario argument (raises _Unsupported)."""
@@ -153,7 +153,7 @@ def _hiding(read: list) -> list:
         # (scenario, term): such a program is solved file by file
         raise _Unsupported("no #show p/n")
     # the shown atoms become terms: hide every atom, as the program did
-    return [*read, (None, clingo.ast.ShowSignature(_location(), "", 0, True))]
+    return [*read, (None, clingo.ast.ShowSignature(generated_location(), "", 0, True))]
 
 
 def described_program(described, indices: Sequence[int]) -> ScenarioProgram | None:

@@ -4,7 +4,7 @@ external `_mtgkb_query(Q)`, switched on for its own solve.
 
 from __future__ import annotations
 
-from mtgkb.engine.analysis import _head
+from mtgkb.engine.analysis import head_patterns
 from mtgkb.engine.programs import quiet
 
 GUARD = "_mtgkb_query"
@@ -14,14 +14,14 @@ GUARD = "_mtgkb_query"
 # Queries that share a grounding
 
 
-def _location():
+def generated_location():
     import clingo.ast
 
     here = clingo.ast.Position("<mtgkb>", 1, 1)
     return clingo.ast.Location(here, here)
 
 
-def _guard(text: str, name: str) -> str | None:
+def guarded_query(text: str, name: str) -> str | None:
     import clingo.ast
 
     T = clingo.ast.ASTType
@@ -32,7 +32,7 @@ def _guard(text: str, name: str) -> str | None:
     # query must say which atoms it shows with `#show p/n`.
     if not any(n.ast_type == T.ShowSignature for n in nodes):
         return None
-    loc = _location()
+    loc = generated_location()
     guard_term = clingo.ast.SymbolicTerm(loc, clingo.Function(GUARD, [clingo.Function(name)]))
     guard = clingo.ast.Literal(loc, clingo.ast.Sign.NoSign, clingo.ast.SymbolicAtom(guard_term))
     out = []
@@ -54,7 +54,7 @@ def _guard(text: str, name: str) -> str | None:
     return "\n".join(str(node) for node in out)
 
 
-def _definitions(text: str) -> dict[str, frozenset[str]]:
+def query_definitions(text: str) -> dict[str, frozenset[str]]:
     import clingo.ast
 
     found: dict[str, set[str]] = {}
@@ -62,7 +62,7 @@ def _definitions(text: str) -> dict[str, frozenset[str]]:
     def take(node) -> None:
         if node.ast_type != clingo.ast.ASTType.Rule:
             return
-        head = _head(node.head)
+        head = head_patterns(node.head)
         for pattern in head[0] if head else ():
             found.setdefault(pattern[0], set()).add(str(node))
 

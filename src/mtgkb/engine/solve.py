@@ -39,12 +39,12 @@ from dataclasses import dataclass, field
 
 import clingo
 
-from mtgkb.engine.control import new_control
 from mtgkb.engine.programs import quiet, solve_within
-from mtgkb.engine.rule_base import _RuleBase
+from mtgkb.engine.rule_base import LoadedRuleBase
 from mtgkb.engine.sharing import GUARD
 from mtgkb.engine.state import Engine
-from mtgkb.questions import registry
+from mtgkb.rulebase import registry
+from mtgkb.rulebase.control import new_control
 
 ModelCallback = Callable[[Sequence[clingo.Symbol]], None]
 
@@ -72,7 +72,7 @@ class SolveResult:
 # Queries that share a grounding
 
 
-def _mergeable(base: _RuleBase, a: str, b: str) -> bool:
+def _mergeable(base: LoadedRuleBase, a: str, b: str) -> bool:
     """Two queries share a grounding when neither defines a predicate that the
     other defines differently (so neither widens what the other grounds)."""
     if base.guarded(a) is None or base.guarded(b) is None:
@@ -182,7 +182,7 @@ class Grounding:
             # (parsed once, after the first time)
             self._base.analysis().add(ctl, self.kept, self.query_text)
 
-    def _rule_base_statements(self, base: _RuleBase, facts, slicing: bool) -> list[int] | None:
+    def _rule_base_statements(self, base: LoadedRuleBase, facts, slicing: bool) -> list[int] | None:
         """The statements of the rule base that can matter here (None: its
         whole text, unsliced)."""
         if not slicing or isinstance(facts, str):

@@ -19,28 +19,11 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from mtgkb.engine.rule_base import _RuleBase
-    from mtgkb.rulebase.location import RuleBase
-
-OFF = ("0", "no", "false", "off")
-
-
-def _flag(env: Mapping[str, str], name: str) -> bool:
-    """An on/off switch: on unless set to 0, no, false or off."""
-    return env.get(name, "1").lower() not in OFF
-
-
-def _cache_dir(env: Mapping[str, str]) -> Path | None:
-    """Where the slicing analysis is cached (None: not cached, MTGKB_CACHE=0)."""
-    if not _flag(env, "MTGKB_CACHE"):
-        return None
-    if env.get("MTGKB_CACHE_DIR"):
-        return Path(env["MTGKB_CACHE_DIR"])
-    base = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "mtgkb"
+from mtgkb.engine.programs import stamp
+from mtgkb.engine.rule_base import LoadedRuleBase
+from mtgkb.rulebase.disk_cache import cache_dir, switched_on
+from mtgkb.rulebase.location import RuleBase, current
 
 
 @dataclass(frozen=True)
@@ -59,12 +42,12 @@ class Options:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Options:
         env = os.environ if env is None else env
         return cls(
-            slicing=_flag(env, "MTGKB_SLICING"),
-            share=_flag(env, "MTGKB_SHARE"),
-            fast_count=_flag(env, "MTGKB_FAST_COUNT"),
-            count_parts=_flag(env, "MTGKB_COUNT_PARTS"),
-            combine=_flag(env, "MTGKB_COMBINE"),
-            cache_dir=_cache_dir(env),
+            slicing=switched_on(env, "MTGKB_SLICING"),
+            share=switched_on(env, "MTGKB_SHARE"),
+            fast_count=switched_on(env, "MTGKB_FAST_COUNT"),
+            count_parts=switched_on(env, "MTGKB_COUNT_PARTS"),
+            combine=switched_on(env, "MTGKB_COMBINE"),
+            cache_dir=cache_dir(env),
         )
 
     def but(self, **changes) -> Options:
@@ -87,11 +70,9 @@ class Engine:
     RECHECK_SECONDS = 1.0
 
     def __init__(self, options: Options | None = None, location: RuleBase | None = None):
-        from mtgkb.rulebase.location import current
-
         self.options = Options.from_env() if options is None else options
         self.location = current() if location is None else location
-        self._base: _RuleBase | None = None
+        self._base: LoadedRuleBase | None = None
         self._checked = 0.0
         # (rule base stamp, query) -> the program of mtgkb.engine.scenarios
         self.scenario_programs: dict[tuple, list | None] = {}
@@ -103,20 +84,17 @@ class Engine:
     def __repr__(self) -> str:
         return f"Engine({self.options!r}, {self.location.root})"
 
-    def rule_base(self) -> _RuleBase:
+    def rule_base(self) -> LoadedRuleBase:
         """The rule base as read from disk: read again when a file of it changed
         (looked at most once a RECHECK_SECONDS)."""
         now = time.monotonic()
         if self._base is not None and now - self._checked < self.RECHECK_SECONDS:
             return self._base
-        from mtgkb.engine.programs import stamp
-        from mtgkb.engine.rule_base import _RuleBase
-
         files = self.location.solved_files()
         queries = sorted(self.location.folder("queries").glob("*.lp"))
         stamped = stamp(files + queries)
         if self._base is None or self._base.stamp != stamped:
-            self._base = _RuleBase(
+            self._base = LoadedRuleBase(
                 stamped, files, queries, self.location.folder("queries"), self.options.cache_dir
             )
         self._checked = now

@@ -20,13 +20,16 @@ from pathlib import Path
 import clingo
 from clingo import Function, Number, String, Symbol
 
-from mtgkb.engine.analysis import DescribedProgram, _analyse, content_digest
-from mtgkb.engine.citations import program_text
-from mtgkb.engine.control import new_control
+from mtgkb.engine.analysis import ANALYSIS_VERSION, DescribedProgram, analyse
+from mtgkb.engine.analysis_cache import sound_statements
 from mtgkb.engine.programs import add_facts, quiet, stamp
+from mtgkb.engine.state import Options
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.facts import option_symbol, scenario_facts
 from mtgkb.language.model import Position, Scenario
+from mtgkb.rulebase.citations import program_text
+from mtgkb.rulebase.control import new_control
+from mtgkb.rulebase.disk_cache import content_digest, load_checked, store_checked
 from mtgkb.rulebase.location import input_check_files
 
 SHOW = "#show input_error/3. #show input_error_at/4. #show first_round/1."
@@ -124,8 +127,6 @@ class _Checks(DescribedProgram):
 def _program() -> _Checks:
     """The checks of the rule base in use (read again when one of its files
     changes), their analysis from the disk cache when it is sound."""
-    from mtgkb.engine.state import Options
-
     return _program_of(stamp(input_check_files()), Options.from_env().cache_dir)
 
 
@@ -136,12 +137,10 @@ def _program_of(files: tuple, cache_dir: Path | None) -> _Checks:
     offsets into this text (checked to tile it, statement by statement, with
     only blanks and comments between, each beginning as its description
     says), never program text."""
-    from mtgkb.engine.analysis_cache import load_checked, store_checked
-
     texts = [program_text(path) for path, *_ in files]  # with their generated citations
     source = "\n".join(texts + [SHOW]).encode("utf-8")
     key = content_digest(source)
-    name = f"input-checks-{CHECKS_VERSION}-{key}.marshal"
+    name = f"input-checks-{CHECKS_VERSION}-{ANALYSIS_VERSION}-{key}.marshal"
     if cache_dir is not None:
         found = load_checked(cache_dir / name, lambda d: _sound(d, source))
         if found is not None:
@@ -157,8 +156,8 @@ CHECKS_VERSION = 2  # of the cached statements: 2, described as the rule base's 
 
 def _statements(source: bytes) -> list[dict]:
     """The checks' statements, described as the rule base's are
-    (mtgkb.engine.analysis._analyse: spans, heads, needs, fixed values)."""
-    return _analyse(source.decode("utf-8"))
+    (mtgkb.engine.analysis.analyse: spans, heads, needs, fixed values)."""
+    return analyse(source.decode("utf-8"))
 
 
 _WORD = re.compile(rb"[a-z_][A-Za-z0-9_']*")
@@ -166,12 +165,10 @@ _WORD = re.compile(rb"[a-z_][A-Za-z0-9_']*")
 
 def _sound(statements, source: bytes) -> bool:
     """Every cached statement well formed and one of `source`'s, in order
-    (analysis_cache._sound_statements), and each beginning as its
+    (analysis_cache.sound_statements), and each beginning as its
     description says: a statement that derives nothing with `:-`, `:~` or a
     directive; a plain head with its name; a text with a text's name."""
-    from mtgkb.engine.analysis_cache import _sound_statements
-
-    if not _sound_statements(statements, source):
+    if not sound_statements(statements, source):
         return False
     for st in statements:
         start, end = st["span"]

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from clingo import Function, Number, String, Symbol
 
 from mtgkb.language.model import Event, Option, Question, Scenario
-from mtgkb.questions import registry
+from mtgkb.rulebase import registry
 
 # The input predicates in the order docs/predicates.md lists them; facts_text
 # prints facts grouped by predicate in this order.

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mtgkb.questions import registry as _registry
+from mtgkb.rulebase import registry as _registry
 
 Position = tuple[int, int]
 
@@ -235,7 +235,7 @@ class Trigger(Located):
 
 # -------------------- questions
 
-# Every kind of question: the registry's (mtgkb.questions.registry).
+# Every kind of question: the registry's (mtgkb.rulebase.registry).
 QUESTION_KINDS = _registry.KINDS
 
 

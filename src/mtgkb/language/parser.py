@@ -48,7 +48,7 @@ from mtgkb.language.model import (
 )
 from mtgkb.language.suggest import closest, did_you_mean, listed, typo_in_line, typo_in_word
 from mtgkb.language.validate import validate
-from mtgkb.questions import registry
+from mtgkb.rulebase import registry
 from mtgkb.rulebase.vocabulary import AbilityWord, Vocabulary, normal_word, vocabulary
 
 GRAMMAR = Path(__file__).resolve().parent / "grammar.lark"

@@ -11,7 +11,7 @@ Whether a declared attack, block, band or damage assignment may be made is
 the rule base's too (508.1a-b, 509.1a, 510.1, 702.22c: violations), and so
 is whether a starting state is one the game allows (810.4, 810.10, 722.1,
 903.3: input errors). A question's parameters are checked against the types
-its registry entry declares (mtgkb.questions.registry, Entry.asked).
+its registry entry declares (mtgkb.rulebase.registry, Entry.asked).
 
 Checks run in two rounds (names and references, with the rule base's faults
 of one statement: 702.22c, 101.4d, 810.4, 810.10, 722.1, 903.3, 904.2a;
@@ -30,7 +30,7 @@ from dataclasses import replace
 from mtgkb.language.checks import input_text, table_errors
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.model import Position, Scenario, Team
-from mtgkb.questions import registry
+from mtgkb.rulebase import registry
 
 # What a question's parameter of each type (Entry.asked) must name: "player"
 # a player, the others an object on the battlefield of these card types (any: ());
@@ -188,7 +188,7 @@ class _Checker:
 
     def questions(self) -> None:
         """Each question's parameters, checked against the type its registry
-        entry declares (mtgkb.questions.registry: Entry.asked); `ask can`'s
+        entry declares (mtgkb.rulebase.registry: Entry.asked); `ask can`'s
         play as its declaration would be."""
         for q in self.sc.questions:
             entry = registry.get(q.kind)

@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.text import Text
 from rich.tree import Tree
 
-from mtgkb.questions import registry
+from mtgkb.rulebase import registry
 from mtgkb.rulebase import words as _words
 
 
@@ -188,7 +188,7 @@ def _explain(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
 
 
 # The readable form of each kind of answer, by the `text` key of its entry in
-# the registry of questions (mtgkb.questions.registry).
+# the registry of questions (mtgkb.rulebase.registry).
 TEXT_FORMS: dict[str, Callable[[Tree, Text, dict, _Labels], None]] = {
     "legal": _legal,
     "defending": _defending,

@@ -12,8 +12,8 @@ from mtgkb.engine.session import Session, SharedGroundings
 from mtgkb.engine.solve import Grounding, SolveResult
 from mtgkb.language.errors import check_count, check_timeout
 from mtgkb.language.facts import Facts, asked_facts, fixed_facts
-from mtgkb.questions import registry
 from mtgkb.questions.symbols import Decoder, Shown, atoms, cited_rules, names_in, value, values
+from mtgkb.rulebase import registry
 from mtgkb.rulebase import words as _words
 from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import query_file
@@ -45,7 +45,7 @@ class Limits:
 Answer = dict
 Renderer = Callable[[object, Sequence[clingo.Symbol], Limits], Answer]
 
-# The tables of the kinds of question are the registry's (mtgkb.questions.registry);
+# The tables of the kinds of question are the registry's (mtgkb.rulebase.registry);
 # these names are views of it, for the code that reads them from here.
 ASK_NAMES = registry.ASK_NAMES
 QUERY_OF = registry.QUERY_OF
@@ -55,7 +55,7 @@ QUERY_OF = registry.QUERY_OF
 OWN_GROUNDINGS = registry.OWN_GROUNDINGS
 
 
-def _with_rules(answer: Answer, rules: set[str]) -> Answer:
+def with_rules(answer: Answer, rules: set[str]) -> Answer:
     answer["rules"] = sorted(rules, key=sort_key)
     return answer
 
@@ -149,7 +149,7 @@ def single_model_solves(scenario, facts) -> list[tuple[str, list]]:
     return list(out.values())
 
 
-def _single(
+def solve_single(
     query: str, scenario, facts, limits: Limits, session: Session | None = None
 ) -> list[clingo.Symbol]:
     session = Session() if session is None else session
@@ -208,11 +208,11 @@ def _by_seat(scenario, names) -> list[str]:
 
 
 def answer_legal(question, scenario, facts, limits: Limits, session=None) -> Answer:
-    model = _single("legal", scenario, facts, limits, session)
+    model = solve_single("legal", scenario, facts, limits, session)
     violations = _violations(model, limits.lang)
     rules = cited_rules(model) | {v["rule"] for v in violations}
     answer = {"ask": "legal", "legal": not violations, "violations": violations}
-    return _consistent(_with_rules(answer, rules), model, "legal", facts)
+    return _consistent(with_rules(answer, rules), model, "legal", facts)
 
 
 def _violations(model, lang: str) -> list[dict]:
@@ -259,17 +259,17 @@ def _arguments(term: clingo.Symbol) -> list[clingo.Symbol]:
 
 
 def answer_defending(question, scenario, facts, limits: Limits, session=None) -> Answer:
-    model = _single("defending", scenario, facts, limits, session)
+    model = solve_single("defending", scenario, facts, limits, session)
     players = _by_seat(scenario, (p for (p,) in values(model, "defending", 1)))
-    return _with_rules({"ask": "defending", "players": players}, cited_rules(model))
+    return with_rules({"ask": "defending", "players": players}, cited_rules(model))
 
 
 def answer_attack_targets(question, scenario, facts, limits: Limits, session=None) -> Answer:
-    model = _single("attack_targets", scenario, facts, limits, session)
+    model = solve_single("attack_targets", scenario, facts, limits, session)
     creature = question["creature"]
     targets = _by_seat(scenario, (x for c, x in values(model, "attack_target", 2) if c == creature))
     answer = {"ask": "attack-targets", "creature": creature, "targets": targets}
-    return _with_rules(answer, cited_rules(model))
+    return with_rules(answer, cited_rules(model))
 
 
 def _declarations(
@@ -296,7 +296,7 @@ def one_each(pairs) -> dict:
 
 def answer_attacks(question, scenario, facts, limits: Limits, session=None) -> Answer:
     body, rules, _ = _declarations("attacks", "attacks", question, scenario, facts, limits, session)
-    return _with_rules({"ask": "attacks", **body}, rules)
+    return with_rules({"ask": "attacks", **body}, rules)
 
 
 def answer_blocks(question, scenario, facts, limits: Limits, session=None) -> Answer:
@@ -313,7 +313,7 @@ def answer_blocks(question, scenario, facts, limits: Limits, session=None) -> An
         else:
             body = {"defenders": _by_seat(scenario, choosers), **body}
     answer = {"ask": "blocks", "defender": defender, **body}
-    return _with_rules(answer, rules)
+    return with_rules(answer, rules)
 
 
 def _distinct(sequences) -> list[list]:
@@ -343,7 +343,7 @@ def _orders(
     read = Decoder()
     orders = _distinct(read.sequence(model, pred) for model in result.models)
     answer = {"ask": ask, "orders": orders, **_listing(result)}
-    return _with_rules(answer, read.cited_rules(result.models))
+    return with_rules(answer, read.cited_rules(result.models))
 
 
 def answer_order(question, scenario, facts, limits: Limits, session=None) -> Answer:
@@ -365,17 +365,17 @@ def answer_order(question, scenario, facts, limits: Limits, session=None) -> Ans
     if made_by:
         answer["made_by"] = made_by
     answer.update(_listing(result))
-    return _with_rules(answer, read.cited_rules(result.models))
+    return with_rules(answer, read.cited_rules(result.models))
 
 
 def answer_knowledge(question, scenario, facts, limits: Limits, session=None) -> Answer:
-    model = _single("knowledge", scenario, facts, limits, session)
+    model = solve_single("knowledge", scenario, facts, limits, session)
     known: dict[str, list[str]] = {p: [] for p in scenario.player_names}
     for knower, chooser in values(model, "knows", 2):
         known.setdefault(knower, []).append(chooser)
     for names in known.values():
         names.sort()
-    return _with_rules({"ask": "knowledge", "known": known}, cited_rules(model))
+    return with_rules({"ask": "knowledge", "known": known}, cited_rules(model))
 
 
 def answer_stack(question, scenario, facts, limits: Limits, session=None) -> Answer:
@@ -399,7 +399,7 @@ def _team_order(scenario):
 def answer_outcome(question, scenario, facts, limits: Limits, session=None) -> Answer:
     from mtgkb.questions.consistency import holders
 
-    model = _single("outcome", scenario, facts, limits, session)
+    model = solve_single("outcome", scenario, facts, limits, session)
     seats = _seat_order(scenario)
     several = holders(model)  # never pick one of several values: "inconsistent" lists them
 
@@ -440,7 +440,7 @@ def answer_outcome(question, scenario, facts, limits: Limits, session=None) -> A
         answer["illegal_play"] = True
         answer["violations"] = illegal
         rules |= {v["rule"] for v in illegal}
-    return _consistent(_with_rules(answer, rules), model, "outcome", facts)
+    return _consistent(with_rules(answer, rules), model, "outcome", facts)
 
 
 def _illegal_play(scenario, facts, limits: Limits, session: Session | None) -> list[dict]:
@@ -448,7 +448,7 @@ def _illegal_play(scenario, facts, limits: Limits, session: Session | None) -> l
     judged = play_facts(scenario, facts)
     if judged is None:
         return []
-    return _violations(_single("legal", scenario, judged, limits, session), limits.lang)
+    return _violations(solve_single("legal", scenario, judged, limits, session), limits.lang)
 
 
 LEGAL = clingo.Function("legal")  # the argument of asked/1 for `ask legal`
@@ -491,22 +491,22 @@ def answer_assignments(question, scenario, facts, limits: Limits, session=None) 
         "complete": result.complete,
         "assignments": assignments,
     }
-    return _with_rules(answer, _cites_of(result))
+    return with_rules(answer, _cites_of(result))
 
 
 def answer_pay(question, scenario, facts, limits: Limits, session=None) -> Answer:
-    model = _single("pay", scenario, facts, limits, session)
+    model = solve_single("pay", scenario, facts, limits, session)
     payable = {(p, n) for p, n in values(model, "can_pay", 2)}
     can = (question["player"], question["amount"]) in payable
     answer = {"ask": "pay", "player": question["player"], "amount": question["amount"], "can": can}
-    answer = _consistent(_with_rules(answer, cited_rules(model)), model, "pay", facts)
+    answer = _consistent(with_rules(answer, cited_rules(model)), model, "pay", facts)
     if answer.get("inconsistent"):
         answer["can"] = None  # it would rest on one of several life totals
     return answer
 
 
 def answer_actions(question, scenario, facts, limits: Limits, session=None) -> Answer:
-    model = _single("actions", scenario, facts, limits, session)
+    model = solve_single("actions", scenario, facts, limits, session)
     kinds = {str(k) for (k,) in values(model, "may", 1)}
     # the kinds of play, in the vocabulary's order and spelling (kb/vocabulary.lp)
     may = [word for kind, word in vocabulary().action_words if kind in kinds]
@@ -514,7 +514,7 @@ def answer_actions(question, scenario, facts, limits: Limits, session=None) -> A
     made_by = dict(values(model, "made_by", 2))
     if made_by:
         answer["made_by"] = made_by
-    return _with_rules(answer, cited_rules(model))
+    return with_rules(answer, cited_rules(model))
 
 
 # Each kind's answering function, imported when first asked (the registry

@@ -42,10 +42,10 @@ def _derivers(
 ) -> dict[clingo.Symbol, tuple[list[str], list[str]]]:
     """For each atom: the CR numbers (tags) and `file:line` of the rules that
     derived it, from the traced rule base (mtgkb.questions.explain)."""
-    from mtgkb.questions.explain import _solve_traced
+    from mtgkb.questions.explain import solve_traced
 
     try:
-        program, model = _solve_traced(query, list(facts), 10.0)
+        program, model = solve_traced(query, list(facts), 10.0)
     except Exception:  # noqa: BLE001 - the list of rules is a help, not the finding
         return {}
     out: dict[clingo.Symbol, tuple[list[str], list[str]]] = {}

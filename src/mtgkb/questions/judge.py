@@ -27,7 +27,7 @@ import clingo
 from mtgkb.engine.solve import Grounding
 from mtgkb.language.facts import scenario_facts
 from mtgkb.language.model import Attack, Block, ChooseDefending
-from mtgkb.questions.answers import _single, _with_rules, violation_entries
+from mtgkb.questions.answers import solve_single, violation_entries, with_rules
 from mtgkb.questions.plays import STEPS, hypothesis_facts, target_play
 from mtgkb.questions.symbols import atoms, cited_rules, values
 from mtgkb.rulebase import words as _words
@@ -74,7 +74,7 @@ def answer_can(question, scenario, facts, limits, session=None) -> dict:
         "forbidden_by": forbidden,
         "violations": violations,
     }
-    return _with_rules(answer, rules | set(forbidden) | {v["rule"] for v in violations})
+    return with_rules(answer, rules | set(forbidden) | {v["rule"] for v in violations})
 
 
 def forbidden_by(facts, faults, cited: set[str], limits) -> list[str]:
@@ -122,12 +122,12 @@ def _changes(written: list[tuple[str, str]], chosen: set[tuple[str, str]], say) 
 
 
 def answer_fix(question, scenario, facts, limits, session=None) -> dict:
-    legal_model = _single("legal", None, _legal_facts(facts), limits, session)
+    legal_model = solve_single("legal", None, _legal_facts(facts), limits, session)
     broken = list(atoms(legal_model, "violation", 2))
     rules = cited_rules(legal_model) | {str(r.arguments[0].string) for r, _ in broken}
     if not broken:
         answer = {"ask": "fix", "legal": True, "changes": [], "count": 1}
-        return _with_rules(answer, rules)
+        return with_rules(answer, rules)
     # the written targets are what the closest play may point elsewhere (fix.lp)
     situation = [
         clingo.Function("fix_written_target", f.arguments) if f.name == "play_target" else f
@@ -142,7 +142,7 @@ def answer_fix(question, scenario, facts, limits, session=None) -> dict:
     result = grounding.solve("fix", max_models=cap, keep=FIX_SHOWN, timeout=limits.timeout)
     if not result.models:
         answer = {"ask": "fix", "legal": False, "changes": None, "count": 0}
-        return _with_rules(answer, rules)
+        return with_rules(answer, rules)
     attacks = [(a.attacker, a.target) for a in scenario.attacks]
     blocks = [(b.blocker, b.attacker) for b in scenario.blocks]
     options = []
@@ -176,7 +176,7 @@ def answer_fix(question, scenario, facts, limits, session=None) -> dict:
     if remaining:
         answer["remaining"] = remaining
         rules |= {v["rule"] for v in remaining}
-    return _with_rules(answer, rules)
+    return with_rules(answer, rules)
 
 
 def _choices(model) -> list[str]:
@@ -256,7 +256,7 @@ def _remaining(scenario, model, limits, session=None) -> list[dict]:
         defending_choices=choices,
         questions=[],
     )
-    model = _single("legal", None, _legal_facts(scenario_facts(fixed)), limits, session)
+    model = solve_single("legal", None, _legal_facts(scenario_facts(fixed)), limits, session)
     pairs = [(r.arguments[0], k) for r, k in atoms(model, "violation", 2)]
     return violation_entries(pairs, _words.messages(limits.lang))
 

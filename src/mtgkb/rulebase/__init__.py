@@ -1,6 +1,13 @@
-"""The user's rule base as files and data: where it lives (`location`), how its
-tag comments read (`tags`), its index of CR rules (`index`), where each rule is
-encoded (`encoded`) and tested (`tested`), official CR texts (`cr_text`),
-`mtgkb rules` (`command`), the vocabulary of the scenario language
-(`vocabulary`) and the words of its answers (`words`).
+"""The user's rule base as files and data: where it lives (`location`), how
+its files are read with clingo (`control`: the one place a Control is made),
+how its tag comments read (`tags`) and the citations its `cite` tags generate
+(`citations`), its index of CR rules (`index`), where each rule is encoded
+(`encoded`) and tested (`tested`), official CR texts (`cr_text`), `mtgkb
+rules` (`command`), the vocabulary of the scenario language (`vocabulary`),
+the words of its answers (`words`), the registry of the kinds of question
+its queries answer (`registry`), and the caches of it kept on disk
+(`disk_cache`).
+
+This package is the lowest of mtgkb: it imports no other (docs/contributing.md,
+the order of the packages).
 """

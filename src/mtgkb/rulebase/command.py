@@ -15,10 +15,10 @@ from mtgkb.rulebase.index import (
     EDITION,
     RuleEntry,
     RuleIndex,
-    _title,
     index_edition,
     load_index,
     lookup,
+    title_of,
 )
 from mtgkb.rulebase.location import current as current_rule_base
 from mtgkb.rulebase.tested import tested_by, tested_map
@@ -229,7 +229,7 @@ def rules_command(args: argparse.Namespace) -> int:
             data = entry_dict(entry, lang, found.note, index=index, encoded=enc, tested=tst)
             if found.meanings:
                 data["meanings"] = [
-                    {"id": e.id, "title": _title(index, e.id), "editions": when}
+                    {"id": e.id, "title": title_of(index, e.id), "editions": when}
                     for e, when in found.meanings
                 ]
             if cr is not None:
@@ -243,7 +243,7 @@ def rules_command(args: argparse.Namespace) -> int:
             if found.meanings:
                 print(f"  {words['meanings']}:")
                 for e, when in found.meanings:
-                    print(f"    {e.id} ({_title(index, e.id)}): {when}: {e.text(lang)}")
+                    print(f"    {e.id} ({title_of(index, e.id)}): {when}: {e.text(lang)}")
             if cr is not None:
                 print("\n".join(_edition_lines(edition_text(entry, cr, lang), Path(cr_file).name)))
         return 0

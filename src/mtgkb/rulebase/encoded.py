@@ -11,11 +11,11 @@ from pathlib import Path
 
 import clingo.ast as cast
 
-from mtgkb.engine import citations
-from mtgkb.engine.programs import stamp
+from mtgkb.rulebase import citations
 from mtgkb.rulebase.index import RULE_TYPE_NAMES, normalize
 from mtgkb.rulebase.location import current as current_rule_base
 from mtgkb.rulebase.location import data_dir, program_files
+from mtgkb.rulebase.location import file_stamp as stamp
 from mtgkb.rulebase.tags import (
     parse_tag,
     tag_cites,
@@ -188,7 +188,7 @@ def _scan_items(path: Path, items: list[cast.AST], errors: list[str]) -> FileSca
 
 
 def _generated(statements: list[Statement], errors: list[str]) -> list[Statement]:
-    """The citations the `cite` tags ask for (mtgkb.engine.citations), each
+    """The citations the `cite` tags ask for (mtgkb.rulebase.citations), each
     once, as statements at the marked rule's line."""
     out: list[Statement] = []
     seen: set[str] = set()

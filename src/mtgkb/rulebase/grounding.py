@@ -18,11 +18,11 @@ from pathlib import Path
 
 import clingo
 
-from mtgkb.engine.control import new_control
-from mtgkb.language.errors import ScenarioError
+from mtgkb.rulebase.control import new_control
 
-#: clingo's place of a message: FILE:LINE:COL, then -COL or -LINE:COL.
-_PLACE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+)(?:-\d+(?::\d+)?)?: (?P<rest>.*)$")
+#: clingo's place of a message: FILE:LINE:COL, then -COL or -LINE:COL (read by
+#: mtgkb.running.runner too).
+PLACE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+)(?:-\d+(?::\d+)?)?: (?P<rest>.*)$")
 #: clingo's marker of the program part a statement belongs to: not the user's text.
 _PART = re.compile(r"\[#inc_base\];?")
 
@@ -35,11 +35,6 @@ class RuleBaseFault(RuntimeError):
         super().__init__("\n".join(messages))
         self.messages = list(messages)
 
-    def as_scenario_error(self) -> ScenarioError:
-        """The first message as the error of bad input (the file of the rule
-        base, its line and column, the line's text under a caret)."""
-        return scenario_error(self.messages[0])
-
 
 def _normal(message: str) -> str:
     """clingo's message with its place as `FILE:LINE:COL` and without the
@@ -50,29 +45,10 @@ def _normal(message: str) -> str:
     if not lines:
         return message.strip()
     for k, line in enumerate(lines):
-        found = _PLACE.match(line)
+        found = PLACE.match(line)
         if found is not None:
             lines[k] = f"{found['file']}:{found['line']}:{found['col']}: {found['rest']}"
     return "\n".join(lines)
-
-
-def scenario_error(message: str) -> ScenarioError:
-    """A normalised message as a ScenarioError (the API raises it, the server
-    returns it as a 422 with its line and column)."""
-    head, _, more = message.partition("\n")
-    found = _PLACE.match(head)
-    if found is None:
-        return ScenarioError(message, filename="<rule base>", line=0, column=0)
-    text = found["rest"]
-    text = text[len("error: ") :] if text.startswith("error: ") else text
-    if more:
-        text = f"{text}\n{more}"
-    line, column = int(found["line"]), int(found["col"])
-    try:
-        source = Path(found["file"]).read_text(encoding="utf-8").splitlines()[line - 1]
-    except (OSError, UnicodeDecodeError, IndexError):
-        source = ""
-    return ScenarioError(text, filename=found["file"], line=line, column=column, source_line=source)
 
 
 def grounding_errors(files: Iterable[Path]) -> list[str]:

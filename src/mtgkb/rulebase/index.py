@@ -10,6 +10,7 @@ and `mtgkb rules` mtgkb.rulebase.command.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -20,7 +21,8 @@ from typing import NamedTuple
 import clingo
 import clingo.ast as cast
 
-from mtgkb.engine.control import new_control
+from mtgkb.rulebase.control import new_control
+from mtgkb.rulebase.disk_cache import cache_dir, content_digest, load_checked, store_checked
 from mtgkb.rulebase.location import data_dir
 
 #: The edition of the Comprehensive Rules the rule base follows.
@@ -180,14 +182,10 @@ def _facts_by_name(path: Path) -> dict[str, list[list[str]]]:
     """The index's facts by predicate name, each as its arguments' strings:
     read with clingo (about 30 ms: some 1,500 facts read through its API),
     or from the user's cache of them, keyed by the file's digest and checked
-    whole (mtgkb.engine.analysis_cache.load_checked: text only, never code)."""
-    from mtgkb.engine.analysis import content_digest
-    from mtgkb.engine.analysis_cache import load_checked, store_checked
-    from mtgkb.engine.state import Options
-
+    whole (mtgkb.rulebase.disk_cache.load_checked: text only, never code)."""
     data = path.read_bytes()
     name = f"rule-index-{INDEX_CACHE_VERSION}-{content_digest(data)}-{clingo.__version__}.marshal"
-    folder = Options.from_env().cache_dir
+    folder = cache_dir(os.environ)
     if folder is not None:
         found = load_checked(folder / name, _sound_facts)
         if found is not None:
@@ -307,7 +305,7 @@ def _split_edition(number: str) -> tuple[str, str | None]:
     return normalize(number), None
 
 
-def _title(index: RuleIndex, number: str) -> str:
+def title_of(index: RuleIndex, number: str) -> str:
     titles = index.titles_for(number)
     return titles[0][1].lower() if titles else section_of(number)
 
@@ -345,8 +343,8 @@ def lookup(
             new=new,
             upto=upto,
             since=since,
-            title_new=_title(index, new),
-            title_old=_title(index, num),
+            title_new=title_of(index, new),
+            title_old=title_of(index, num),
         )
         meanings = [(index.entries[num], notes["since"].format(since=since))]
         meanings += [(index.entries[n], notes["upto"].format(upto=u)) for u, _, n in aliases]

@@ -37,7 +37,7 @@ INPUT_CHECKS = {"100_input_checks.lp", "input_messages.lp"}
 # The citations the `cite` tags ask for, written out for plain clingo
 # (`clingo rules/*.lp kb/*.lp queries/Q.lp facts.lp`; made by `mtgkb program
 # --citations`). mtgkb itself generates them when it reads the rule base
-# (mtgkb.engine.citations), so it reads no file of this name: a stale copy
+# (mtgkb.rulebase.citations), so it reads no file of this name: a stale copy
 # never changes its answers (the audit says when the copy is stale).
 GENERATED_CITATIONS = "generated_citations.lp"
 

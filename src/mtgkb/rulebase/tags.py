@@ -1,6 +1,6 @@
 """How the rule base's tag comments read: `% 802.4a: intent` names the CR
 rules of the statements under it, `% 802.4a cite: intent` also asks for their
-citations (mtgkb.engine.citations), `% no rule: intent` marks plumbing that
+citations (mtgkb.rulebase.citations), `% no rule: intent` marks plumbing that
 encodes no CR rule. One home for the syntax, read by the rule index, the
 citations and the audit.
 """
@@ -57,7 +57,7 @@ def tag_head(comment: str) -> str:
 
 
 def tag_cites(comment: str) -> bool:
-    """A tag with the `cite` marker: `% 101.4 cite: ...` (mtgkb.engine.citations)."""
+    """A tag with the `cite` marker: `% 101.4 cite: ...` (mtgkb.rulebase.citations)."""
     if NO_RULE_TAG.match(comment) or not TAG_COMMENT.match(comment):
         return False
     return split_mark(tag_head(comment))[1]

@@ -1,5 +1,6 @@
 """Which tests and examples exercise a CR rule: test functions named after
-it, and the rules the examples' expected answers cite."""
+it (of the fast tier: a test marked `slow` does not count), and the rules
+the examples' expected answers cite."""
 
 from __future__ import annotations
 
@@ -9,16 +10,33 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from mtgkb.engine.programs import stamp
 from mtgkb.rulebase.encoded import default_root
 from mtgkb.rulebase.index import normalize
+from mtgkb.rulebase.location import file_stamp as stamp
 
 # --------------------------------------------------------------------------
 # Which tests and examples exercise a rule
 # --------------------------------------------------------------------------
 
 
+def _marked_slow(node) -> bool:
+    """A test (or class) decorated `@pytest.mark.slow`, or a module whose
+    `pytestmark` holds it: the slow tier, which the README's test command
+    leaves out (pyproject.toml), so it counts for no rule's coverage."""
+    if isinstance(node, pyast.Module):
+        marks = [
+            st.value
+            for st in node.body
+            if isinstance(st, pyast.Assign)
+            and any(isinstance(t, pyast.Name) and t.id == "pytestmark" for t in st.targets)
+        ]
+    else:
+        marks = getattr(node, "decorator_list", [])
+    return any("mark.slow" in pyast.unparse(mark) for mark in marks)
+
+
 def _test_functions(path: Path) -> list[str]:
+    """The fast tier's test functions of one test file."""
     try:
         tree = pyast.parse(path.read_text(encoding="utf-8"))
     except (SyntaxError, UnicodeDecodeError, OSError):
@@ -26,9 +44,11 @@ def _test_functions(path: Path) -> list[str]:
     found = []
 
     def visit(node, prefix):
+        if _marked_slow(node):
+            return
         for child in getattr(node, "body", []):
             if isinstance(child, pyast.FunctionDef | pyast.AsyncFunctionDef):
-                if child.name.startswith("test_"):
+                if child.name.startswith("test_") and not _marked_slow(child):
                     found.append(prefix + child.name)
             elif isinstance(child, pyast.ClassDef):
                 visit(child, f"{prefix}{child.name}::")

@@ -23,9 +23,9 @@ from functools import cached_property, lru_cache
 
 import clingo
 
-from mtgkb.engine.control import new_control
-from mtgkb.engine.programs import stamp
+from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.location import data_dir
+from mtgkb.rulebase.location import file_stamp as stamp
 
 FILE = "vocabulary.lp"
 

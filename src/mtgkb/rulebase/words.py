@@ -18,9 +18,9 @@ from pathlib import Path
 
 import clingo
 
-from mtgkb.engine.control import new_control
-from mtgkb.engine.programs import quiet, stamp
+from mtgkb.rulebase.control import new_control, quiet
 from mtgkb.rulebase.location import data_dir
+from mtgkb.rulebase.location import file_stamp as stamp
 
 LANGS = ("en", "it")
 FILES = ("messages.lp", "texts.lp")

@@ -227,10 +227,10 @@ def call_with_deadline(function: Callable[[], T], seconds: float, memory: int | 
                 if not chunk:
                     break
                 chunks.append(chunk)
-        status, reaped = _reap(pid, grace=0.0 if chunks else 0.5), True
+        status, reaped = reap(pid, grace=0.0 if chunks else 0.5), True
     finally:
         if not reaped:
-            _reap(pid)
+            reap(pid)
     if not chunks:
         if aborted_under_bound(status, limit):
             raise memory_stop()
@@ -244,7 +244,7 @@ def call_with_deadline(function: Callable[[], T], seconds: float, memory: int | 
     raise value
 
 
-def _reap(pid: int, grace: float = 0.0) -> int | None:
+def reap(pid: int, grace: float = 0.0) -> int | None:
     """Collect the child `pid`, ended by SIGKILL if it has not ended within
     `grace` seconds (one that closed its pipe is ending): its wait status
     when it ended by itself, else None."""

@@ -236,12 +236,12 @@ class Worker:
         self.reap()
 
     def reap(self, grace: float = 0.0) -> int | None:
-        """Collect the process (see deadline._reap), once: its wait status
+        """Collect the process (see deadline.reap), once: its wait status
         when it had ended by itself."""
         if self.reaped:
             return None
         self.reaped = True
-        return deadline._reap(self.pid, grace)
+        return deadline.reap(self.pid, grace)
 
 
 def _prepare_fork(engine: Engine | None) -> None:

@@ -10,6 +10,7 @@ or given by a batch per chunk."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from mtgkb.engine.session import Session
 from mtgkb.engine.solve import SolveTimeout
@@ -19,7 +20,7 @@ from mtgkb.language.facts import scenario_facts
 from mtgkb.language.parser import parse_text, read_text
 from mtgkb.language.validate import validate
 from mtgkb.questions.answers import Limits, answer
-from mtgkb.rulebase.grounding import RuleBaseFault
+from mtgkb.rulebase.grounding import PLACE, RuleBaseFault
 from mtgkb.running.deadline import (
     DeadlineExceeded,
     WorkerLost,
@@ -151,7 +152,7 @@ def rule_base_error(name: str, fault: RuleBaseFault) -> FileResult:
     rule base's file; the exception is the first as bad input."""
     message = "\n".join(fault.messages)
     output = {"file": name, "error": message}
-    return FileResult(name, EXIT_INPUT, output, message, _bare(fault.as_scenario_error()))
+    return FileResult(name, EXIT_INPUT, output, message, _bare(scenario_error(fault.messages[0])))
 
 
 def parse_or_fail(text: str | bytes, name: str, lang: str = "en"):
@@ -213,3 +214,23 @@ def answer_scenario(
     if any(a.get("inconsistent") for a in answers):
         status = EXIT_INCONSISTENT  # the rule base contradicts itself (spec, section 11)
     return FileResult(name, status, {"file": name, "answers": answers})
+
+
+def scenario_error(message: str) -> ScenarioError:
+    """A rule base's normalised clingo message (mtgkb.rulebase.grounding) as a
+    ScenarioError (the API raises it, the server returns it as a 422 with its
+    line and column)."""
+    head, _, more = message.partition("\n")
+    found = PLACE.match(head)
+    if found is None:
+        return ScenarioError(message, filename="<rule base>", line=0, column=0)
+    text = found["rest"]
+    text = text[len("error: ") :] if text.startswith("error: ") else text
+    if more:
+        text = f"{text}\n{more}"
+    line, column = int(found["line"]), int(found["col"])
+    try:
+        source = Path(found["file"]).read_text(encoding="utf-8").splitlines()[line - 1]
+    except (OSError, UnicodeDecodeError, IndexError):
+        source = ""
+    return ScenarioError(text, filename=found["file"], line=line, column=column, source_line=source)

@@ -39,7 +39,7 @@ from mtgkb.questions.explain.answer import answer_explain
 from mtgkb.questions.explain.forbidden import Forbidder, forbidden_plays
 from mtgkb.questions.explain.graph import Graph
 from mtgkb.questions.explain.text import describe
-from mtgkb.questions.explain.trace import Traced, _solve_traced, traced_program
+from mtgkb.questions.explain.trace import Traced, solve_traced, traced_program
 from mtgkb.questions.explain.tree import Builder
 
 __all__ = [
@@ -47,7 +47,7 @@ __all__ = [
     "Forbidder",
     "Graph",
     "Traced",
-    "_solve_traced",
+    "solve_traced",
     "answer_explain",
     "describe",
     "forbidden_plays",

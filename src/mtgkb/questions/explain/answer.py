@@ -10,14 +10,19 @@ import clingo
 from mtgkb.engine.cores import Budget
 from mtgkb.language.facts import question_symbol
 from mtgkb.language.model import Question
-from mtgkb.questions import registry
-from mtgkb.questions.explain.forbidden import CORE_TIMEOUT, Forbidder, _candidates, forbidden_plays
-from mtgkb.questions.explain.graph import Graph, _own_rule
+from mtgkb.questions.explain.forbidden import (
+    CORE_TIMEOUT,
+    Forbidder,
+    candidate_rules,
+    forbidden_plays,
+)
+from mtgkb.questions.explain.graph import Graph, own_rule
 from mtgkb.questions.explain.tables import NEEDS_PARAMETERS, PLAY_FACTS, QUERY_OF
 from mtgkb.questions.explain.text import words_of
-from mtgkb.questions.explain.trace import _solve_traced
+from mtgkb.questions.explain.trace import solve_traced
 from mtgkb.questions.explain.tree import Builder
 from mtgkb.questions.symbols import names_in
+from mtgkb.rulebase import registry
 from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import query_file
 
@@ -84,7 +89,7 @@ class _Explainer:
     def question(self, item: dict, qsym: clingo.Symbol, query: str) -> Graph | None:
         # each question alone: its own asked/1 fact, as when it is answered
         own = [clingo.Function(name, [qsym]) for name in ("asked", "explaining")]
-        program, model = _solve_traced(
+        program, model = solve_traced(
             query, self.situation + own, self.timeout, seeded=True, engine=self.engine
         )
         if model is None:
@@ -118,7 +123,7 @@ class _Explainer:
         own = clingo.Function("can", [clingo.Function(step)])
         situation = [f for f in hypo if f.name != "asked"]
         facts = situation + [clingo.Function(n, [own]) for n in ("asked", "explaining")]
-        program, model = _solve_traced("can", facts, self.timeout, seeded=True, engine=self.engine)
+        program, model = solve_traced("can", facts, self.timeout, seeded=True, engine=self.engine)
         if model is None:
             item["note"] = self.w.say("no_answer")
             return
@@ -131,13 +136,13 @@ class _Explainer:
         if faults:
             budget = min(CORE_TIMEOUT, self.timeout) if self.timeout else CORE_TIMEOUT
             try:
-                found = _candidates(g, faults)
+                found = candidate_rules(g, faults)
                 rules, _ = Forbidder(hypo, query="can", candidates=found).rules(
                     [clingo.Function("can_faulty")], found, budget
                 )
             except Budget:
                 rules = None
-            found = rules or sorted({_own_rule(v) for v in faults}, key=sort_key)
+            found = rules or sorted({own_rule(v) for v in faults}, key=sort_key)
             self.builder.rules.update(found)
             nodes[0]["forbidden_by"] = {"rules": found, "objects": names_in(faults[0].arguments[1])}
             if not rules:
@@ -158,7 +163,7 @@ class _Explainer:
             if not nodes:
                 continue
             # one node per play carries it: the first violation of a rule in the set
-            node = next((n for n, sym in nodes if _own_rule(sym) in play["rules"]), nodes[0][0])
+            node = next((n for n, sym in nodes if own_rule(sym) in play["rules"]), nodes[0][0])
             node["forbidden_by"] = {"rules": play["rules"], "objects": play["objects"]}
             if play.get("minimal") is False:
                 node["forbidden_by"]["minimal"] = False

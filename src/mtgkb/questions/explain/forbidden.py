@@ -12,8 +12,6 @@ from functools import lru_cache
 import clingo
 import clingo.ast as cast
 
-from mtgkb.engine.citations import load as load_program
-from mtgkb.engine.control import new_control
 from mtgkb.engine.cores import (
     Budget,
     active,
@@ -23,10 +21,12 @@ from mtgkb.engine.cores import (
     switch_rules,
 )
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
-from mtgkb.questions.explain.graph import Graph, _own_rule
+from mtgkb.questions.explain.graph import Graph, own_rule
 from mtgkb.questions.explain.text import describe
-from mtgkb.questions.explain.trace import GRAPH_HEADS, _term_of
+from mtgkb.questions.explain.trace import GRAPH_HEADS, term_of
 from mtgkb.questions.symbols import names_in
+from mtgkb.rulebase.citations import load as load_program
+from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import scan_folder
 from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import data_dir, program_files, query_file, rule_files
@@ -38,7 +38,7 @@ def _head_name(node: cast.AST) -> str | None:
     head = getattr(node, "head", None)
     if head is None or head.ast_type != cast.ASTType.Literal:
         return None
-    term = _term_of(head.atom)
+    term = term_of(head.atom)
     return getattr(term, "name", None) if term is not None else None
 
 
@@ -84,7 +84,7 @@ def _plays(violations: Sequence[clingo.Symbol]) -> list[list[clingo.Symbol]]:
     return out
 
 
-def _candidates(g: Graph, group: Sequence[clingo.Symbol]) -> set[str]:
+def candidate_rules(g: Graph, group: Sequence[clingo.Symbol]) -> set[str]:
     """The rules the violations name or cite, and those their sub-conclusions cite."""
     found: set[str] = set()
     todo = list(group)
@@ -94,7 +94,7 @@ def _candidates(g: Graph, group: Sequence[clingo.Symbol]) -> set[str]:
         if sym in seen or len(seen) > 50:
             continue
         seen.add(sym)
-        own = _own_rule(sym)
+        own = own_rule(sym)
         if own:
             found.add(own)
         found |= g.because.get(sym, set())
@@ -179,7 +179,7 @@ def forbidden_plays(g: Graph, facts, violations, timeout: float, lang: str = "en
     if not violations:
         return []
     groups = _plays(violations)
-    candidates = [_candidates(g, group) for group in groups]
+    candidates = [candidate_rules(g, group) for group in groups]
     forbidder = Forbidder(facts, candidates=set().union(*candidates))
     out = []
     for group, found in zip(groups, candidates, strict=True):
@@ -188,7 +188,7 @@ def forbidden_plays(g: Graph, facts, violations, timeout: float, lang: str = "en
             for name in names_in(v.arguments[1]):
                 if name not in objects:
                     objects.append(name)
-        own = sorted({_own_rule(v) for v in group if _own_rule(v)}, key=sort_key)
+        own = sorted({own_rule(v) for v in group if own_rule(v)}, key=sort_key)
         try:
             rules, how = forbidder.rules(group, found, timeout)
         except Budget:

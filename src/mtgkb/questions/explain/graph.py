@@ -87,7 +87,7 @@ class Graph:
 
     def rules_of(self, sym: clingo.Symbol) -> tuple[str | None, list[str]]:
         """The rule that decided a conclusion, and the others it cites."""
-        own = _own_rule(sym)
+        own = own_rule(sym)
         cited = sorted(self.because.get(sym, set()), key=sort_key)
         if own is not None:
             return own, [r for r in cited if r != own]
@@ -213,7 +213,7 @@ def _is_rule(term: clingo.Symbol) -> bool:
     )
 
 
-def _own_rule(sym: clingo.Symbol) -> str | None:
+def own_rule(sym: clingo.Symbol) -> str | None:
     """The rule named inside a violation or a limit."""
     if sym.name == "violation" and sym.arguments and _is_rule(sym.arguments[0]):
         return sym.arguments[0].arguments[0].string

@@ -1,11 +1,11 @@
 """What `ask explain` reads of the rest of mtgkb: which query answers which
 question, and which input facts are the play or say nothing worth a leaf.
 
-(The question tables are read from mtgkb.questions.registry.)"""
+(The question tables are read from mtgkb.rulebase.registry.)"""
 
 from __future__ import annotations
 
-from mtgkb.questions import registry
+from mtgkb.rulebase import registry
 
 # The query of each kind of question this one explains (not itself), and the
 # kinds explained only where the file asks them: the registry's.

@@ -29,10 +29,10 @@ import clingo
 import clingo.ast as cast
 
 from mtgkb.engine.analysis import line_starts
-from mtgkb.engine.control import new_control
 from mtgkb.engine.cores import add_statements
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
 from mtgkb.engine.solve import SolveTimeout
+from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import label, scan_kept
 from mtgkb.rulebase.location import query_file, rule_files
 
@@ -60,7 +60,7 @@ class Traced:
     arities: set[int] = field(default_factory=set)  # of the twins' bodies t(...)
 
 
-def _term_of(atom: cast.AST) -> cast.AST | None:
+def term_of(atom: cast.AST) -> cast.AST | None:
     """The term of a positive symbolic atom, or None."""
     if atom.ast_type != cast.ASTType.SymbolicAtom:
         return None
@@ -91,7 +91,7 @@ def _twin(stmt: cast.AST, k: int, seeded: bool = False) -> cast.AST | None:
     head = stmt.head
     if head.ast_type != cast.ASTType.Literal or head.sign != cast.Sign.NoSign:
         return None
-    head_term = _term_of(head.atom)
+    head_term = term_of(head.atom)
     if head_term is None or not stmt.body:
         return None
     name = getattr(head_term, "name", None)
@@ -109,12 +109,12 @@ def _twin(stmt: cast.AST, k: int, seeded: bool = False) -> cast.AST | None:
     anonymous = ANONYMOUS.search(str(stmt)) is not None
     for lit in stmt.body:
         if lit.ast_type == cast.ASTType.Literal and lit.sign == cast.Sign.NoSign:
-            term = _term_of(lit.atom)
+            term = term_of(lit.atom)
             if term is not None:
                 # an anonymous variable copied into the head must get a name
                 if anonymous and ANONYMOUS.search(str(lit)):
                     lit = fresh(lit)
-                    term = _term_of(lit.atom)
+                    term = term_of(lit.atom)
                 body_terms.append(term)
         body.append(lit)
     why = cast.Function(
@@ -138,7 +138,7 @@ def _graph_term(lit: cast.AST) -> cast.AST | None:
     """The conclusion X of a `because(X,_)` or `rests_on(X,_)` body literal."""
     if lit.ast_type != cast.ASTType.Literal:
         return None
-    term = _term_of(lit.atom)
+    term = term_of(lit.atom)
     if term is None or getattr(term, "name", None) not in GRAPH_HEADS or not term.arguments:
         return None
     return term.arguments[0]
@@ -341,7 +341,7 @@ def _places(base) -> tuple[tuple[int, int] | None, ...]:
     return tuple(out)
 
 
-def _solve_traced(
+def solve_traced(
     query: str,
     facts: Sequence[clingo.Symbol],
     timeout: float | None,

@@ -3,11 +3,16 @@ facts, the facts of tables, combats and life events in the schema of
 docs/predicates.md, a hypothesis strategy for scenario files, and the shared
 conformance folder (tests that need it skip when it is absent).
 
-Test modules import from here, never from one another (conftest.py only
-re-exports these names for older imports).
+Test modules import from here (this package), never from one another
+(conftest.py only re-exports these names for older imports). Beside them:
+`combat_answers` and `player_answers` (a scenario text answered end to end),
+`expectations` (answers compared as the conformance checker does),
+`serving` (a real `mtgkb serve`) and `rule_base_copies` (`mtgkb` as a
+command on a copy of the rule base).
 """
 
 import json
+import os
 from pathlib import Path
 
 import clingo
@@ -17,13 +22,23 @@ from hypothesis import strategies as st
 from mtgkb.audit.corpus import ABILITIES as LANGUAGE_ABILITIES
 from mtgkb.engine.solve import models_as_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # tests/helpers/ -> the checkout
 SHARED = ROOT.parent / "shared"
 CONFORMANCE = SHARED / "conformance"
 
 needs_shared = pytest.mark.skipif(
     not CONFORMANCE.is_dir(), reason="../shared is not beside this checkout"
 )
+
+
+#: Property tests run a few of their examples in the fast tier (the README's
+#: command) and all of them where MTGKB_EXAMPLES=all (.ci/run's slow tier).
+ALL_EXAMPLES = os.environ.get("MTGKB_EXAMPLES") == "all"
+
+
+def examples(n: int) -> int:
+    """`n` examples where MTGKB_EXAMPLES=all, else a tenth of them (at least 3)."""
+    return n if ALL_EXAMPLES else max(3, n // 10)
 
 
 def models(query: str, facts: str, **options) -> list[set[str]]:

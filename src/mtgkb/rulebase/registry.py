@@ -12,7 +12,9 @@ read their tables here instead of writing their own.
 The answering functions are named by `module:function` and imported only
 when a question of that kind is answered (`Entry.answerer`): this module
 imports nothing of mtgkb, so that any module may read it without an import
-cycle, and a run pays only for the answering modules its questions use.
+cycle, and a run pays only for the answering modules its questions use. It
+lives in the lowest package (mtgkb.rulebase), beside the queries it names,
+so that the engine and the language may read it too.
 
 Adding a kind of question: one entry here, one query file in `queries/`, one
 answering function, one text form in `mtgkb.output.text.TEXT_FORMS`, and

@@ -51,7 +51,8 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
-from mtgkb.engine.programs import quiet
+from mtgkb.rulebase.control import quiet
+from mtgkb.rulebase.location import program_files
 from mtgkb.rulebase.tags import MARK, parse_tag, split_mark, tag_cites
 
 #: The heads of citations.
@@ -157,6 +158,12 @@ class Generated:
     number: str
     text: str
 
+    @property
+    def cited(self) -> str:
+        """The head shape it cites (`apnap_rank(P,K)`): what names it in the
+        generated text, which so stays the same when lines move."""
+        return self.text.rsplit(":- ", 1)[1].rstrip(".")
+
 
 #: A line that may be a marked tag (checked with the tag's own grammar below).
 _MARKED_LINE = re.compile(r"^[ \t]*%(?![%*])[^\n:]*\s" + MARK + r"\s*:", re.M)
@@ -229,9 +236,7 @@ def _generated_text(path: str, text: str) -> str:
     """(Kept per file text: a rule base read again after one file changed
     generates only that file's citations again.)"""
     made = generate(text, path)
-    lines = [
-        f"% {g.number}: generated from the `cite` tag of line {g.line}.\n{g.text}" for g in made
-    ]
+    lines = [f"% {g.number}: generated from a `cite` tag: {g.cited}.\n{g.text}" for g in made]
     return "%%% Generated citations\n\n" + "\n".join(lines) + "\n" if lines else ""
 
 
@@ -249,8 +254,6 @@ def plain_clingo_copy(root: Path) -> str:
     the citations every file of its rules/ and kb/ generates, written out so
     that `clingo rules/*.lp kb/*.lp queries/Q.lp facts.lp` answers as mtgkb
     does. (mtgkb reads no such file: it generates them itself.)"""
-    from mtgkb.rulebase.location import program_files
-
     parts = [
         "%%% Generated: the citations of the `cite` tags of this rule base, for plain\n"
         "%%% clingo. mtgkb does not read this file (it generates them as it reads\n"

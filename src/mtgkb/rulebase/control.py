@@ -11,9 +11,11 @@ from collections.abc import Callable, Sequence
 
 import clingo
 
-from mtgkb.engine.programs import quiet
-
 Logger = Callable[[clingo.MessageCode, str], None]
+
+
+def quiet(code: clingo.MessageCode, message: str) -> None:
+    """clingo's warnings (undefined atoms and the like) are not the user's business."""
 
 
 def new_control(options: Sequence[str] = (), logger: Logger | None = quiet) -> clingo.Control:
