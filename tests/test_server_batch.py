@@ -19,6 +19,9 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from mtgkb.serve import app as server  # noqa: E402
 
+# the server's tests start servers and clients: the slow tier (.ci/run)
+pytestmark = pytest.mark.slow
+
 ILLEGAL_BLOCK = ILLEGAL_BLOCK_PLAY + "ask legal\n"
 # 802.4a: the Grizzly Bears may block the Runeclaw Bear, which attacks Alex
 LEGAL_BLOCK = ILLEGAL_BLOCK.replace(

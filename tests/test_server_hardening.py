@@ -30,6 +30,9 @@ from helpers.serving import MTGKB, stop_server  # noqa: E402
 
 from mtgkb.serve import app as server  # noqa: E402
 
+# the server's tests start servers and clients: the slow tier (.ci/run)
+pytestmark = pytest.mark.slow
+
 ILLEGAL_BLOCK = ILLEGAL_BLOCK_PLAY + "ask legal\n"
 LOCAL = "http://127.0.0.1:8765"
 STATIC = server.STATIC

@@ -21,6 +21,9 @@ pytest.importorskip("fastapi", reason="the server needs mtgkb[serve]")
 
 from helpers.serving import free_port, start_server, stop_server, wait_for  # noqa: E402
 
+# the server's tests start servers and clients: the slow tier (.ci/run)
+pytestmark = pytest.mark.slow
+
 # `ask blocks` over about 13^12 declarations that menace ties into one part
 # (enumerated, not multiplied): far more work than any time-out here
 MENACE = "\n".join(

@@ -323,17 +323,30 @@ class Forker:
         raise value
 
 
-_forker: Forker | None = None
-_forker_lock = threading.Lock()
+class ForkerSlot:
+    """Where this process keeps its one forking thread: made on first use, and
+    made again in a forked child (whose parent's thread did not come along)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.forker: Forker | None = None
+
+    def get(self) -> Forker:
+        with self.lock:
+            held = self.forker
+            if held is None or held.owner != os.getpid() or not held.thread.is_alive():
+                held = self.forker = Forker()
+            return held
+
+
+#: The process's forking thread: the workers live as long as the process, not
+#: as long as the (anyio) thread that asked for them.
+FORKER_SLOT = ForkerSlot()
 
 
 def forker() -> Forker:
     """This process's forking thread (a forked child makes its own)."""
-    global _forker
-    with _forker_lock:
-        if _forker is None or _forker.owner != os.getpid() or not _forker.thread.is_alive():
-            _forker = Forker()
-        return _forker
+    return FORKER_SLOT.get()
 
 
 def _forget_in_child(reference: weakref.ref) -> None:
