@@ -360,6 +360,7 @@ def test_every_fact_is_a_declared_input_predicate():
         'A activates "U" as a sorcery\nB makes A concede\n'
         # spec section 13
         'C controls creature "V" 1/1 with hexproof from green\n'
+        'A controls creature "M" 3/3 with can\'t be blocked except by 3 or more creatures\n'
         '"P" activated a loyalty ability this turn\n'
     )
     used = {(s.name, len(s.arguments)) for s in scenario_facts(parse_text(text))}

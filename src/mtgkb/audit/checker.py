@@ -112,11 +112,17 @@ def _violation_text(v: dict) -> str:
     return f"{kind.replace('_', ' ')} ({', '.join(v['objects'])}; {v['rule']})"
 
 
+def each_chosen(chosen: str | list[str]) -> list[str]:
+    """What one creature of a listed declaration attacks or blocks: one name,
+    or a list for a blocker of several attackers (509.1a)."""
+    return list(chosen) if isinstance(chosen, list) else [chosen]
+
+
 def _declaration_text(kind: str, assignment: dict) -> str:
     if not assignment:
         return "'no attacks'" if kind == "attacks" else "'no blocks'"
     verb = "attacks" if kind == "attacks" else "blocks"
-    return "; ".join(f"{a} {verb} {b}" for a, b in assignment.items())
+    return "; ".join(f"{a} {verb} {', '.join(each_chosen(b))}" for a, b in assignment.items())
 
 
 class Checker:
@@ -297,7 +303,9 @@ class Checker:
                 pred = "declared_attack" if question.kind == "attacks" else "declared_block"
                 for assignment in result.get("assignments", [])[: self.feed_back]:
                     listed += [
-                        sym(pred, clingo.String(a), clingo.String(b)) for a, b in assignment.items()
+                        sym(pred, clingo.String(a), clingo.String(b))
+                        for a, chosen in assignment.items()
+                        for b in each_chosen(chosen)
                     ]
         scene = Scene(self.prepared, case.facts, self.timeout, listed)
         conflicts = scene.life_check(case.name, **more)
@@ -421,7 +429,8 @@ class Checker:
         for assignment in listed[: self.feed_back]:
             play = [*attack, PHASES["declare_blockers"]] + [
                 sym("declared_block", clingo.String(b), clingo.String(c))
-                for b, c in assignment.items()
+                for b, chosen in assignment.items()
+                for c in each_chosen(chosen)
             ]
             bad = relevant(self.legal(scene, play))
             if bad:
@@ -432,25 +441,27 @@ class Checker:
                     scene.violation_rules(play, bad),
                 )
         # the other way round: the blocks written (of this defender), when legal, are listed
-        declared = {
-            f.arguments[0].string: f.arguments[1].string
+        pairs = [
+            (f.arguments[0].string, f.arguments[1].string)
             for f in scene.written
             if f.name == "declared_block"
             and (defender is None or controller.get(f.arguments[0].string) == defender)
-        }
+        ]
+        blocked: dict[str, list[str]] = {}
+        for b, c in pairs:
+            blocked.setdefault(b, []).append(c)
+        # as a listing says it: one attacker by name, several as a list (509.1a)
+        declared = {b: cs[0] if len(cs) == 1 else cs for b, cs in blocked.items()}
         if declared and declared not in listed and _complete(result):
             play = [*attack, PHASES["declare_blockers"]] + [
-                sym("declared_block", clingo.String(b), clingo.String(c))
-                for b, c in declared.items()
+                sym("declared_block", clingo.String(b), clingo.String(c)) for b, c in pairs
             ]
             if not relevant(self.legal(scene, play)):
                 report(
                     f"'ask legal' finds the declaration {_declaration_text('blocks', declared)} "
                     f"legal but 'ask blocks{' for ' + defender if defender else ''}' does not "
                     "list it",
-                    self.unlisted_rules(
-                        "blocks", self._asked_facts(case, question), list(declared.items())
-                    ),
+                    self.unlisted_rules("blocks", self._asked_facts(case, question), pairs),
                 )
         # 509.1c only requires blocks of creatures that must block; with none,
         # declaring no blockers breaks no requirement and no restriction.
