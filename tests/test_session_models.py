@@ -116,5 +116,4 @@ def test_ask_outcome_alone_judges_the_play_in_its_own_grounding(play):
     else:
         assert outcome["life"]["Ben"] == 16  # 120.3a: Serra Angel's 4 damage, unblocked
         assert "120.3a" in outcome["rules"]
-    # (and one more each: the file's not_modelled solve, mtgkb.questions.answers)
-    assert counts == [2, 3]
+    assert counts == [1, 2]

@@ -15,6 +15,7 @@ from mtgkb.language.facts import Facts, asked_facts, fixed_facts
 from mtgkb.questions.symbols import Decoder, Shown, atoms, cited_rules, names_in, value, values
 from mtgkb.rulebase import registry
 from mtgkb.rulebase import words as _words
+from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import query_file
 from mtgkb.rulebase.vocabulary import vocabulary
@@ -597,15 +598,28 @@ def _with_unmodelled(found: Answer, kind: str, fixed, session: Session) -> Answe
 
 def _not_modelled(fixed, session: Session) -> tuple[list[str], dict[str, set[str]]]:
     """The rules not modelled on these facts, and the kinds of question each
-    is narrowed to (none: every kind)."""
-    grounding = Grounding([NOT_MODELLED_QUERY], list(fixed), engine=session.engine)
-    before = session.engine.unsatisfied
-    result = grounding.solve(NOT_MODELLED_QUERY, max_models=1)
-    session.engine.unsatisfied = before  # (no model: the answers say so already)
-    model = result.models[0] if result.models else []
+    is narrowed to (none: every kind). The declarations are conditions over
+    the input facts (kb/not_modelled.lp, and the user's house rules), so
+    they are grounded alone with the facts: a Control of a few statements,
+    not another grounding of the rule base."""
+    location = session.engine.location
+    files = [f for f in [location.folder("kb") / "not_modelled.lp", *location.extra] if f.is_file()]
+    ctl = new_control(["--warn=none"])
+    try:
+        for path in files:
+            ctl.load(str(path))
+        with ctl.backend() as backend:
+            for fact in fixed:
+                backend.add_rule([backend.add_atom(fact)])
+        ctl.ground([("base", [])])
+    except RuntimeError:
+        return [], {}  # (the rule base's own check says what clingo could not read)
     rules: list[str] = []
     scoped: dict[str, set[str]] = {}
-    for sym in model:
+    for atom in ctl.symbolic_atoms:
+        sym = atom.symbol
+        if not atom.is_fact:
+            continue  # a condition with a choice is no declaration: only facts count
         number = _rule_number(sym.arguments[0]) if sym.arguments else None
         if number is None:
             continue
@@ -613,7 +627,7 @@ def _not_modelled(fixed, session: Session) -> tuple[list[str], dict[str, set[str
             rules.append(number)
         elif sym.name == "not_modelled_in" and len(sym.arguments) == 2:
             scoped.setdefault(number, set()).add(str(sym.arguments[1]))
-    return list(dict.fromkeys(rules)), scoped
+    return sorted(dict.fromkeys(rules), key=sort_key), scoped
 
 
 def _rule_number(term: clingo.Symbol) -> str | None:
