@@ -79,4 +79,5 @@ def test_510_4_only_first_strike_and_double_strike_change_between_the_steps(tmp_
         [sys.executable, "-m", "mtgkb", "run", str(path)], capture_output=True, text=True
     )
     assert done.returncode == 2
-    assert "bad.mtg:4:43: error: 'flying' can't change between the combat damage steps" in done.stderr
+    expected = "bad.mtg:4:43: error: 'flying' can't change between the combat damage steps"
+    assert expected in done.stderr

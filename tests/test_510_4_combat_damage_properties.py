@@ -187,7 +187,7 @@ DAMAGE_ABILITIES = ["first_strike", "double_strike", "lifelink", "infect", "with
 PREVENTION_SHOW = (
     "#show assigned/4. #show first_assigned/3. #show combat_dealt/5. #show effect_prevented/5.\n"
     "#show life_change/4. #show poison_gain/4. #show final_toughness/2. #show toughness/2.\n"
-    "#show counters_given/3. #show damage_counters/2. #show damage_marked/2. #show given_damage/2.\n"
+    "#show counters_given/3. #show damage_counters/2. #show damage_marked/2.\n"
 )
 
 
@@ -251,7 +251,7 @@ def test_615_6_damage_dealt_is_damage_assigned_less_damage_prevented(facts):
     shields = {}
     for line in facts.splitlines():
         if "prevent_next_damage(" in line:
-            target, size = line.split("prevent_next_damage(")[1].rstrip(")).").rsplit(",", 1)
+            target, size = line.split("prevent_next_damage(")[1].split(")")[0].rsplit(",", 1)
             shields[target.strip('"')] = shields.get(target.strip('"'), 0) + int(size)
     if "prevent_combat_damage)" in facts or "prevent_combat_damage_by" in facts:
         return  # (the effects that prevent all of it come first: 616.1)

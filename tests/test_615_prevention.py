@@ -77,7 +77,8 @@ def test_615_7_a_shield_lasts_from_the_first_strike_step_into_the_regular_step()
 
 
 def test_615_7_a_shield_on_a_blocker_keeps_it_alive():
-    text = TWO + 'Rob controls creature "Hill Giant" 3/3\nAlex controls creature "Grizzly Bears" 2/2\n'
+    text = TWO + 'Rob controls creature "Hill Giant" 3/3\n'
+    text += 'Alex controls creature "Grizzly Bears" 2/2\n'
     text += '"Hill Giant" attacks Alex\n"Grizzly Bears" blocks "Hill Giant"\n'
     text += 'prevent the next 2 damage that would be dealt to "Grizzly Bears"\n'
     text += "combat damage\nask outcome\n"

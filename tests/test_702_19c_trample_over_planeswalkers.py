@@ -5,7 +5,7 @@ step), and may assign the rest to the planeswalker's controller."""
 
 import mtgkb
 
-TWO = "players: Rob, Alex\nactive: Rob\nAlex controls planeswalker \"Jace\" loyalty 3\n"
+TWO = 'players: Rob, Alex\nactive: Rob\nAlex controls planeswalker "Jace" loyalty 3\n'
 
 
 def answer(text: str, kind: str) -> dict:
@@ -47,7 +47,7 @@ def test_702_19c_damage_other_creatures_assign_to_the_planeswalker_counts():
 
 
 def test_702_19c_every_legal_assignment_is_listed():
-    text = "players: Rob, Alex\nactive: Rob\nAlex controls planeswalker \"Jace\" loyalty 1\n"
+    text = 'players: Rob, Alex\nactive: Rob\nAlex controls planeswalker "Jace" loyalty 1\n'
     text += 'Rob controls creature "Thrasta" 3/3 with trample over planeswalkers\n'
     text += 'Alex controls creature "Elf" 1/1\n"Thrasta" attacks "Jace"\n"Elf" blocks "Thrasta"\n'
     found = answer(text + 'ask assignments for "Thrasta"\n', "assignments")

@@ -76,7 +76,8 @@ def test_122_3_704_5q_a_minus_one_counter_cancels_a_plus_one_counter():
 
 
 def test_702_19b_120_6_lethal_damage_counts_damage_already_marked():
-    text = TWO + 'Rob controls creature "A" 3/3 with trample\nAlex controls creature "B" 0/3 with damage 1\n'
+    text = TWO + 'Rob controls creature "A" 3/3 with trample\n'
+    text += 'Alex controls creature "B" 0/3 with damage 1\n'
     text += '"A" attacks Alex\n"B" blocks "A"\ncombat damage\nask outcome\n'
     found = answer(text)
     assert found["life"]["Alex"] == 19  # 2 is lethal to the blocker, 1 tramples over

@@ -1245,7 +1245,9 @@ class _Builder:
         kind_tok = rest[0]
         if kind_tok.value not in kinds:
             known = ", ".join(kinds)
-            self.fail(kind_tok, f"unknown kind of counter {kind_tok.value!r}; expected one of: {known}")
+            self.fail(
+                kind_tok, f"unknown kind of counter {kind_tok.value!r}; expected one of: {known}"
+            )
         if len(rest) < 2:
             self.fail(kind_tok, f"'{shown} {kind_tok.value}' needs a number after it")
         num = rest[1]
