@@ -75,3 +75,15 @@ def test_704_5a_a_player_who_survives_the_first_step_still_takes_the_second():
     assert found["life"]["Alex"] == -1
     assert found["lost"] == ["Alex"]
     assert "800.4e" not in found["rules"]
+
+
+def test_704_5c_800_4e_a_player_poisoned_out_in_the_first_step_gets_no_more_counters():
+    text = THREE + "poison: Alex 8\n"
+    text += 'Rob controls creature "Blightsteel" 2/2 with double strike, infect\n'
+    text += '"Blightsteel" attacks Alex\n'
+    found = outcome(text)
+    # 8 + 2 = 10 after the first step: Alex lost (704.5c) and left; the second step's
+    # 2 infect damage is assigned to nobody
+    assert found["poison"]["Alex"] == 10
+    assert found["lost"] == ["Alex"]
+    assert {"704.5c", "800.4a"} <= set(found["rules"])
