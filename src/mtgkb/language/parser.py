@@ -1237,6 +1237,7 @@ class _Builder:
                 "separate abilities with ',' or 'and'",
             )
         self.fail(rest[-1], f"expected '{' '.join(after[len(written) :])}' after this: {wanted}")
+
     def counter_arguments(
         self, made: Ability, shown: str, rest: list[Token], vocab: Vocabulary
     ) -> None:
