@@ -4,7 +4,17 @@ indestructible creatures:
 
 - in each step, the damage assigned adds up to the powers of the creatures that
   assigned damage in it (510.1a: each assigns exactly its power);
-- a creature destroyed in the first step never deals damage in the second (510.4).
+- a creature destroyed in the first step never deals damage in the second (510.4);
+
+and, with prevention effects (615.1, 615.7), counters already on creatures
+(122.1a) and infect, wither and lifelink (120.3d, 702.90, 702.15b):
+
+- the damage dealt in each step is what was assigned less what was prevented
+  (615.6), and a shield prevents no more than its size, using all of it when the
+  damage reaches it (615.7);
+- prevented damage gains no life by lifelink and gives no poison counters;
+- a creature's toughness after combat is its toughness, plus its +1/+1 counters,
+  less its -1/-1 counters and the damage infect or wither sources dealt it (120.3d).
 """
 
 import clingo
@@ -74,11 +84,9 @@ def test_510_4_a_creature_destroyed_in_the_first_step_is_no_source_in_the_second
     # the first step, read by the second from a copy of its own, agrees with the step rules
     copy = {tuple(args(a)) for a in atoms if a.name == "first_step_dealt"}
     step = {
-        tuple(args(a)[1:])
-        for a in atoms
-        if a.name == "combat_dealt_in" and str(a.arguments[0]) == "first"
+        tuple(args(a)[1:]) for a in atoms if a.name == "assigned" and str(a.arguments[0]) == "first"
     }
-    assert copy == step
+    assert copy == step  # (nothing here prevents damage)
     dead = {args(a)[0] for a in atoms if a.name == "destroyed_between"}
     second = {
         args(a)[2] for a in atoms if a.name == "combat_dealt" and str(a.arguments[1]) == "regular"
@@ -171,3 +179,137 @@ def test_510_1c_702_19b_702_2c_the_count_of_assignments_is_exact(power, toughs, 
     found = mtgkb.run(text + 'ask assignments for "A"\n')["answers"][0]
     assert found["count"] == _expected_count(power, toughs, trample, dt)
     assert found["complete"] is True
+
+
+# -------------------- prevention and counters (615, 122.1a, 120.3d)
+
+DAMAGE_ABILITIES = ["first_strike", "double_strike", "lifelink", "infect", "wither", "trample"]
+PREVENTION_SHOW = (
+    "#show assigned/4. #show first_assigned/3. #show combat_dealt/5. #show effect_prevented/5.\n"
+    "#show life_change/4. #show poison_gain/4. #show final_toughness/2. #show toughness/2.\n"
+    "#show counters_given/3. #show damage_counters/2. #show damage_marked/2.\n"
+)
+
+
+@st.composite
+def prevented_combats(draw):
+    """A combat of Ann's attackers on Ben, with random prevention lines before it."""
+    facts = table(["Ann", "Ben"])
+    attackers, everyone = [], []
+    for i in range(draw(st.integers(min_value=1, max_value=3))):
+        name = f"A{i}"
+        abilities = draw(st.lists(st.sampled_from(DAMAGE_ABILITIES), max_size=3, unique=True))
+        facts += creature("Ann", name, draw(st.integers(0, 4)), draw(st.integers(1, 4)), *abilities)
+        facts += attack(name, "Ben")
+        attackers.append(name)
+    for j in range(draw(st.integers(min_value=0, max_value=2))):
+        name = f"B{j}"
+        abilities = draw(st.lists(st.sampled_from(DAMAGE_ABILITIES), max_size=2, unique=True))
+        facts += creature("Ben", name, draw(st.integers(0, 3)), draw(st.integers(1, 4)), *abilities)
+        if draw(st.booleans()):
+            facts += block(name, draw(st.sampled_from(attackers)))
+        everyone.append(name)
+    everyone += attackers
+    for name in everyone:
+        for kind in ("plus_one", "minus_one"):
+            if draw(st.integers(0, 3)) == 0:
+                facts += f'counters_given("{name}",{kind},{draw(st.integers(1, 2))}).\n'
+    lines = []
+    if draw(st.integers(0, 3)) == 0:
+        lines.append("prevent_combat_damage")
+    for name in draw(st.lists(st.sampled_from(everyone), max_size=2, unique=True)):
+        lines.append(f'prevent_combat_damage_by("{name}")')
+    for target in draw(st.lists(st.sampled_from(["Ben", "Ann", *everyone]), max_size=2)):
+        lines.append(f'prevent_next_damage("{target}",{draw(st.integers(1, 4))})')
+    lines.append("combat_damage")
+    facts += "".join(f"event({i},{e}).\n" for i, e in enumerate(lines, start=1))
+    return facts
+
+
+def prevention_atoms(facts):
+    found = models("outcome", facts + PREVENTION_SHOW + ask("outcome"))
+    assert len(found) == 1
+    atoms = [clingo.parse_term(a) for a in found[0]]
+    by_name: dict[str, list[list]] = {}
+    for a in atoms:
+        by_name.setdefault(a.name, []).append(args(a))
+    return by_name
+
+
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(prevented_combats())
+def test_615_6_damage_dealt_is_damage_assigned_less_damage_prevented(facts):
+    found = prevention_atoms(facts)
+    assigned = {("first", s, r): n for s, r, n in found.get("first_assigned", [])}
+    assigned |= {(st_, s, r): n for st_, s, r, n in found.get("assigned", []) if st_ == "regular"}
+    dealt = {(st_, s, r): n for _, st_, s, r, n in found.get("combat_dealt", [])}
+    prevented = {(st_, s, r): k for _, st_, s, r, k in found.get("effect_prevented", [])}
+    for key, n in assigned.items():
+        assert dealt.get(key, 0) == n - prevented.get(key, 0), key
+    assert set(dealt) <= set(assigned)
+    # 615.7: a shield prevents at most its size, and all of it if the damage reaches it
+    shields = {}
+    for line in facts.splitlines():
+        if "prevent_next_damage(" in line:
+            target, size = line.split("prevent_next_damage(")[1].split(")")[0].rsplit(",", 1)
+            shields[target.strip('"')] = shields.get(target.strip('"'), 0) + int(size)
+    if "prevent_combat_damage)" in facts or "prevent_combat_damage_by" in facts:
+        return  # (the effects that prevent all of it come first: 616.1)
+    for target, size in shields.items():
+        to_it = sum(n for (_, _, r), n in assigned.items() if r == target)
+        stopped = sum(k for (_, _, r), k in prevented.items() if r == target)
+        assert stopped == min(size, to_it), (target, size, to_it, stopped)
+
+
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(prevented_combats())
+def test_615_6_702_15b_prevented_damage_gains_no_life_and_gives_no_poison(facts):
+    found = prevention_atoms(facts)
+    dealt: dict[tuple, int] = {}
+    for _, st_, s, _, n in found.get("combat_dealt", []):
+        dealt[(st_, s)] = dealt.get((st_, s), 0) + n
+    to_ben: dict[tuple, int] = {}
+    for _, st_, s, r, n in found.get("combat_dealt", []):
+        if r == "Ben":
+            to_ben[(st_, s)] = to_ben.get((st_, s), 0) + n
+    for _, _, amount, kind in found.get("life_change", []):
+        # a lifelink gain equals the damage its source dealt in that step, never more
+        if kind.startswith("lifelink("):
+            source = kind.split('"')[1]
+            step = "first" if kind.endswith(",first)") else "regular"
+            assert amount == dealt.get((step, source), 0) > 0
+    for _, player, amount, kind in found.get("poison_gain", []):
+        source = kind.split('"')[1]
+        step = kind.rsplit(",", 1)[1].rstrip(")")
+        assert player == "Ben" and amount == to_ben.get((step, source), 0) > 0
+    if "prevent_combat_damage)" in facts:
+        assert not found.get("combat_dealt")
+        assert not found.get("poison_gain")
+        assert not [k for *_, k in found.get("life_change", []) if k.startswith("lifelink(")]
+
+
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(prevented_combats())
+def test_120_3d_122_1a_toughness_after_combat_counts_the_counters(facts):
+    found = prevention_atoms(facts)
+    toughness = dict(map(tuple, found.get("toughness", [])))
+    given: dict[str, int] = {}
+    for name, kind, n in found.get("counters_given", []):
+        given[name] = given.get(name, 0) + (n if kind == "plus_one" else -n)
+    from_damage: dict[str, int] = {}
+    marked: dict[str, int] = {}
+    counter_sources = {
+        line.split('"')[1]
+        for line in facts.splitlines()
+        if line.startswith("has(") and (",infect)" in line or ",wither)" in line)
+    }
+    for _, _, s, r, n in found.get("combat_dealt", []):
+        if r in toughness:
+            bucket = from_damage if s in counter_sources else marked
+            bucket[r] = bucket.get(r, 0) + n
+    for name, t in found.get("final_toughness", []):
+        assert t == toughness[name] + given.get(name, 0) - from_damage.get(name, 0)
+    # 702.90c, 702.80a: infect and wither damage marks no damage
+    assert {n: m for n, m in found.get("damage_marked", [])} == {
+        n: m for n, m in marked.items() if m > 0
+    }

@@ -362,6 +362,8 @@ def test_every_fact_is_a_declared_input_predicate():
         'C controls creature "V" 1/1 with hexproof from green\n'
         'A controls creature "M" 3/3 with can\'t be blocked except by 3 or more creatures\n'
         '"P" activated a loyalty ability this turn\n'
+        'A controls creature "V2" 2/2 with damage 1, counters -1/-1 1\n'
+        'A controls creature "V3" 2/2 with can\'t be blocked except by 2 or more creatures\n'
     )
     used = {(s.name, len(s.arguments)) for s in scenario_facts(parse_text(text))}
     assert used <= declared

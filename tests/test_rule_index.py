@@ -67,8 +67,11 @@ def test_index_covers_the_rules_of_the_seeds_and_the_brief(index):
 def test_index_numbers_and_fingerprints_match_the_2026_04_17_excerpt(index):
     cr = read_cr(CR_EXCERPT)
     assert cr.edition == EDITION
-    assert [e.id for e in index if e.id not in cr.digests] == []
-    assert [e.id for e in index if e.digest != cr.digests[e.id]] == []
+    # an entry without a fingerprint is a rule whose text the excerpt does not
+    # hold (yet): once it does, the entry must carry the fingerprint
+    assert [e.id for e in index if e.digest is not None and e.id not in cr.digests] == []
+    assert [e.id for e in index if e.digest is None and e.id in cr.digests] == []
+    assert [e.id for e in index if e.digest and e.digest != cr.digests[e.id]] == []
 
 
 def _words(text: str) -> list[str]:

@@ -110,7 +110,8 @@ def test_predicates_doc_names_the_vocabulary_s_abilities_games_and_options():
 def test_the_grammar_reads_an_ability_as_a_phrase():
     # no terminal of the grammar spells an ability: adding one needs no rebuild
     text = (ROOT / "src" / "mtgkb" / "language" / "grammar.lark").read_text("utf-8")
-    assert re.search(r"^ability: \(WORD \| SIGNED_INT\)\+$", text, re.M)
+    # (PT_CHANGE is `-1/-1` or `+2/+0`: an argument, as a number is, not an ability's name)
+    assert re.search(r"^ability: \(WORD \| SIGNED_INT \| PT_CHANGE\)\+$", text, re.M)
     terminals = {t.lower() for t in re.findall(r'^[A-Z_]+: "([^"]+)"i', text, re.M)}
     assert not {"flying", "reach", "menace", "haste", "trample", "toxic"} & terminals
 

@@ -52,6 +52,8 @@ SCHEMA: tuple[tuple[str, int], ...] = (
     ("toxic", 2),
     ("min_blockers", 2),
     ("hexproof_from", 2),
+    ("damage_given", 2),
+    ("counters_given", 3),
     # players in full (spec section 8)
     ("poison_given", 2),
     ("commander_damage_given", 3),
@@ -120,6 +122,18 @@ def _event_term(event: Event) -> Symbol:
         return _const("combat_damage")
     if kind == "simultaneous":
         return _f("simultaneous", _const(args[0]))
+    if kind == "prevent_combat_damage":
+        return _const("prevent_combat_damage")
+    if kind == "prevent_combat_damage_by":
+        return _f("prevent_combat_damage_by", String(args[0]))
+    if kind == "prevent_next_damage":
+        return _f("prevent_next_damage", String(args[0]), Number(args[1]))
+    if kind == "after_first_strike":
+        if args[1] == "gets":
+            change = _f("gets", Number(args[2]), Number(args[3]))
+        else:
+            change = _f(args[1], _const(args[2]))
+        return _f("after_first_strike", String(args[0]), change)
     raise ValueError(f"unknown event kind {kind!r}")  # pragma: no cover - the parser makes no other
 
 
@@ -240,6 +254,11 @@ def scenario_facts(scenario: Scenario) -> Facts:
                 add(_f("toxic", o, Number(int(ability.args[0]))))
             elif ability.name == "min_blockers":
                 add(_f("min_blockers", o, Number(int(ability.args[0]))))
+            elif ability.name == "damage_given":
+                add(_f("damage_given", o, Number(int(ability.args[0]))))
+            elif ability.name == "counters_given":
+                kind, count = ability.args
+                add(_f("counters_given", o, _const(kind), Number(int(count))))
             elif ability.name == "landwalk":
                 walk += 1
                 add(_f("landwalk", o, Number(walk)))

@@ -214,7 +214,10 @@ class Event(Located):
     (player, amount), `exchange_life` (player, player), `cant_gain_life`/
     `cant_lose_life`/`cant_lose_game` (player), `combat_damage` (),
     `simultaneous` (`sacrifice`|`draw`|`choose`), `makes_choose` (player, player),
-    `poison` (player, amount), `cant_get_poison`/`concede` (player).
+    `poison` (player, amount), `cant_get_poison`/`concede` (player);
+    `prevent_combat_damage` (), `prevent_combat_damage_by` (source),
+    `prevent_next_damage` (recipient, amount), `after_first_strike` (creature,
+    `gains`|`loses`, ability) or (creature, `gets`, power, toughness).
     """
 
     index: int = 0

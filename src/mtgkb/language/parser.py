@@ -586,6 +586,9 @@ def _spell_words() -> dict[str, str]:
 _HIDDEN_ZONES = {"hand", "library"}
 # A player's bare name (the grammar's NAME), and a word of letters only.
 _BARE_NAME = re.compile(r"[^\W\d]\w*")
+# The abilities an `after first-strike damage, "C" gains/loses ...` line may
+# name: those the step rules read between the steps (510.4, 702.4, 702.7).
+STEP_ABILITIES = frozenset({"first_strike", "double_strike"})
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
@@ -1168,11 +1171,15 @@ class _Builder:
             "color": "a color",
             "type": "a land type",
             "types": "one or more land types",
+            "counter": "a kind of counter and a number",
         }[found.shape]
         if not rest:
             examples = [e for e in vocab.examples if e.startswith(found.phrase + " ")]
             example = f", as in '{examples[0]}'" if examples else ""
             self.fail(head[0], f"'{shown}' needs {wants} after it{example}")
+        if found.shape == "counter":
+            self.counter_arguments(made, shown, rest, vocab)
+            return
         many = found.shape == "types"
         after = vocab.words_after(found.name)
         if after:  # words that must follow the argument (`... 3 or more creatures`)
@@ -1230,6 +1237,30 @@ class _Builder:
                 "separate abilities with ',' or 'and'",
             )
         self.fail(rest[-1], f"expected '{' '.join(after[len(written) :])}' after this: {wanted}")
+
+    def counter_arguments(
+        self, made: Ability, shown: str, rest: list[Token], vocab: Vocabulary
+    ) -> None:
+        """`counters -1/-1 2`: a kind of counter of the vocabulary, then how many."""
+        kinds = dict(vocab.counter_kinds)
+        kind_tok = rest[0]
+        if kind_tok.value not in kinds:
+            known = ", ".join(kinds)
+            self.fail(
+                kind_tok, f"unknown kind of counter {kind_tok.value!r}; expected one of: {known}"
+            )
+        if len(rest) < 2:
+            self.fail(kind_tok, f"'{shown} {kind_tok.value}' needs a number after it")
+        num = rest[1]
+        if num.type != "SIGNED_INT":
+            self.fail(num, f"unexpected {num.value!r}; '{shown} {kind_tok.value}' takes a number")
+        if len(rest) > 2:
+            self.fail(
+                rest[2],
+                f"unexpected {rest[2].value!r} after the ability '{shown} {kind_tok.value} "
+                f"{num.value}'; separate abilities with ',' or 'and'",
+            )
+        made.args = (kinds[kind_tok.value], str(self.number(num, 1, "a number of counters")))
 
     @staticmethod
     def suffixed(tok: Token, vocab: Vocabulary) -> AbilityWord | None:
@@ -1399,6 +1430,51 @@ class _Builder:
 
     def s_combat_damage(self, t: Tree, first: Token) -> None:
         self.event(first, "combat_damage", ())
+
+    # ---- spec section 13: prevention (615) and changes between the combat damage steps
+
+    def s_prevent_combat(self, t: Tree, first: Token) -> None:
+        source = t.children[-1]
+        if source is None:
+            self.event(first, "prevent_combat_damage", ())
+            return
+        tok = source.children[-1]
+        made = self.event(first, "prevent_combat_damage_by", (self.name(tok),))
+        made.positions["source"] = self.pos(tok)
+
+    def s_prevent_next(self, t: Tree, first: Token) -> None:
+        num = t.children[3]
+        target = self.name_token(t.children[-1])
+        amount = self.number(num, 1, "the damage to prevent")
+        made = self.event(first, "prevent_next_damage", (self.name(target), amount))
+        made.positions["recipient"] = self.pos(target)
+        made.recipient_quoted = target.type == "STRING"
+        made.positions["amount"] = self.pos(num)
+
+    def s_after_first_strike(self, t: Tree, first: Token) -> None:
+        creature = next(c for c in t.children if isinstance(c, Token) and c.type == "STRING")
+        change = t.children[-1]
+        if change.data == "step_gets":
+            tok = change.children[-1]
+            power, toughness = (int(x) for x in tok.value.split("/"))
+            for value in (power, toughness):
+                if abs(value) > MAX_NUMBER:
+                    self.fail(tok, f"a change of at most {MAX_NUMBER} is supported")
+            args = (self.name(creature), "gets", power, toughness)
+        else:
+            toks = _tokens(change.children[-1])
+            phrase = " ".join(normal_word(tok.value) for tok in toks)
+            found = self.vocabulary().simple().get(phrase)
+            if found is None or found.name not in STEP_ABILITIES:
+                self.fail(
+                    toks[0],
+                    f"'{' '.join(tok.value for tok in toks)}' can't change between the combat "
+                    "damage steps here; expected first strike or double strike",
+                )
+            verb = "gains" if change.data == "step_gains" else "loses"
+            args = (self.name(creature), verb, found.name)
+        made = self.event(first, "after_first_strike", args)
+        made.positions["creature"] = self.pos(creature)
 
     def s_makes_choose(self, t: Tree, first: Token) -> None:
         other = _tokens(t)[4]

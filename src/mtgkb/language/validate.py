@@ -414,7 +414,19 @@ class _Checker:
             elif kind in ("exchange_life", "makes_choose"):
                 self.player(args[0], event.at("player"))
                 self.player(args[1], event.at("other"))
-            elif kind not in ("combat_damage", "simultaneous"):
+            elif kind in ("prevent_combat_damage_by", "after_first_strike"):
+                where = event.at("source" if kind == "prevent_combat_damage_by" else "creature")
+                self.obj(args[0], where)
+            elif kind == "prevent_next_damage":
+                recipient, where = args[0], event.at("recipient")
+                if event.recipient_quoted and recipient not in self.players:
+                    self.obj(recipient, where)
+                elif not event.recipient_quoted:
+                    if recipient in self.objects:
+                        self.add(where, f"an object's name is written in quotes: {_q(recipient)}")
+                    else:
+                        self.player(recipient, where)
+            elif kind not in ("combat_damage", "simultaneous", "prevent_combat_damage"):
                 self.player(args[0], event.at("player"))
 
     # ---- all of it

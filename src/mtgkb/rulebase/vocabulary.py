@@ -30,7 +30,7 @@ from mtgkb.rulebase.location import file_stamp as stamp
 FILE = "vocabulary.lp"
 
 #: What each shape reads after the phrase (kb/vocabulary.lp says what it becomes).
-SHAPES = ("simple", "player", "number", "color", "type", "types", "suffix")
+SHAPES = ("simple", "player", "number", "color", "type", "types", "suffix", "counter")
 
 
 class VocabularyError(ValueError):
@@ -63,6 +63,7 @@ class Vocabulary:
     spell_kinds: tuple[str, ...] = ()  # `P casts KIND "Name"` (spell_kind_word/1)
     action_words: tuple[tuple[str, str], ...] = ()  # `ask actions`: (kind, word) (action_word/2)
     after: tuple[tuple[str, str], ...] = ()  # (ability, words after its argument)
+    counter_kinds: tuple[tuple[str, str], ...] = ()  # (`-1/-1`, its constant): counter_kind/2
 
     # (each table made once per vocabulary: the parser looks up every ability
     # of every creature in them; not to be changed by their readers)
@@ -148,6 +149,7 @@ def _read(files: tuple) -> Vocabulary:
         raise VocabularyError("\n".join(said) or f"{FILE}: cannot be read") from None
     abilities, examples, evasion, games, options, players = [], [], [], [], [], []
     phases, colors, spell_kinds, action_words, after = [], [], [], [], []
+    counter_kinds = []
     for atom in ctl.symbolic_atoms:
         sym, args = atom.symbol, atom.symbol.arguments
         if sym.name == "ability_word" and len(args) == 3:
@@ -179,8 +181,10 @@ def _read(files: tuple) -> Vocabulary:
             action_words.append((_text(args[0]), _text(args[1])))
         elif sym.name == "ability_after" and len(args) == 2:
             after.append((_text(args[0]), _phrase(args[1], f"{FILE}: {sym}")))
+        elif sym.name == "counter_kind" and len(args) == 2:
+            counter_kinds.append((_text(args[0]), _text(args[1])))
     lists = (abilities, examples, evasion, games, options, players)
-    lists += (phases, colors, spell_kinds, action_words, after)
+    lists += (phases, colors, spell_kinds, action_words, after, sorted(counter_kinds))
     return Vocabulary(*(tuple(x) for x in lists))
 
 
