@@ -42,7 +42,7 @@ def test_800_4a_the_objects_of_a_player_who_left_deal_no_damage_in_the_second_st
     assert "800.4a" in found["rules"]
 
 
-def test_800_4a_the_others_fight_on_in_the_second_step():
+def test_800_4_a_player_who_lost_leaves_and_the_others_fight_on_in_the_second_step():
     text = THREE + "life: Alex 2\noption: attack-multiple-players\n"
     text += 'Rob controls creature "Striker" 2/2 with first strike\n'
     text += 'Rob controls creature "Grizzly Bears" 2/2 with lifelink\n'

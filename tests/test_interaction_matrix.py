@@ -193,6 +193,8 @@ def _written(feature: str) -> str:
         return f"{first.phrase} 2 {after}".rstrip()
     if first.shape == "color":
         return f"{first.phrase} red"
+    if first.shape == "counter":
+        return f"{first.phrase} +1/+1 1"
     if first.shape == "type":
         return f"{first.phrase} mountain"
     if first.shape == "types":

@@ -27,6 +27,8 @@ Alex casts creature "Ambush Viper" with flash
 Alex activates "Jace Beleren" as a loyalty ability
 "Jace Beleren" activated a loyalty ability this turn
 Alex activates a loyalty ability of "Jace Beleren" targeting Rob
+after first-strike damage, "Elite Vanguard" gains double strike
+prevent the next 3 damage that would be dealt to Alex
 Alex plays land "Forest"
 Alex can't get poison counters
 Alex concedes
