@@ -124,6 +124,7 @@ def test_119_1_the_2019_renumbering_pairs_by_number_history_and_leaves_103_3_alo
     assert "119.1" in by_id and by_id["119.1"][0]["renumbered"]["from"] == "118.1"
 
 
+@pytest.mark.slow
 def test_103_4_a_rule_that_moved_is_diffed_with_its_predecessor_not_its_old_number():
     """Today's 103.4 (starting life) was 103.3 until a later edition, where 103.4
     was the mulligan: the history pairs it with 103.3 and diffs nothing against
@@ -139,6 +140,7 @@ def test_103_4_a_rule_that_moved_is_diffed_with_its_predecessor_not_its_old_numb
     assert "what to re-check" in to_text(report)
 
 
+@pytest.mark.slow
 def test_119_two_editions_still_check_the_cited_numbers_against_the_newest():
     """With two editions the cited numbers are checked against the newest one
     too: 702.9b is in the fixture, 119.4a as well; a rule the fixture lacks is
@@ -150,6 +152,7 @@ def test_119_two_editions_still_check_the_cited_numbers_against_the_newest():
     assert "810.4" in report["editions"]["missing"]
 
 
+@pytest.mark.slow
 def test_119_an_encoded_rule_whose_text_changed_in_the_newest_edition_is_lint():
     """119.4a's text changed from 2019-06-12 to 2019-07-12 ('pooled' became
     'combined') and the rule base encodes it: re-check it, exit 1."""

@@ -23,6 +23,9 @@ from mtgkb.audit.render import to_text
 from mtgkb.audit.report import audit
 from mtgkb.audit.sources import Base, scan
 
+# each test audits a copy of the rule base: the slow tier (.ci/run)
+pytestmark = pytest.mark.slow
+
 
 def copy_rule_base(tmp_path, *, examples: bool = False):
     for folder in ("rules", "kb", "queries") + (("examples",) if examples else ()):
@@ -101,7 +104,6 @@ def test_the_bundled_rule_base_is_clean_against_its_baseline():
     assert not [w for w in report["warnings"] if w["kind"] in ("no-baseline", "bad-baseline")]
 
 
-@pytest.mark.slow
 def test_103_4_starting_life_25_names_the_statement_the_answers_depend_on(tmp_path):
     """103.4: each player starts with 20 life. A copy says 25: the examples that
     ask for life totals differ from their expectations, and each names the
@@ -118,7 +120,6 @@ def test_103_4_starting_life_25_names_the_statement_the_answers_depend_on(tmp_pa
     assert not report["summary"]["ok"]
 
 
-@pytest.mark.slow
 def test_103_4_against_the_original_names_kb_life(tmp_path):
     """`mtgkb audit --against ORIGINAL` on the starting-life-25 copy: a two-player
     scenario's life totals differ (25 here, 20 there, 103.4) and the difference
@@ -189,7 +190,6 @@ def comment_out_statements_tagged(root, number: str) -> int:
     return taken
 
 
-@pytest.mark.slow
 def test_802_4a_coverage_counts_what_fired_not_test_names(tmp_path):
     """802.4a (a creature blocks only a creature attacking its controller or
     their permanents) is tested by the examples whose answers cite it; once

@@ -10,6 +10,7 @@ their own opponent, which its unit test must catch.
 import argparse
 import shutil
 
+import pytest
 from helpers import ROOT
 
 from mtgkb.audit.command import unit_test_command
@@ -33,6 +34,7 @@ def test_the_bundled_unit_tests_pass():
     assert all(r.rule for r in results)
 
 
+@pytest.mark.slow
 def test_102_2_a_player_their_own_opponent_fails_the_unit_test_and_the_audit(tmp_path, monkeypatch):
     root = copy_with_units(tmp_path)
     players = root / "rules" / "102_players.lp"

@@ -62,6 +62,7 @@ def said(answerer, text: str, name: str, lang: str) -> tuple[list[str], str]:
 
 @needs_shared
 @pytest.mark.parametrize("lang", ["en", "it"])
+@pytest.mark.slow
 def test_no_explanation_of_any_file_shows_an_atom_or_a_place_0(answerer, lang):
     files = scenario_files()
     assert len(files) > 30  # the examples, the bench and the conformance cases

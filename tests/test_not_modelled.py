@@ -172,6 +172,7 @@ def test_audit_fails_when_a_rule_is_both_encoded_and_declared(tmp_path):
     assert "rules/120_damage.lp:" in item["message"]
 
 
+@pytest.mark.slow
 def test_audit_command_lists_and_fails_on_encoded_and_declared(tmp_path):
     base = copy_base(tmp_path)
     house = written(
