@@ -101,7 +101,10 @@ def test_every_keyword_of_the_grammar_mistyped_gets_a_suggestion():
                 silent.append((keyword, line, err.message))
             continue
         silent.append((keyword, line, "read without an error"))
-    assert unused == [], "add a line using these keywords to COVER"
+    # the shared conformance cases write most of the keywords: without them
+    # (a clone alone) only the keywords the repository's files use are tried
+    if SHARED.is_dir():
+        assert unused == [], "add a line using these keywords to COVER"
     assert silent == []
 
 
