@@ -300,7 +300,7 @@ const PARAPHRASES = new Map();
 function paraphraseOf(number) {
   const key = `${state.lang} ${number}`;
   if (!PARAPHRASES.has(key)) {
-    PARAPHRASES.set(key, fetch(`/v1/rules/${encodeURIComponent(number)}?lang=${state.lang}`)
+    PARAPHRASES.set(key, api(`/v1/rules/${encodeURIComponent(number)}?lang=${state.lang}`)
       .then((response) => response.json())
       .then((body) => body.paraphrase || "?")
       .catch(() => "?"));
