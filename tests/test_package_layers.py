@@ -15,7 +15,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-from helpers import ROOT
+from helpers import ROOT, find_cycle
 
 SOURCE = ROOT / "src"
 
@@ -151,25 +151,7 @@ def package_cycle(found: list[Import]) -> list[str] | None:
         a, b = package_of(i.module), package_of(i.target)
         if a != b and not (i.target == "mtgkb" and (i.name or "").startswith("__")):
             graph.setdefault(a, set()).add(b)
-    state: dict[str, int] = {}
-    path: list[str] = []
-
-    def visit(node: str) -> list[str] | None:
-        state[node] = 1
-        path.append(node)
-        for nxt in sorted(graph.get(node, ())):
-            if state.get(nxt) == 1:
-                return [*path[path.index(nxt) :], nxt]
-            if nxt not in state and (cycle := visit(nxt)):
-                return cycle
-        path.pop()
-        state[node] = 2
-        return None
-
-    for start in sorted(graph):
-        if start not in state and (cycle := visit(start)):
-            return cycle
-    return None
+    return find_cycle(graph)
 
 
 # --- the package as it is -----------------------------------------------------
