@@ -23,6 +23,14 @@ COLORS = ["white", "blue", "black", "red", "green"]
 TWO = "players: Ann, Ben\nactive: Ann\nphase: declare-blockers\n"
 
 
+BLOCK_RESTRICTIONS = [
+    ("protection from creatures", "702.16f"),
+    ("protection from everything", "702.16f"),
+    ("can't be blocked", "509.1b"),
+    ("can't be blocked except by 3 or more creatures", "509.1b"),
+]
+
+
 def ask(text: str, kind: str) -> dict:
     return next(a for a in mtgkb.run(text)["answers"] if a["ask"] == kind)
 
@@ -192,3 +200,15 @@ def test_702_19c_an_assignment_past_the_planeswalker_needs_trample_over_planeswa
     assert found["legal"] is legal
     if ability == "trample over planeswalkers" and not legal:
         assert "702.19c" in [v["rule"] for v in found["violations"]]
+
+
+@pytest.mark.parametrize(("ability", "rule"), BLOCK_RESTRICTIONS)
+def test_509_1b_702_16f_ask_can_and_ask_fix_with_a_restriction_on_being_blocked(ability, rule):
+    text = TWO + f'Ann controls creature "Rogue" 2/2 with {ability}\n'
+    text += 'Ben controls creature "Bears" 2/2\n"Rogue" attacks Ben\n'
+    # one blocker alone may never block it (three are needed, or none may)
+    found = ask(text + 'ask can "Bears" block "Rogue"\n', "can")
+    assert found["can"] is False and rule in found["forbidden_by"]
+    fixed = ask(text + '"Bears" blocks "Rogue"\nask fix\n', "fix")
+    assert fixed["legal"] is False and fixed["count"] == 1
+    assert fixed["changes"] == [{"remove": "Bears blocks Rogue"}] and rule in fixed["rules"]
