@@ -79,7 +79,8 @@ TARGETED = [
 def test_115_1_ask_fix_points_a_red_spell_away_from_a_target_it_cant_have(holder, ability, rule):
     text = "players: Ann, Ben\nactive: Ann\n"
     if holder == "creature":
-        text += f'Ben controls creature "Bears" 2/2 with {ability}\nAnn controls creature "Elf" 1/1\n'
+        text += f'Ben controls creature "Bears" 2/2 with {ability}\n'
+        text += 'Ann controls creature "Elf" 1/1\n'
         target, legal_one = '"Bears"', "Elf"
     else:
         text += f"Ben has {ability}\n"
@@ -103,7 +104,8 @@ def test_702_16b_702_11d_what_a_colorless_spell_may_target():
     assert wall["can"] is False and "702.16b" in wall["forbidden_by"]
     # hexproof from red stops only red spells and abilities (702.11d)
     assert ask(text + 'ask can Ann target "Drake"\n', "can")["can"] is True
-    player = ask("players: Ann, Ben\nBen has protection from everything\nask can Ann target Ben\n", "can")
+    player = "players: Ann, Ben\nBen has protection from everything\nask can Ann target Ben\n"
+    player = ask(player, "can")
     assert player["can"] is False and "702.16b" in player["forbidden_by"]
 
 
@@ -138,7 +140,8 @@ def test_509_1b_ask_outcome_says_the_block_it_applies_is_illegal(ability):
 
 def test_509_1c_510_1c_a_required_block_deals_its_damage():
     text = TWO + 'Ann controls creature "Lure Bear" 2/2 with must be blocked if able\n'
-    text += 'Ben controls creature "Bears" 2/2\n"Lure Bear" attacks Ben\n"Bears" blocks "Lure Bear"\n'
+    text += 'Ben controls creature "Bears" 2/2\n'
+    text += '"Lure Bear" attacks Ben\n"Bears" blocks "Lure Bear"\n'
     found = ask(text + "combat damage\nask outcome\n", "outcome")
     # the block obeys the requirement; each deals 2 to the other (510.1c, 510.1d)
     assert "illegal_play" not in found
@@ -147,7 +150,8 @@ def test_509_1c_510_1c_a_required_block_deals_its_damage():
     assert {"120.3e", "704.5g"} <= set(found["rules"])
 
 
-TRAMPLE = TWO + 'Ann controls creature "Wurm" 4/4 with trample\n"Wurm" attacks Ben\n"Bears" blocks "Wurm"\n'
+TRAMPLE = TWO + 'Ann controls creature "Wurm" 4/4 with trample\n'
+TRAMPLE += '"Wurm" attacks Ben\n"Bears" blocks "Wurm"\n'
 
 
 @pytest.mark.parametrize(
@@ -193,9 +197,11 @@ def test_702_19c_an_assignment_past_the_planeswalker_needs_trample_over_planeswa
     # to Jace, and only with trample over planeswalkers the rest to Ben (702.19c);
     # before Jace has its loyalty, nothing goes on to Ben
     text = TWO + f'Ann controls creature "Wurm" 6/6 with {ability}\n'
-    text += 'Ben controls planeswalker "Jace Beleren" loyalty 3\nBen controls creature "Bears" 2/2\n'
+    text += 'Ben controls planeswalker "Jace Beleren" loyalty 3\n'
+    text += 'Ben controls creature "Bears" 2/2\n'
     text += '"Wurm" attacks "Jace Beleren"\n"Bears" blocks "Wurm"\n'
-    text += f'"Wurm" assigns 2 damage to "Bears", {jace} damage to "Jace Beleren", {ben} damage to Ben\n'
+    text += f'"Wurm" assigns 2 damage to "Bears", {jace} damage to "Jace Beleren", '
+    text += f"{ben} damage to Ben\n"
     found = ask(text + "ask legal\n", "legal")
     assert found["legal"] is legal
     if ability == "trample over planeswalkers" and not legal:

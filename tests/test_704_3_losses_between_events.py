@@ -26,7 +26,8 @@ def outcome(text: str) -> dict:
 def test_704_3_704_5a_a_player_at_0_after_an_event_has_lost_whatever_comes_next():
     # Ben is at 0 after the Bolt; state-based actions are checked before the next event
     # (704.3): he loses (704.5a) and leaves (800.4a), so the gain no longer reaches him
-    found = outcome(THREE + 'life: Ben 3\n"Lightning Bolt" deals 3 damage to Ben\nBen gains 5 life\n')
+    text = THREE + 'life: Ben 3\n"Lightning Bolt" deals 3 damage to Ben\nBen gains 5 life\n'
+    found = outcome(text)
     assert found["life"] == {"Ann": 20, "Ben": 0, "Cat": 20}
     assert found["lost"] == ["Ben"]
     assert {"704.3", "704.5a", "800.4a"} <= set(found["rules"])

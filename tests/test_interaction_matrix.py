@@ -205,7 +205,7 @@ def _written(feature: str) -> str:
 def with_feature(text: str, feature: str) -> str:
     """The scenario with the feature added: an ability or a color on Ann's first
     creature (Cat's new creature where Ann has none), Ben's player ability, Cat's
-    counters."""
+    counters, or the table's variant (its `game:` line)."""
     category = feature.partition(":")[0]
     lines = text.strip().splitlines()
     after = next(k for k, line in enumerate(lines) if line.startswith("active:")) + 1
@@ -221,6 +221,10 @@ def with_feature(text: str, feature: str) -> str:
         lines.insert(after, f"Ben has {_written(feature)}")
     elif category == "counter":
         lines.insert(after, matrix()["counters"][feature.partition(":")[2]])
+    elif category == "variant":
+        # the same table (Ann, Ben, Cat, attack-left) played as that variant
+        game = feature.partition(":")[2].replace("_", "-")
+        lines = [f"game: {game}" if line.startswith("game:") else line for line in lines]
     else:
         raise AssertionError(f"{feature}: the independence check adds objects' features only")
     return "\n".join(lines) + "\n"
