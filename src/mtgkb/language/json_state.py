@@ -326,6 +326,13 @@ class _Writer:
         self.filename = filename
         self.out = Lines()
         self.players = {p for p in state.get("players", []) if isinstance(p, str)}
+        # the names that can only be objects' (so an unknown bare name is a player's)
+        self.objects = {
+            item["name"]
+            for key in ("objects", "stack", "triggers")
+            for item in state.get(key, [])
+            if isinstance(item, dict) and isinstance(item.get("name"), str)
+        }
         self.vocab: Vocabulary = vocabulary()
 
     def fail(self, path: str, message: str) -> ScenarioError:
@@ -350,10 +357,15 @@ class _Writer:
         return (quoted(value), path)
 
     def either(self, value: str, path: str) -> tuple[str, str]:
-        """A player (bare) or an object or team (quoted)."""
-        if value in self.players and BARE_NAME.fullmatch(value):
+        """A player (bare) or an object or team (quoted); a name that is
+        neither is written as a player's where it can be one."""
+        if value in self.players or value not in self.objects and BARE_NAME.fullmatch(value):
             return (value, path)
         return self.obj(value, path)
+
+    def player_or_team(self, value: str, path: str) -> tuple[str, str]:
+        """A player (bare) or a team (quoted)."""
+        return (value, path) if value in self.players else self.obj(value, path)
 
     def word(self, value: str, path: str) -> tuple[str, str]:
         """A word of the vocabulary (a game, a phase, a color, ...)."""
@@ -473,7 +485,7 @@ class _Writer:
                 add(path, f"{word}: ", self.player(name, path), " ", self.number(value, path))
         for key, word in (("life", "life"), ("poison", "poison")):
             if st.get(key):
-                self.pairs(f"{word}: ", key, st[key], self.either)
+                self.pairs(f"{word}: ", key, st[key], self.player_or_team)
         if "max_attackers" in st:
             count = st["max_attackers"]
             noun = "creature" if count == 1 else "creatures"
