@@ -194,11 +194,19 @@ _TYPE_WORDS = {
 }
 
 
-def _schema_message(error) -> tuple[str, str]:
+def _schema_message(error, state: dict) -> tuple[str, str]:
     """(JSON path, message) of one jsonschema error, said plainly."""
     where = list(error.absolute_path)
     validator, expected = error.validator, error.validator_value
-    if validator == "type":
+    if validator is None:  # a field this kind does not have (a `false` schema)
+        holder: Any = state
+        for key in where:
+            holder = holder[key]
+        kind = next((holder[k] for k in ("kind", "ask", "type", "change") if k in holder), None)
+        extra = next((k for k, v in holder.items() if v is error.instance), None)
+        where += [extra] if extra is not None else []
+        message = "not a field of " + (json.dumps(kind) if kind else "this item")
+    elif validator == "type":
         kinds = expected if isinstance(expected, list) else [expected]
         message = "must be " + " or ".join(_TYPE_WORDS.get(k, k) for k in kinds)
     elif validator == "required":
@@ -256,7 +264,7 @@ def check_schema(state: dict, filename: str) -> None:
 
     error = best_match(_validator().iter_errors(state))
     if error is not None:
-        path, message = _schema_message(error)
+        path, message = _schema_message(error, state)
         raise fail(filename, path, message)
 
 
