@@ -29,7 +29,7 @@ from typing import Any
 
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.model import Ability, Event, Question, Scenario
-from mtgkb.language.parser import MAX_BYTES, read_text
+from mtgkb.language.parser import MAX_BYTES, parse_text, read_text
 from mtgkb.language.suggest import closest, did_you_mean
 from mtgkb.language.validate import validate
 from mtgkb.rulebase import registry
@@ -317,6 +317,13 @@ def state_to_text(source: Any, filename: str = "<state>") -> str:
 # a state as text
 
 
+def whole(value: Any) -> bool:
+    """A whole number, as JSON Schema counts them (2.0 is one; true is not)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return isinstance(value, int) or value.is_integer()
+
+
 def quoted(name: str) -> str:
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -405,7 +412,7 @@ class _Writer:
             raise self.fail(where, self.unknown(key, list(vocab.with_arguments())))
         shape = found.shape
         if shape == "number":
-            if not isinstance(argument, int) or isinstance(argument, bool):
+            if not whole(argument):
                 raise self.fail(where, f"'{phrase}' takes a number")
             text = f"{phrase} {int(argument)}"
             after = vocab.words_after(found.name)
@@ -415,7 +422,7 @@ class _Writer:
         if shape == "counter":
             kinds = dict(vocab.counter_kinds)
             ok = isinstance(argument, dict) and set(argument) == {"kind", "count"}
-            if not ok or argument["kind"] not in kinds or not isinstance(argument["count"], int):
+            if not ok or argument["kind"] not in kinds or not whole(argument["count"]):
                 raise self.fail(
                     where,
                     f'\'{phrase}\' takes {{"kind": one of {", ".join(kinds)}, "count": N}}',
@@ -1105,8 +1112,6 @@ class _Reader:
 
 def text_to_state(text: str | bytes, filename: str = "<stdin>") -> dict:
     """The JSON state of scenario text (parsed and validated)."""
-    from mtgkb.language.parser import parse_text
-
     return scenario_state(parse_text(text, filename))
 
 
