@@ -267,6 +267,8 @@ def test_802_4a_a_state_is_answered_like_its_text_by_the_cli_and_the_python_api(
     assert by_state["answers"] == by_text["answers"]
     legal = by_state["answers"][0]
     assert legal["legal"] is False and "802.4a" in legal["rules"]
+    (many,) = mtgkb.run_many([ILLEGAL_BLOCK])
+    assert many.result()["answers"] == by_text["answers"]
     path = tmp_path / "block.json"
     path.write_text(json.dumps(ILLEGAL_BLOCK), encoding="utf-8")
     out = subprocess.run([str(MTGKB), "run", "--json", str(path)], capture_output=True, text=True)
@@ -304,6 +306,11 @@ def test_802_4a_the_http_api_answers_a_state_serves_the_schema_and_returns_state
         assert "/objects/1/power: must be an integer" in refused.json()["message"]
         both = client.post("/v1/run", json={"state": ILLEGAL_BLOCK, "scenario": text})
         assert both.status_code == 400
+
+        batch = client.post("/v1/batch", json=[{"state": ILLEGAL_BLOCK}, {"scenario": text}])
+        items = batch.json()
+        assert [i["status"] for i in items] == [200, 200]
+        assert items[0]["body"]["answers"] == items[1]["body"]["answers"]
 
         served = client.get("/v1/schema/scenario")
         assert served.status_code == 200
