@@ -58,7 +58,7 @@ class SourceMap:
         message = err.message
         if err.path is None:
             message = re.sub(
-                r"\bline (\d+)\b",
+                r"\b(?:line|riga) (\d+)\b",
                 lambda m: self.statement_of(int(m.group(1))),
                 message,
             )
