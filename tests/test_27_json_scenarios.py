@@ -20,7 +20,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import CONFORMANCE, ROOT
+from helpers import CONFORMANCE, ROOT, examples, scenario
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.facts import scenario_facts
@@ -151,6 +153,61 @@ def test_every_statement_of_the_language_round_trips_through_a_state():
             q.params.get("text") for q in scenario.questions
         ], line
     assert tried > 100
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(scenario())
+def test_any_scenario_that_reads_has_a_state_whose_text_reads_the_same(text):
+    try:
+        read = read_text(text)
+    except ScenarioError:
+        return
+    state = scenario_state(read)
+    again = read_text(write_state(state).text())
+    assert scenario_state(again) == state
+    assert {str(f) for f in scenario_facts(again)} == {str(f) for f in scenario_facts(read)}
+
+
+def leaves(value, path=()):
+    """Every place of a JSON value (its own, and each key's and item's)."""
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from leaves(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from leaves(item, (*path, index))
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text(max_size=30)
+    | st.sampled_from(["Rob", "Alex, Rob", 'x"\\', "a\nask legal", "flying", "#", "Alone"]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.data())
+def test_any_value_anywhere_in_a_state_is_read_or_refused_at_a_path_never_a_crash(data):
+    state = json.loads(json.dumps(ILLEGAL_BLOCK))
+    places = [p for p in leaves(state) if p]
+    place = data.draw(st.sampled_from(places))
+    holder = state
+    for key in place[:-1]:
+        holder = holder[key]
+    holder[place[-1]] = data.draw(JSON_VALUES)
+    try:
+        parse_scenario(state, "fuzz.json")
+    except ScenarioError as err:
+        assert err.path is not None and err.path.startswith("/")
+        assert err.message.startswith(err.path + ": ")
 
 
 def test_convert_turns_mtg_into_json_and_back(tmp_path):
