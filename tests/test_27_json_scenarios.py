@@ -300,6 +300,20 @@ def test_json_that_is_no_state_is_an_error_at_the_root_never_a_traceback(text):
     assert caught.value.path == "/"
 
 
+def test_a_dict_that_is_no_json_data_is_refused_by_the_python_api():
+    import mtgkb
+
+    deep: dict = {}
+    inner = deep
+    for _ in range(5000):
+        inner["a"] = {}
+        inner = inner["a"]
+    for bad in (deep, {"players": {"Ann", "Ben"}}, {"life": {"Ann": float("nan")}}):
+        with pytest.raises(mtgkb.ScenarioError) as caught:
+            mtgkb.run(bad)
+        assert caught.value.path == "/"
+
+
 def test_the_cli_refuses_a_bad_state_with_its_path_and_exit_2(tmp_path):
     state = json.loads(json.dumps(ILLEGAL_BLOCK))
     state["objects"][1]["power"] = "3"

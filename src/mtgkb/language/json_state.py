@@ -57,6 +57,17 @@ def is_state(source: Any) -> bool:
     return False
 
 
+def state_json(state: dict, filename: str = "<state>") -> str:
+    """A state given as a dict, as JSON text (to send to a worker); a dict
+    that is no JSON data (a set in it, nested past any state) is an error."""
+    try:
+        return json.dumps(state, ensure_ascii=False, allow_nan=False)
+    except RecursionError:
+        raise state_error(filename, "/", "the state nests too deep to be a state") from None
+    except (TypeError, ValueError) as err:
+        raise state_error(filename, "/", f"not JSON data: {err}") from None
+
+
 def decode(source: Any, filename: str) -> dict:
     """The JSON object of a state given as a dict, text or UTF-8 bytes."""
     if isinstance(source, dict):
@@ -168,7 +179,10 @@ def check_schema(state: dict, filename: str) -> None:
     of the first fault."""
     from jsonschema.exceptions import best_match
 
-    error = best_match(_validator().iter_errors(state))
+    try:
+        error = best_match(_validator().iter_errors(state))
+    except RecursionError:
+        raise state_error(filename, "/", "the state nests too deep to be a state") from None
     if error is not None:
         path, message = _schema_message(error, state)
         raise state_error(filename, path, message)
@@ -237,6 +251,7 @@ def convert(source: Any, filename: str = "<stdin>", to: str | None = None) -> st
 
 __all__ = [
     "convert",
+    "state_json",
     "SCHEMA_FILE",
     "SourceMap",
     "is_state",

@@ -7,13 +7,13 @@ its workers) do not import each other.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from mtgkb.engine.state import Engine
+from mtgkb.language.json_state import state_json
 from mtgkb.questions.answers import Limits
 from mtgkb.running import pool
 from mtgkb.running.runner import answer_text
@@ -37,7 +37,7 @@ class Answerer:
         `text` may be a JSON game state, as a dict too."""
         bounds = Limits(lang=lang, **limits)
         if isinstance(text, dict):
-            text = json.dumps(text, ensure_ascii=False)  # read as a state (json_state)
+            text = state_json(text, name)  # JSON text, read as a state by the worker
         if self.pool is None:
             result = answer_text(text, name, bounds, engine=self.engine)
         else:
