@@ -46,9 +46,10 @@ if TYPE_CHECKING:
 
 
 def run(
-    text: str | bytes, name: str = "<string>", answerer: Answerer | None = None, **limits
+    text: str | bytes | dict, name: str = "<string>", answerer: Answerer | None = None, **limits
 ) -> dict:
-    """Answer every question of a scenario text; the spec's JSON object as a dict.
+    """Answer every question of a scenario text, or of a JSON game state (a
+    dict, or JSON text: mtgkb.language.json_state); the spec's JSON object as a dict.
 
     `limits` are `max_models`, `timeout`, `memory` and `lang`. Bad input raises
     `mtgkb.ScenarioError`; a time-out raises `mtgkb.SolveTimeout`. To answer

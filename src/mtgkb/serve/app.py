@@ -144,11 +144,13 @@ def read_request(payload: Any, settings: Settings) -> tuple[str, str, Limits, di
         payload = {"scenario": payload}
     if not isinstance(payload, dict):
         raise BadRequest("the request must be a JSON object or text/plain scenario text")
-    known = {"scenario", "timeout", "max_models", "lang", "name", "id"}
+    known = {"scenario", "state", "timeout", "max_models", "lang", "name", "id"}
     unknown = sorted(set(payload) - known)
     if unknown:
         raise BadRequest(f"unknown field(s): {', '.join(unknown)}")
     text = payload.get("scenario")
+    if "state" in payload:  # a JSON game state (mtgkb.language.json_state) instead
+        text = state_text(payload)
     if not isinstance(text, str):
         raise BadRequest('"scenario" must be the scenario text, as a string')
     name = payload.get("name", "<request>")
@@ -184,6 +186,16 @@ def read_request(payload: Any, settings: Settings) -> tuple[str, str, Limits, di
     return text, name, limits, {"lang": lang}
 
 
+def state_text(payload: dict) -> str:
+    """The JSON text of a request's `state` (read as a state by the worker:
+    mtgkb.language.json_state.is_state)."""
+    if "scenario" in payload:
+        raise BadRequest('give either "scenario" (text) or "state" (a JSON object), not both')
+    if not isinstance(payload["state"], dict):
+        raise BadRequest('"state" must be a JSON object (the schema: GET /v1/schema/scenario)')
+    return json.dumps(payload["state"], ensure_ascii=False)
+
+
 def too_large(settings: Settings, size: int) -> dict:
     limit = max_bytes(settings)
     return {
@@ -196,8 +208,8 @@ def too_large(settings: Settings, size: int) -> dict:
 def _input_error(result) -> dict:
     body = {"file": result.name, "error": result.error or result.output.get("error", "")}
     err = result.exception
-    for field in ("line", "column", "message"):
-        if err is not None and hasattr(err, field):
+    for field in ("line", "column", "message", "path"):
+        if err is not None and getattr(err, field, None) is not None:
             body[field] = getattr(err, field)
     return body
 
@@ -304,11 +316,11 @@ def scenario_view(text: str, name: str) -> dict:
     """The parsed scenario as JSON data, and its clingo facts."""
     from mtgkb.language.errors import ScenarioError
     from mtgkb.language.facts import facts_text, scenario_facts
-    from mtgkb.language.parser import parse_text
+    from mtgkb.language.json_state import parse_scenario, scenario_state
     from mtgkb.running.pool import travelling
 
     try:
-        scenario = parse_text(text, name)
+        scenario = parse_scenario(text, name)
     except ScenarioError as err:
         return {"error": travelling(err)}
     team_of = {m: t.name for t in scenario.teams for m in t.members}
@@ -350,6 +362,8 @@ def scenario_view(text: str, name: str) -> dict:
             "questions": [{"ask": q.kind, "line": q.line} for q in scenario.questions],
         },
         "facts": facts_text(scenario_facts(scenario)),
+        # everything the scenario says, as a JSON state: sendable back to /v1/run
+        "state": scenario_state(scenario),
     }
 
 
@@ -688,6 +702,12 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         else:
             status, body = await run_in_threadpool(rule_answer, number, lang)
         return JSONResponse(body, status_code=status)
+
+    @app.get("/v1/schema/scenario", summary="The JSON Schema of a JSON game state")
+    async def scenario_schema():
+        from mtgkb.language.json_state import schema
+
+        return JSONResponse(schema(), media_type="application/schema+json")
 
     @app.get("/v1/examples", summary="The bundled example scenarios")
     async def example_list() -> list[dict]:

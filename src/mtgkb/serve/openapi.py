@@ -6,10 +6,15 @@ from __future__ import annotations
 
 RUN_JSON = {
     "type": "object",
-    "required": ["scenario"],
     "additionalProperties": False,
+    "description": "either `scenario` (text) or `state` (a JSON game state)",
     "properties": {
         "scenario": {"type": "string", "description": "the scenario, in the .mtg language"},
+        "state": {
+            "type": "object",
+            "description": "the scenario as a JSON game state: its JSON Schema is served at "
+            "GET /v1/schema/scenario (errors name the JSON path, 422)",
+        },
         "timeout": {
             "type": "number",
             "exclusiveMinimum": 0,
@@ -71,6 +76,7 @@ INPUT_ERROR = {
         "line": {"type": "integer"},
         "column": {"type": "integer"},
         "message": {"type": "string"},
+        "path": {"type": "string", "description": "in a JSON state: the JSON path at fault"},
     },
 }
 
