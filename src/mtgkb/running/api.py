@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mtgkb.engine.state import Engine
+from mtgkb.output.envelope import stamp
 from mtgkb.questions.answers import Limits
 from mtgkb.running import pool
 from mtgkb.running.runner import answer_text
@@ -38,7 +39,7 @@ class Answerer:
             result = pool.answer(text, name, bounds, self.pool)
         if result.exception is not None:
             raise result.exception
-        return {**result.output, "rule_base": self.engine.describe()}
+        return stamp({**result.output, "rule_base": self.engine.describe()})
 
     def close(self) -> None:
         if self.pool is not None:

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from mtgkb import __version__
+from mtgkb.output.envelope import stamp
 from mtgkb.questions.answers import Limits
 from mtgkb.running.pool import Pool, answer
 from mtgkb.serve.listening import HEADER_TIMEOUT, guarded_protocol
@@ -571,7 +572,9 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
                 status, exit_status, body = await run_of(job) if isinstance(job, Job) else job
         except Full:
             return busy()
-        return JSONResponse(body, status_code=status, headers={"X-Mtgkb-Exit": str(exit_status)})
+        return JSONResponse(
+            stamp(body), status_code=status, headers={"X-Mtgkb-Exit": str(exit_status)}
+        )
 
     @app.post(
         "/v1/facts",
@@ -608,7 +611,7 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
             status, exit_status, body = await run_of(job)
         else:
             status, exit_status, body = job
-        line = {"index": index, "status": status, "exit": exit_status, "body": body}
+        line = {"index": index, "status": status, "exit": exit_status, "body": stamp(body)}
         return line if ident is None else {"id": ident, **line}
 
     async def batch_lines(items: list):
@@ -759,7 +762,7 @@ def stdio_answer(pool: Pool, settings: Settings, line: bytes | None, size: int) 
             if isinstance(payload, dict):
                 ident = payload.pop("id", None)
             status, exit_status, body = run_answer(pool, settings, payload)
-    out = {"status": status, "exit": exit_status, "body": body}
+    out = {"status": status, "exit": exit_status, "body": stamp(body)}
     return out if ident is None else {"id": ident, **out}
 
 
