@@ -189,6 +189,10 @@ class RunError(BaseModel):
     rule_base: RuleBase | None = None
 
 
+# each kind's class is a name of this module too (`mtgkb.output.models.LegalAnswer`)
+globals().update({model.__name__: model for model in BY_ASK.values()})
+
+
 def model_of(answer: dict) -> type[BaseModel]:
     """The class an answer (a dict) is an instance of: its kind's, or
     UnsupportedAnswer, or UnansweredAnswer."""

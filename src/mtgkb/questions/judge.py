@@ -277,8 +277,10 @@ def _target_changes(scenario, model) -> list[dict]:
 
 def _play_declaration(play, targets: list[str]) -> dict:
     """A declared cast or activation as data (`_play_text`'s)."""
-    kind = "cast" if play.kind == "cast" else "activate"
-    return {"type": kind, "player": play.player, "name": play.name, "targets": list(targets)}
+    if play.kind == "cast":
+        cast = {"type": "cast", "player": play.player, "spell_type": play.spell_type}
+        return {**cast, "name": play.name, "targets": list(targets)}
+    return {"type": "activate", "player": play.player, "name": play.name, "targets": list(targets)}
 
 
 def _remaining(scenario, model, limits, session=None) -> list[dict]:

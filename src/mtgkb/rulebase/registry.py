@@ -132,6 +132,7 @@ SHAPES: MappingProxyType[str, tuple[tuple[str, str, str], ...]] = MappingProxyTy
             ("blocker?", "str", "the blocking creature"),
             ("player?", "str", "who casts, activates or chooses"),
             ("name?", "str", "the spell or the source of the ability"),
+            ("spell_type?", "str", "the card type of the spell cast"),
             ("targets?", "list[str]", "the targets of the spell or ability"),
             ("defender?", "str", "the defending player chosen"),
             ("line?", "int", "where the file declares it"),

@@ -482,6 +482,7 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         docs_url=None,  # the interactive docs load scripts from a CDN: none here
         redoc_url=None,
     )
+    app.openapi = functools.partial(openapi.document, app)  # with the answers' classes
     app.state.pool = pool
     app.state.settings = settings
     app.state.admission = admission
