@@ -286,15 +286,16 @@ def run_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, int, 
 def as_printed(output: dict, engine=None) -> dict:
     """The answers as `mtgkb run --json` prints them: with the rule base
     they came from (the `engine`'s, the pool's; else the one this process
-    uses, mtgkb.rulebase.location.current)."""
+    uses, mtgkb.rulebase.location.current), the schema version and the CR
+    edition."""
     if engine is not None:
-        return {**output, "rule_base": engine.describe()}
+        return stamp({**output, "rule_base": engine.describe()})
     from mtgkb.rulebase import location as paths
 
     current = getattr(paths, "current", None)
     if current is None:
-        return output
-    return {**output, "rule_base": current().describe()}
+        return stamp(dict(output))
+    return stamp({**output, "rule_base": current().describe()})
 
 
 # --------------------------------------------------------------------------
