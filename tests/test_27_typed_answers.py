@@ -112,6 +112,22 @@ def test_509_1a_a_violation_names_its_kind_rule_and_the_line_of_the_declaration(
         models.typed(answer)
 
 
+def test_702_111b_a_violation_about_a_block_points_at_the_block():
+    # 702.111b: a creature with menace can't be blocked except by two or more
+    # creatures; the one block of Ogre (line 6) is what breaks it, not the attack
+    text = """players: Ann, Ben
+active: Ann
+Ann controls creature "Ogre" 3/3 with menace
+Ben controls creature "Wall" 0/4
+"Ogre" attacks Ben
+"Wall" blocks "Ogre"
+ask legal
+"""
+    (violation,) = mtgkb.run(text)["answers"][0]["violations"]
+    assert violation["rule"] == "702.111b" and violation["kind"] == "menace_single_blocker"
+    assert (violation["line"], violation["column"]) == (6, 1)
+
+
 def test_509_1a_fix_gives_its_changes_as_data_beside_the_words():
     fix = mtgkb.run(TAPPED_BLOCKER)["answers"][1]
     # the one legal play closest to the declared one leaves the block out (509.1a)

@@ -5,10 +5,11 @@ A violation names objects (its term's arguments, in order: `"objects"`);
 the declaration it is about is the first one, in file order, whose own names
 begin with the violation's first object and hold its second where it has
 one (`"Bear" blocks "Giant"` for a violation about Bear blocking Giant);
-else the first declaration naming its first object anywhere; else the line
-that brings that object into the game. This reads the shape of the
-language's declarations, never a rule of the game; a violation that names
-nothing written in the file gets no place.
+else the first naming both its first objects (the block of a creature with
+menace); else the first whose subject is its first object, or that names
+it anywhere; else the line that brings that object into the game. This
+reads the shape of the language's declarations, never a rule of the game;
+a violation that names nothing written in the file gets no place.
 """
 
 from __future__ import annotations
@@ -41,13 +42,18 @@ def place(objects: list[str], declarations, scenario) -> tuple[int, int] | None:
     """The (line, column) a violation naming `objects` comes from, or None."""
     if not objects:
         return None
-    first, second = objects[0], objects[1] if len(objects) > 1 else None
-    for names, line, column in declarations:
-        if names and names[0] == first and (second is None or second in names[1:]):
-            return line, column
-    for names, line, column in declarations:
-        if first in names:
-            return line, column
+    first, named = objects[0], set(objects[:2])
+    passes = (
+        # its subject first, the other object after it ("Bear" blocks "Giant")
+        lambda names: names[0] == first and (len(named) == 1 or objects[1] in names[1:]),
+        lambda names: named <= set(names),  # both objects, in any place
+        lambda names: names[0] == first,  # its subject
+        lambda names: first in names,  # its first object anywhere
+    )
+    for fits in passes:
+        for names, line, column in declarations:
+            if names and fits(names):
+                return line, column
     for thing in getattr(scenario, "objects", ()):
         if getattr(thing, "name", None) == first and thing.line > 0:
             return thing.line, thing.column
