@@ -292,3 +292,34 @@ def test_27_every_answer_of_every_scenario_file_fits_its_class(monkeypatch):
     assert answered >= 10
     # the files ask every kind of question: each class is exercised
     assert asked == {entry.ask for entry in registry.ENTRIES}
+
+
+@pytest.mark.parametrize(
+    ("house", "classes"),
+    [
+        # 103.4: a second starting life total: the answers say "inconsistent"
+        (
+            "% 103.4: house rule\nstarting_life(P,30) :- player(P).\n",
+            ["LegalAnswer", "PayAnswer", "OutcomeAnswer"],
+        ),
+        # no answer set at all: each answer names its question only
+        ("% 119.1: a planted mistake\n:- player(_).\n", ["UnansweredAnswer"] * 3),
+    ],
+)
+def test_103_4_answers_of_a_rule_base_that_contradicts_itself_fit_their_classes(
+    tmp_path, capsys, house, classes
+):
+    from mtgkb.cli import main
+
+    scenario = tmp_path / "s.mtg"
+    scenario.write_text(
+        'players: Ann, Ben\n"Bolt" deals 3 damage to Ben\nask legal\n'
+        "ask can Ben pay 25 life\nask outcome\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "house.lp").write_text(house, encoding="utf-8")
+    status = main(["run", "--json", str(scenario), "--with", str(tmp_path / "house.lp")])
+    assert status == 4  # spec, section 11
+    result = models.typed_result(json.loads(capsys.readouterr().out))
+    assert [type(answer).__name__ for answer in result.answers] == classes
+    assert all(answer.inconsistent for answer in result.answers)
