@@ -13,6 +13,7 @@ from pathlib import Path
 
 from mtgkb import __version__
 from mtgkb.language.errors import MAX_TIMEOUT, UsageError, check_count, check_timeout
+from mtgkb.output.envelope import stamp
 from mtgkb.questions.answers import Limits
 from mtgkb.rulebase.words import rule_base_title
 from mtgkb.running.deadline import DEFAULT_MEMORY_CAP_MB, bound_memory, memory_limit
@@ -166,6 +167,7 @@ def _run(args: argparse.Namespace, limits: Limits) -> int:
         print(rule_base_title(args.chosen_rule_base, args.lang), file=sys.stderr, flush=True)
     for result in results:
         result.output.setdefault("rule_base", base)  # (a Dask worker names its own)
+        stamp(result.output)  # schema_version, cr_edition (mtgkb.output.envelope)
         status = max(status, result.status)
         if result.error:
             print(result.error, file=sys.stderr, flush=True)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from mtgkb.engine.state import Engine
 from mtgkb.language.json_state import state_json
+from mtgkb.output.envelope import stamp
 from mtgkb.questions.answers import Limits
 from mtgkb.running import pool
 from mtgkb.running.runner import answer_text
@@ -44,7 +45,7 @@ class Answerer:
             result = pool.answer(text, name, bounds, self.pool)
         if result.exception is not None:
             raise result.exception
-        return {**result.output, "rule_base": self.engine.describe()}
+        return stamp({**result.output, "rule_base": self.engine.describe()})
 
     def close(self) -> None:
         if self.pool is not None:

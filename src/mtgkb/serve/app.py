@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from mtgkb import __version__
+from mtgkb.output.envelope import stamp
 from mtgkb.questions.answers import Limits
 from mtgkb.running.pool import Pool, answer
 from mtgkb.serve.listening import HEADER_TIMEOUT, guarded_protocol
@@ -297,15 +298,16 @@ def run_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, int, 
 def as_printed(output: dict, engine=None) -> dict:
     """The answers as `mtgkb run --json` prints them: with the rule base
     they came from (the `engine`'s, the pool's; else the one this process
-    uses, mtgkb.rulebase.location.current)."""
+    uses, mtgkb.rulebase.location.current), the schema version and the CR
+    edition."""
     if engine is not None:
-        return {**output, "rule_base": engine.describe()}
+        return stamp({**output, "rule_base": engine.describe()})
     from mtgkb.rulebase import location as paths
 
     current = getattr(paths, "current", None)
     if current is None:
-        return output
-    return {**output, "rule_base": current().describe()}
+        return stamp(dict(output))
+    return stamp({**output, "rule_base": current().describe()})
 
 
 # --------------------------------------------------------------------------
@@ -495,6 +497,7 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         docs_url=None,  # the interactive docs load scripts from a CDN: none here
         redoc_url=None,
     )
+    app.openapi = functools.partial(openapi.document, app)  # with the answers' classes
     app.state.pool = pool
     app.state.settings = settings
     app.state.admission = admission
@@ -585,7 +588,9 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
                 status, exit_status, body = await run_of(job) if isinstance(job, Job) else job
         except Full:
             return busy()
-        return JSONResponse(body, status_code=status, headers={"X-Mtgkb-Exit": str(exit_status)})
+        return JSONResponse(
+            stamp(body), status_code=status, headers={"X-Mtgkb-Exit": str(exit_status)}
+        )
 
     @app.post(
         "/v1/facts",
@@ -622,7 +627,7 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
             status, exit_status, body = await run_of(job)
         else:
             status, exit_status, body = job
-        line = {"index": index, "status": status, "exit": exit_status, "body": body}
+        line = {"index": index, "status": status, "exit": exit_status, "body": stamp(body)}
         return line if ident is None else {"id": ident, **line}
 
     async def batch_lines(items: list):
@@ -779,7 +784,7 @@ def stdio_answer(pool: Pool, settings: Settings, line: bytes | None, size: int) 
             if isinstance(payload, dict):
                 ident = payload.pop("id", None)
             status, exit_status, body = run_answer(pool, settings, payload)
-    out = {"status": status, "exit": exit_status, "body": body}
+    out = {"status": status, "exit": exit_status, "body": stamp(body)}
     return out if ident is None else {"id": ident, **out}
 
 
