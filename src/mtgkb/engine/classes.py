@@ -230,20 +230,12 @@ def _count_component(space: Space, members: list, need: dict) -> int:
         lonely = x in space.not_alone
         free_ways = [comb(free, i) for i in range(free + 1)]
         following: dict[tuple, list[int]] = {}
-
-        def add(key, points, ways):
-            found = following.get(key)
-            if found is None or points > found[0]:
-                following[key] = [points, ways]
-            elif points == found[0]:
-                found[1] += ways
-
         for (hist, picked, alone), (points, ways) in states.items():
             for new_hist, taken, tracked_ways in _picks(hist, mine, caps, capacity):
                 room = capacity - taken
                 if taken == 0:
                     # nothing, or some free options only
-                    add((hist, picked, alone), points, ways)
+                    _keep_best(following, (hist, picked, alone), points, ways)
                     some = sum(free_ways[1 : room + 1])
                     if not some:
                         continue
@@ -253,7 +245,7 @@ def _count_component(space: Space, members: list, need: dict) -> int:
                 counts = list(picked)
                 counts[g] = min(counts[g] + 1, group_cap[g])
                 marks = alone | {g} if lonely else alone
-                add((new_hist, tuple(counts), marks), points + point, ways * many)
+                _keep_best(following, (new_hist, tuple(counts), marks), points + point, ways * many)
         if len(following) > MAX_STATES:
             raise Unsupported("too many states in the count")
         states = following
@@ -284,6 +276,16 @@ def _count_component(space: Space, members: list, need: dict) -> int:
         elif points == best:
             total += ways
     return total
+
+
+def _keep_best(table: dict, key: tuple, points: int, ways: int) -> None:
+    """Add `ways` ways of reaching state `key` with `points`: a state keeps
+    the most points reached and how many ways reach them."""
+    found = table.get(key)
+    if found is None or points > found[0]:
+        table[key] = [points, ways]
+    elif points == found[0]:
+        found[1] += ways
 
 
 def _picks(hist: tuple, kinds: list[int], caps: list[int], capacity: int):
