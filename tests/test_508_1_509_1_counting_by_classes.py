@@ -254,3 +254,37 @@ def test_805_10d_hidden_teammates_fall_back_and_stay_exact():
         count_space(derived.models[0], "blocks")
     counted, plain = _answer(text), _answer(text, PLAIN)
     assert (counted["count"], counted["complete"]) == (plain["count"], True)
+
+
+# --- the forms cover every restriction on the group ---------------------------
+
+#: Each kind of restriction on the whole group of attackers or blockers the rule
+#: base derives (a `block_group_fault` or `attack_group_fault`), and the form of
+#: queries/block_classes.lp or queries/attack_classes.lp that counts it. A new
+#: restriction on the group needs its form there (and in mtgkb.engine.classes if
+#: it is a new shape), then its line here.
+GROUP_FAULTS_COUNTED = {
+    "menace_single_blocker": "decl_min_takers",  # 702.111b
+    "too_few_blockers": "decl_min_takers",  # 509.1b
+    "blocks_alone": "decl_not_alone",  # 509.1b
+    "blocks_several": "decl_capacity",  # 509.1a (a written declaration only)
+    "blocks_too_many": "decl_capacity",  # 509.1a (a written declaration only)
+    "attacks_alone": "decl_not_alone",  # 508.1c
+    "too_many_attackers": "decl_max_choosers",  # 508.1c
+}
+
+
+def test_508_1c_509_1b_every_group_restriction_has_its_counting_form():
+    import re
+
+    from tests.helpers import ROOT
+
+    heads = re.compile(r'^(?:block|attack)_group_fault\(\w+,"[^"]+",(\w+)\(', re.MULTILINE)
+    kinds = set()
+    for path in sorted((ROOT / "rules").glob("*.lp")):
+        kinds |= set(heads.findall(path.read_text(encoding="utf-8")))
+    assert kinds == set(GROUP_FAULTS_COUNTED)
+    forms = (ROOT / "queries" / "block_classes.lp").read_text(encoding="utf-8")
+    forms += (ROOT / "queries" / "attack_classes.lp").read_text(encoding="utf-8")
+    for form in GROUP_FAULTS_COUNTED.values():
+        assert f"\n{form}(" in forms
