@@ -288,3 +288,27 @@ def test_508_1c_509_1b_every_group_restriction_has_its_counting_form():
     forms += (ROOT / "queries" / "attack_classes.lp").read_text(encoding="utf-8")
     for form in GROUP_FAULTS_COUNTED.values():
         assert f"\n{form}(" in forms
+
+
+def test_509_1b_two_except_by_restrictions_both_hold():
+    """509.1b: every restriction must be obeyed, so an attacker that "can't
+    be blocked except by 2 or more" and "except by 3 or more" creatures
+    needs three. Two plain blockers and that attacker beside a plain one:
+    the big attacker can't be blocked by two alone, so each blocker blocks
+    the plain attacker or nothing: 2 x 2 = 4 (found by the property test
+    above: the rule base counted 5, two blockers meeting the first
+    restriction hiding the second)."""
+    text = (
+        "players: Rob, Alex\nactive: Rob\n"
+        'Rob controls creature "Big" 2/2 with can\'t be blocked except by 2 or more creatures, '
+        "can't be blocked except by 3 or more creatures\n"
+        'Rob controls creature "A" 2/2\n'
+        'Alex controls creature "B1" 2/2\nAlex controls creature "B2" 2/2\n'
+        '"Big" attacks Alex\n"A" attacks Alex\n'
+    )
+    for engine in (CLASSES, PLAIN):
+        answer = _answer(text + "ask blocks for Alex limit 1\n", engine)
+        assert (answer["count"], answer["complete"]) == (4, True)
+    legal = _answer(text + '"B1" blocks "Big"\n"B2" blocks "Big"\nask legal\n')
+    assert legal["legal"] is False
+    assert [v["rule"] for v in legal["violations"]] == ["509.1b"]
