@@ -64,14 +64,15 @@ class Unsupported(Exception):
 class Space:
     """The declarations of one space (`blocks`, `attacks`), as derived."""
 
-    choosers: dict[clingo.Symbol, clingo.Symbol] = field(default_factory=dict)  # X -> group
-    options: dict[clingo.Symbol, list[clingo.Symbol]] = field(default_factory=dict)
-    capacity: dict[clingo.Symbol, int] = field(default_factory=dict)
-    min_takers: dict[tuple[clingo.Symbol, clingo.Symbol], int] = field(default_factory=dict)
-    not_alone: set[clingo.Symbol] = field(default_factory=set)
-    max_choosers: dict[clingo.Symbol, int] = field(default_factory=dict)
-    reward_chooser: set[clingo.Symbol] = field(default_factory=set)
-    reward_option: set[clingo.Symbol] = field(default_factory=set)
+    # (each name is the text of its symbol)
+    choosers: dict[str, str] = field(default_factory=dict)  # X -> its group
+    options: dict[str, list[str]] = field(default_factory=dict)
+    capacity: dict[str, int] = field(default_factory=dict)
+    min_takers: dict[tuple[str, str], int] = field(default_factory=dict)
+    not_alone: set[str] = field(default_factory=set)
+    max_choosers: dict[str, int] = field(default_factory=dict)
+    reward_chooser: set[str] = field(default_factory=set)
+    reward_option: set[str] = field(default_factory=set)
     unsupported: list[str] = field(default_factory=list)
 
 
@@ -85,21 +86,24 @@ def read_space(symbols: Iterable[clingo.Symbol], space: str) -> Space:
         args = symbol.arguments
         if not args or args[0].type != clingo.SymbolType.Function or args[0].name != space:
             continue
-        rows.setdefault(symbol.name, []).append(tuple(args[1:]))
+        # (names as text: cheaper to hash and compare than symbols)
+        rows.setdefault(symbol.name, []).append(
+            tuple(a.number if a.type == clingo.SymbolType.Number else str(a) for a in args[1:])
+        )
     for x, group in rows.get("decl_chooser", ()):
         found.choosers[x] = group
         found.options.setdefault(x, [])
     for x, y in rows.get("decl_option", ()):
         found.options.setdefault(x, []).append(y)
     for x, k in rows.get("decl_capacity", ()):
-        found.capacity[x] = min(found.capacity.get(x, k.number), k.number)
+        found.capacity[x] = min(found.capacity.get(x, k), k)
     for y, group, n in rows.get("decl_min_takers", ()):
         key = (y, group)
-        found.min_takers[key] = max(found.min_takers.get(key, 0), n.number)
+        found.min_takers[key] = max(found.min_takers.get(key, 0), n)
     for (x,) in rows.get("decl_not_alone", ()):
         found.not_alone.add(x)
     for group, n in rows.get("decl_max_choosers", ()):
-        found.max_choosers[group] = min(found.max_choosers.get(group, n.number), n.number)
+        found.max_choosers[group] = min(found.max_choosers.get(group, n), n)
     for (x,) in rows.get("decl_reward_chooser", ()):
         found.reward_chooser.add(x)
     for (y,) in rows.get("decl_reward_option", ()):
@@ -129,12 +133,12 @@ def count(space: Space) -> int:
     for x in choosers:
         if x not in space.capacity:
             raise Unsupported(f"{x} has no capacity")
-    takers: dict[clingo.Symbol, list[clingo.Symbol]] = {}
+    takers: dict[str, list[str]] = {}
     for x in choosers:
         for y in space.options[x]:
             takers.setdefault(y, []).append(x)
     # the options a constraint names, and the number of takers from which it holds
-    need: dict[clingo.Symbol, int] = {}
+    need: dict[str, int] = {}
     for (y, group), n in space.min_takers.items():
         mine = takers.get(y, [])
         if any(space.choosers[x] != group for x in mine):
@@ -166,12 +170,12 @@ def count(space: Space) -> int:
 
     for y in need:
         join(takers[y])
-    by_group: dict[clingo.Symbol, list] = {}
+    by_group: dict[str, list] = {}
     for x in choosers:
         by_group.setdefault(space.choosers[x], []).append(x)
     for group in constrained_groups:
         join(by_group.get(group, []))
-    components: dict[clingo.Symbol, list] = {}
+    components: dict[str, list] = {}
     for x in choosers:
         components.setdefault(find(x), []).append(x)
 
@@ -199,7 +203,7 @@ def _count_component(space: Space, members: list, need: dict) -> int:
     """The number of best declarations of one component (see the module's
     docstring: a dynamic program over its choosers)."""
     tracked = sorted({y for x in members for y in space.options[x] if y in need})
-    takers_of: dict[clingo.Symbol, frozenset] = {}
+    takers_of: dict[str, frozenset] = {}
     for y in tracked:
         takers_of[y] = frozenset(x for x in members if y in space.options[x])
     # classes of options: the same takers, the same constraint, the same point
@@ -221,6 +225,7 @@ def _count_component(space: Space, members: list, need: dict) -> int:
     # groups where a "not alone" chooser picked)
     start_hist = tuple(tuple([size] + [0] * cap) for size, cap in zip(sizes, caps, strict=True))
     states: dict[tuple, list[int]] = {(start_hist, (0,) * len(groups), frozenset()): [0, 1]}
+    memo: dict[tuple, list] = {}  # the picks from one histogram, for choosers alike
     for x in members:
         free = sum(1 for y in space.options[x] if y not in need)
         capacity = space.capacity[x]
@@ -231,7 +236,11 @@ def _count_component(space: Space, members: list, need: dict) -> int:
         free_ways = [comb(free, i) for i in range(free + 1)]
         following: dict[tuple, list[int]] = {}
         for (hist, picked, alone), (points, ways) in states.items():
-            for new_hist, taken, tracked_ways in _picks(hist, mine, caps, capacity):
+            key = (hist, tuple(mine), capacity)
+            picks = memo.get(key)
+            if picks is None:
+                picks = memo[key] = _picks(hist, mine, caps, capacity)
+            for new_hist, taken, tracked_ways in picks:
                 room = capacity - taken
                 if taken == 0:
                     # nothing, or some free options only
