@@ -11,7 +11,8 @@ players using every restriction and requirement the counter reads: menace
 block an additional creature" and "any number" (509.1a), "can't block
 alone" (509.1b), "blocks each combat if able" and "must be blocked if able"
 (509.1c), "can't attack alone" and "no more than N creatures can attack"
-(508.1c), "attacks each combat if able" (508.1d), and the per-pair faults
+(508.1c), "attacks each combat if able" (508.1d), bands of attackers
+(702.22: they change no declaration's legality), and the per-pair faults
 (flying, reach, can't be blocked, can't block, tapped, defender, 802.4a).
 """
 
@@ -45,6 +46,7 @@ ATTACKER_ABILITIES = (
     "defender",
     "summoning-sick",
     "haste",
+    "banding",
 )
 BLOCKER_ABILITIES = (
     "can block an additional creature",
@@ -86,12 +88,27 @@ def _game(rng: random.Random) -> tuple[str, list[str]]:
             abilities = sorted(set(rng.sample(BLOCKER_ABILITIES, rng.choice((0, 1, 1, 2)))))
             with_ = f" with {', '.join(abilities)}" if abilities else ""
             lines.append(f'{p} controls creature "D{p}{i}" 2/2{with_}')
+    declared: dict[str, list[str]] = {}
     for i in range(attackers):
         if rng.random() < 0.85:
-            lines.append(f'"A{i}" attacks {rng.choice(defenders)}')
+            target = rng.choice(defenders)
+            declared.setdefault(target, []).append(f"A{i}")
+            lines.append(f'"A{i}" attacks {target}')
+    # 702.22: a band of two attackers of the same player, one with banding
+    for names in declared.values():
+        banding = [n for n in names if text_of(lines, n, "banding")]
+        if banding and len(names) > 1 and rng.random() < 0.7:
+            other = next(n for n in names if n != banding[0])
+            lines.append(f'band "{banding[0]}", "{other}"')
     questions = ["ask blocks limit 1", "ask attacks limit 1"]
     questions += [f"ask blocks for {p} limit 1" for p in defenders]
     return "\n".join(lines) + "\n", questions
+
+
+def text_of(lines: list[str], name: str, ability: str) -> str:
+    """The line that makes creature `name`, when it has `ability` (else "")."""
+    made = next((line for line in lines if f'creature "{name}" ' in line), "")
+    return made if ability in made else ""
 
 
 def _plain_counts(text: str, questions: list[str]) -> list[int]:
