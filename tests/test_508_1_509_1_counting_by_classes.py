@@ -329,3 +329,27 @@ def test_509_1b_two_except_by_restrictions_both_hold():
     legal = _answer(text + '"B1" blocks "Big"\n"B2" blocks "Big"\nask legal\n')
     assert legal["legal"] is False
     assert [v["rule"] for v in legal["violations"]] == ["509.1b"]
+
+
+def test_506_2a_an_open_defending_choice_falls_back_and_stays_exact():
+    """506.2a: in a vanguard game with no attack option the attacking player
+    chooses one opponent; while that choice is open, attacks.lp considers
+    each one without showing it, so the forms say so (decl_open) and the
+    class counter declines. Two creatures and two opponents: each creature
+    attacks the chosen opponent or not, and the declarations of the two
+    choices are counted once each: 2 x 2 with Alex, 2 x 2 with Kim, the
+    empty one shared: 4 + 4 - 1 = 7."""
+    text = (
+        "game: vanguard\nplayers: Rob, Alex, Kim\nactive: Rob\n"
+        'Rob controls creature "A1" 2/2\nRob controls creature "A2" 2/2\n'
+        "ask attacks limit 1\n"
+    )
+    scenario = parse_text(text, "open.mtg")
+    facts = facts_for(scenario.questions[0], scenario_facts(scenario))
+    derived = Grounding(["attack_classes"], facts, engine=CLASSES).solve(
+        "attack_classes", max_models=1
+    )
+    with pytest.raises(Unsupported):
+        count_space(derived.models[0], "attacks")
+    answer = _answer(text)
+    assert (answer["count"], answer["complete"]) == (7, True)
