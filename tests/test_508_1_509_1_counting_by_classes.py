@@ -32,7 +32,7 @@ from mtgkb.language.parser import parse_text
 from mtgkb.questions.answers import Limits, facts_for
 from mtgkb.rulebase.registry import COUNTED_BY
 from mtgkb.running.runner import answer_text
-from tests.helpers import examples
+from tests.helpers import ALL_EXAMPLES
 
 ATTACKER_ABILITIES = (
     "menace",
@@ -140,8 +140,9 @@ def _compare(seed: int) -> None:
     assert _class_counts(text, questions) == _plain_counts(text, questions), text
 
 
+# a thousand random games in the slow tier (MTGKB_EXAMPLES=all), thirty in the fast one
 @settings(
-    max_examples=examples(1000),
+    max_examples=1000 if ALL_EXAMPLES else 30,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
