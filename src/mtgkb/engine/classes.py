@@ -47,6 +47,7 @@ counts another way.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from math import comb
@@ -76,19 +77,44 @@ class Space:
     unsupported: list[str] = field(default_factory=list)
 
 
+#: An argument of a form: a string (with its escapes) or a plain term.
+ARGUMENT = re.compile(r'"(?:[^"\\]|\\.)*"|[^,()"]+')
+
+#: The forms, each with the positions of its numbers.
+NUMBERS: dict[str, frozenset[int]] = {
+    "decl_chooser": frozenset(),
+    "decl_option": frozenset(),
+    "decl_capacity": frozenset({2}),
+    "decl_hidden": frozenset(),
+    "decl_open": frozenset(),
+    "decl_min_takers": frozenset({3}),
+    "decl_not_alone": frozenset(),
+    "decl_max_choosers": frozenset({2}),
+    "decl_reward_chooser": frozenset(),
+    "decl_reward_option": frozenset(),
+}
+
+
 def read_space(symbols: Iterable[clingo.Symbol], space: str) -> Space:
     """The forms of `space` among the shown `symbols`."""
     found = Space()
     rows: dict[str, list[tuple]] = {}
+    head = f"({space},"
     for symbol in symbols:
-        if symbol.type != clingo.SymbolType.Function or not symbol.name.startswith("decl_"):
+        # read from the symbol's text (one call into clingo per atom, not one per
+        # argument); the names stay as clingo writes them
+        text = str(symbol)
+        name, paren, rest = text.partition("(")
+        numbers = NUMBERS.get(name)
+        if numbers is None or not paren:
             continue
-        args = symbol.arguments
-        if not args or args[0].type != clingo.SymbolType.Function or args[0].name != space:
+        if not text.startswith(head, len(name)):
+            if rest == f"{space})":
+                rows.setdefault(name, []).append(())
             continue
-        # (names as text: cheaper to hash and compare than symbols)
-        rows.setdefault(symbol.name, []).append(
-            tuple(a.number if a.type == clingo.SymbolType.Number else str(a) for a in args[1:])
+        args = ARGUMENT.findall(text, len(name) + len(head), len(text) - 1)
+        rows.setdefault(name, []).append(
+            tuple(int(a) if i in numbers else a for i, a in enumerate(args, start=1))
         )
     for x, group in rows.get("decl_chooser", ()):
         found.choosers[x] = group
@@ -225,36 +251,30 @@ def _count_component(space: Space, members: list, need: dict) -> int:
     # groups where a "not alone" chooser picked)
     start_hist = tuple(tuple([size] + [0] * cap) for size, cap in zip(sizes, caps, strict=True))
     states: dict[tuple, list[int]] = {(start_hist, (0,) * len(groups), frozenset()): [0, 1]}
-    memo: dict[tuple, list] = {}  # the picks from one histogram, for choosers alike
+    memo: dict[tuple, list] = {}  # the moves from one state, for choosers alike
     for x in members:
         free = sum(1 for y in space.options[x] if y not in need)
-        capacity = space.capacity[x]
-        mine = kinds_of_chooser[x]
-        g = group_index[space.choosers[x]]
-        point = 1 if x in space.reward_chooser else 0
-        lonely = x in space.not_alone
-        free_ways = [comb(free, i) for i in range(free + 1)]
+        mine = tuple(kinds_of_chooser[x])
+        signature = (
+            mine,
+            space.capacity[x],
+            free,
+            group_index[space.choosers[x]],
+            x in space.not_alone,
+            1 if x in space.reward_chooser else 0,
+        )
         following: dict[tuple, list[int]] = {}
-        for (hist, picked, alone), (points, ways) in states.items():
-            key = (hist, tuple(mine), capacity)
-            picks = memo.get(key)
-            if picks is None:
-                picks = memo[key] = _picks(hist, mine, caps, capacity)
-            for new_hist, taken, tracked_ways in picks:
-                room = capacity - taken
-                if taken == 0:
-                    # nothing, or some free options only
-                    _keep_best(following, (hist, picked, alone), points, ways)
-                    some = sum(free_ways[1 : room + 1])
-                    if not some:
-                        continue
-                    many = some
-                else:
-                    many = tracked_ways * sum(free_ways[: room + 1])
-                counts = list(picked)
-                counts[g] = min(counts[g] + 1, group_cap[g])
-                marks = alone | {g} if lonely else alone
-                _keep_best(following, (new_hist, tuple(counts), marks), points + point, ways * many)
+        for state, (points, ways) in states.items():
+            moves = memo.get((state, signature))
+            if moves is None:
+                moves = memo[(state, signature)] = _moves(state, signature, caps, group_cap)
+            for after, gain, many in moves:
+                reached = points + gain
+                found = following.get(after)
+                if found is None or reached > found[0]:
+                    following[after] = [reached, ways * many]
+                elif reached == found[0]:
+                    found[1] += ways * many
         if len(following) > MAX_STATES:
             raise Unsupported("too many states in the count")
         states = following
@@ -287,14 +307,28 @@ def _count_component(space: Space, members: list, need: dict) -> int:
     return total
 
 
-def _keep_best(table: dict, key: tuple, points: int, ways: int) -> None:
-    """Add `ways` ways of reaching state `key` with `points`: a state keeps
-    the most points reached and how many ways reach them."""
-    found = table.get(key)
-    if found is None or points > found[0]:
-        table[key] = [points, ways]
-    elif points == found[0]:
-        found[1] += ways
+def _moves(state: tuple, signature: tuple, caps: list[int], group_cap: list[int]) -> list:
+    """Where one chooser (`signature`: the kinds of constrained options it may
+    pick, its capacity, its number of free options, its group, whether it
+    may not pick alone, its point for picking) may take the dynamic program
+    from `state`: (the state after, the points gained, in how many ways)."""
+    hist, picked, alone = state
+    kinds, capacity, free, g, lonely, point = signature
+    free_ways = [comb(free, i) for i in range(free + 1)]
+    counts = list(picked)
+    counts[g] = min(counts[g] + 1, group_cap[g])
+    picking = (tuple(counts), alone | {g} if lonely else alone)
+    moves: dict[tuple, int] = {(state, 0): 1}  # picking nothing
+    for new_hist, taken, tracked_ways in _picks(hist, list(kinds), caps, capacity):
+        room = capacity - taken
+        if taken == 0:
+            many = sum(free_ways[1 : room + 1])  # some free options only
+        else:
+            many = tracked_ways * sum(free_ways[: room + 1])
+        if many:
+            move = ((new_hist, *picking), point)
+            moves[move] = moves.get(move, 0) + many
+    return [(after, gain, many) for (after, gain), many in moves.items()]
 
 
 def _picks(hist: tuple, kinds: list[int], caps: list[int], capacity: int):
