@@ -38,7 +38,9 @@ enumerating them:
   most points reached and the number of ways to reach it (points are
   additive, so fewer points on the same state can never win later).
   Options no constraint names are free: a chooser picking i of its f free
-  ones has C(f, i) ways.
+  ones has C(f, i) ways. Choosers alike (the same kinds of options, the
+  same number of free ones, capacity, group and constraints) are one class:
+  the moves from a state are worked out once for the class.
 
 `Unsupported` is raised when the forms have a shape the counter does not
 read, or the dynamic program grows past MAX_STATES states; the caller then
@@ -347,6 +349,8 @@ def _picks(hist: tuple, kinds: list[int], caps: list[int], capacity: int):
                     changed = current[:i] + (new_levels,) + current[i + 1 :]
                     grown.append((changed, taken + n, ways * w))
         results = grown
+        if len(results) > MAX_STATES:
+            raise Unsupported("too many ways for one chooser to pick")
     return results
 
 
