@@ -50,6 +50,7 @@ counts another way.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from math import comb
@@ -147,14 +148,15 @@ def read_space(symbols: Iterable[clingo.Symbol], space: str) -> Space:
     return found
 
 
-def count_space(symbols: Iterable[clingo.Symbol], space: str) -> int:
+def count_space(symbols: Iterable[clingo.Symbol], space: str, end: float | None = None) -> int:
     """The exact number of declarations of `space` (those with the most
     points) that the derived forms among `symbols` describe. Raises
-    Unsupported for a shape it does not count."""
-    return count(read_space(symbols, space))
+    Unsupported for a shape it does not count, TimeoutError past `end`
+    (a time.monotonic() value)."""
+    return count(read_space(symbols, space), end)
 
 
-def count(space: Space) -> int:
+def count(space: Space, end: float | None = None) -> int:
     if space.unsupported:
         raise Unsupported("; ".join(space.unsupported))
     choosers = sorted(space.choosers)
@@ -217,7 +219,7 @@ def count(space: Space) -> int:
                 key = (len(space.options[x]), space.capacity[x], x in space.reward_chooser)
                 singles[key] = singles.get(key, 0) + 1
                 continue
-        total *= _count_component(space, members, need)
+        total *= _count_component(space, members, need, end)
         if total == 0:
             return 0
     for (free, capacity, rewarded), m in singles.items():
@@ -227,7 +229,7 @@ def count(space: Space) -> int:
     return total
 
 
-def _count_component(space: Space, members: list, need: dict) -> int:
+def _count_component(space: Space, members: list, need: dict, end: float | None) -> int:
     """The number of best declarations of one component (see the module's
     docstring: a dynamic program over its choosers)."""
     tracked = sorted({y for x in members for y in space.options[x] if y in need})
@@ -255,6 +257,8 @@ def _count_component(space: Space, members: list, need: dict) -> int:
     states: dict[tuple, list[int]] = {(start_hist, (0,) * len(groups), frozenset()): [0, 1]}
     memo: dict[tuple, list] = {}  # the moves from one state, for choosers alike
     for x in members:
+        if end is not None and time.monotonic() > end:
+            raise TimeoutError()
         free = sum(1 for y in space.options[x] if y not in need)
         mine = tuple(kinds_of_chooser[x])
         signature = (

@@ -299,7 +299,9 @@ class Grounding:
         try:
             if not derived.models:
                 raise Unsupported("no forms derived")
-            count = count_space(derived.models[0], query)
+            count = count_space(derived.models[0], query, end)
+        except TimeoutError:
+            raise SolveTimeout() from None
         except Unsupported:
             recorded = Grounding(
                 [query], self.facts, switchable=self._switchable, engine=self.engine, record=True
