@@ -90,40 +90,17 @@ def covered(feature: str, kind: str) -> bool:
     return False
 
 
-def pending(feature: str, kind: str, rows: list | None = None) -> bool:
-    """A pair listed under [[pending]] (`rows`: those rows only): known to have
-    no test, declaration or independence entry yet (its `why` says what is
-    missing); every pair not listed there must be covered."""
-    rows = matrix().get("pending", []) if rows is None else rows
-    if any(_matches(row, feature, kind) for row in rows):
-        return True
-    if kind == DERIVED and not covered(feature, kind):
-        return any(pending(feature, k, rows) for k in kinds() if k != DERIVED)
-    return False
-
-
 def test_every_pair_is_covered():
     assert len(features()) >= 50 and len(kinds()) >= 15  # made from the rule base, not a list
-    missing = [f"{f} x {k}" for f, k in pairs() if not covered(f, k) and not pending(f, k)]
+    missing = [f"{f} x {k}" for f, k in pairs() if not covered(f, k)]
     assert not missing, f"{len(missing)} pairs have no row:\n" + "\n".join(missing)
 
 
-def test_a_pending_pair_is_not_covered_already():
-    """[[pending]] only lists what is missing: a pair named one by one (no
-    pattern) that is covered since leaves it; a row of patterns (`variant:*`)
-    stands for the pairs of its patterns that are still not covered."""
-    exact = [
-        row
-        for row in matrix().get("pending", [])
-        if not any(ch in p for p in row["features"] + row["questions"] for ch in "*?[")
-    ]
-    done = [f"{f} x {k}" for f, k in pairs() if pending(f, k, exact) and covered(f, k)]
-    assert not done, "covered, yet listed as pending:\n" + "\n".join(done)
-
-
-def test_every_row_covers_some_pair():
+def test_every_row_is_of_a_category_and_covers_some_pair():
+    # no other category: a pair with no row fails test_every_pair_is_covered
+    assert set(matrix()) <= {*CATEGORIES, "counters", "scenario"}, sorted(matrix())
     every = pairs()
-    for category in (*CATEGORIES, "pending"):
+    for category in CATEGORIES:
         for row in matrix().get(category, []):
             assert any(_matches(row, f, k) for f, k in every), (category, row)
 
