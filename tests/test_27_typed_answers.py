@@ -16,7 +16,7 @@ import json
 import re
 
 import pytest
-from helpers import ROOT, SHARED
+from helpers import ROOT, SHARED, patient_settings
 from pydantic import ValidationError
 
 import mtgkb
@@ -231,7 +231,7 @@ def test_27_http_batch_and_stdio_answers_carry_the_schema_version_and_edition():
 
     from mtgkb.serve import app as server
 
-    settings = server.Settings(workers=1)
+    settings = patient_settings(workers=1)
     with TestClient(server.create_app(settings), base_url="http://127.0.0.1:8765") as client:
         response = client.post("/v1/run", content=TAPPED_BLOCKER)
         body = response.json()
