@@ -306,6 +306,7 @@ def scenario_view(text: str, name: str) -> dict:
     from mtgkb.language.facts import facts_text, scenario_facts
     from mtgkb.language.parser import parse_text
     from mtgkb.running.pool import travelling
+    from mtgkb.serve.page_data import written_abilities
 
     try:
         scenario = parse_text(text, name)
@@ -335,6 +336,7 @@ def scenario_view(text: str, name: str) -> dict:
                     "loyalty": o.loyalty,
                     "defense": o.defense,
                     "abilities": [a.name.replace("_", "-") for a in o.abilities],
+                    "written": written_abilities(text, o),  # as the file writes them
                     "line": o.line,
                 }
                 for o in scenario.objects
@@ -688,6 +690,12 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         else:
             status, body = await run_in_threadpool(rule_answer, number, lang)
         return JSONResponse(body, status_code=status)
+
+    @app.get("/v1/vocabulary", summary="The words of the scenario language (the page's builder)")
+    async def vocabulary() -> dict:
+        from mtgkb.serve.page_data import vocabulary_view
+
+        return await run_in_threadpool(vocabulary_view)
 
     @app.get("/v1/examples", summary="The bundled example scenarios")
     async def example_list() -> list[dict]:
