@@ -9,7 +9,17 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 const TEAM_COLOURS = ["#5b3fa0", "#0f7b6c", "#b35c00", "#a0325b", "#3a6ea5", "#6a7f1f", "#7a4b2a", "#444"];
-const W = 760, H = 560, CX = W / 2, CY = H / 2, RX = 300, RY = 200;
+// the drawing's size: wide, or tall and narrow on a phone (the players at the
+// sides then sit above a column of their permanents)
+let W, H, CX, CY, RX, RY, PHONE;
+function geometry(phone) {
+  PHONE = phone;
+  [W, H, RX, RY] = phone ? [440, 660, 150, 250] : [760, 560, 300, 200];
+  CX = W / 2;
+  CY = H / 2;
+}
+geometry(false);
+const side = (a) => PHONE && Math.abs(Math.cos(a)) > 0.6;
 
 function svg(tag, attrs, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -78,12 +88,13 @@ function cardOf(obj, destroyed, narrow) {
 }
 
 function message(root, text, cls) {
-  root.append(svg("foreignObject", { x: 40, y: H / 2 - 60, width: W - 80, height: 120 },
+  root.append(svg("foreignObject", { x: 20, y: H / 2 - 80, width: W - 40, height: 160 },
     el("div", { class: "table-message " + (cls || "") }, text)));
 }
 
 function drawTable(facts, run) {
   const root = $("table");
+  geometry($("drawing").clientWidth > 0 && $("drawing").clientWidth < 560);
   root.setAttribute("viewBox", `0 0 ${W} ${H}`);
   root.replaceChildren();
   root.append(svg("defs", {},
@@ -111,7 +122,7 @@ function drawTable(facts, run) {
   const destroyed = new Set(outcome ? outcome.destroyed || [] : []);
   const players = facts.players;
   const n = players.length;
-  const narrow = n > 4;
+  const narrow = n > 4 || PHONE;
   const teams = facts.teams.map((team) => team.name);
   const colour = (player) => (player.team ? TEAM_COLOURS[teams.indexOf(player.team) % TEAM_COLOURS.length] : TEAM_COLOURS[(player.seat - 1) % TEAM_COLOURS.length]);
   root.append(svg("ellipse", { cx: CX, cy: CY, rx: RX, ry: RY, class: "felt" }));
@@ -140,12 +151,16 @@ function drawTable(facts, run) {
   const layout = (pass) => {
     players.forEach((player, i) => {
       const a = angle(i);
-      const tx = -Math.sin(a), ty = Math.cos(a);
+      const column = side(a);
+      const tx = column ? 0 : -Math.sin(a), ty = column ? 1 : Math.cos(a);
       const own = facts.objects.filter((o) => o.controller === player.name);
-      const perRow = narrow ? 2 : n === 2 ? 4 : n === 3 ? 3 : Math.abs(ty) > Math.abs(tx) ? 3 : 4;
-      const rows = n <= 3 ? 2 : 1;
+      const perRow = column ? 4 : narrow ? 2 : n === 2 ? 4 : n === 3 ? 3 : Math.abs(ty) > Math.abs(tx) ? 3 : 4;
+      const rows = (n <= 3 || PHONE) && !column ? 2 : 1;
       const reach = 0.66 + 0.04 * Math.abs(ty); // the side zones sit further out
-      const zone = { x: CX + RX * reach * Math.cos(a), y: CY + RY * reach * Math.sin(a) };
+      const widest = Math.max(0, ...own.map((o) => cards.get(o.name).w));
+      const zone = column
+        ? { x: Math.min(W - widest / 2 - 4, Math.max(widest / 2 + 4, CX + RX * 0.92 * Math.cos(a))), y: CY + RY * 0.45 * Math.sin(a) + 30 }
+        : { x: CX + RX * reach * Math.cos(a), y: CY + RY * reach * Math.sin(a) };
       const key = (o) => {
         const aim = aims.get(o.name);
         if (aim === undefined) return 0;
@@ -156,7 +171,9 @@ function drawTable(facts, run) {
         return along + (blocked.has(o.name) ? Math.sign(along) * 0.5 : 0);
       };
       const sorted = own.map((o, k) => [key(o), k, o]).sort((p, q) => p[0] - q[0] || p[1] - q[1]).map((p) => p[2]);
-      const shown = sorted.slice(0, perRow * rows);
+      // where not all fit, those that attack or block first
+      const kept = new Set([...own.filter((o) => aims.has(o.name)), ...own.filter((o) => !aims.has(o.name))].slice(0, perRow * rows));
+      const shown = sorted.filter((o) => kept.has(o));
       if (pass === 1 && own.length > shown.length) hidden.push({ player, a, left: own.length - shown.length });
       for (let row = 0; row * perRow < shown.length; row++) {
         const inRow = shown.slice(row * perRow, (row + 1) * perRow);
@@ -167,8 +184,16 @@ function drawTable(facts, run) {
         inRow.forEach((o, k) => {
           const pos = k - (inRow.length - 1) / 2;
           const card = cards.get(o.name);
-          where.set(o.name, { x: CX + RX * r * Math.cos(a) + tx * pos * step, y: CY + RY * r * Math.sin(a) + ty * pos * step, w: card.w, h: card.h });
+          const base = column ? zone : { x: CX + RX * r * Math.cos(a), y: CY + RY * r * Math.sin(a) };
+          where.set(o.name, { x: base.x + tx * pos * step, y: base.y + ty * pos * step, w: card.w, h: card.h });
         });
+      }
+      if (column) {
+        // the player sits above the column of their permanents
+        const badge = badges[i];
+        const top = Math.min(zone.y, ...shown.map((o) => where.get(o.name).y - where.get(o.name).h / 2));
+        badge.x = Math.min(W - badge.w / 2 - 4, Math.max(badge.w / 2 + 4, zone.x));
+        badge.y = Math.max(badge.h / 2 + 4, top - badge.h / 2 - (player.team ? 18 : 8));
       }
       for (const o of own.slice(0).filter((o) => !shown.includes(o))) where.delete(o.name);
     });
