@@ -54,6 +54,19 @@ RAW = re.compile(
 )
 
 
+# a four-player combat: Serra Angel attacks Alex, Hill Giant Carissa, Giant Spider blocks
+COMBAT = (
+    "option: attack-multiple-players\ngame: free-for-all\n"
+    "players: Rob, Alex, Carissa, Dana\nactive: Rob\n"
+    'Rob controls creature "Serra Angel" 4/4 with flying\n'
+    'Rob controls creature "Hill Giant" 3/3\n'
+    'Alex controls creature "Giant Spider" 2/4 with reach\n'
+    'Carissa controls creature "Grizzly Bears" 2/2\n'
+    '"Serra Angel" attacks Alex\n"Hill Giant" attacks Carissa\n'
+    '"Giant Spider" blocks "Serra Angel"\n'
+)
+
+
 @pytest.fixture(scope="module")
 def base_url():
     port = free_port()
@@ -213,15 +226,8 @@ def test_802_4a_a_four_player_combat_built_with_the_builder_and_judged(page, bas
 
 
 def test_802_4a_the_answers_read_in_italian(page, base_url, shots):
-    text = (
-        "option: attack-multiple-players\ngame: free-for-all\n"
-        "players: Rob, Alex, Carissa, Dana\nactive: Rob\n"
-        'Rob controls creature "Serra Angel" 4/4 with flying\n'
-        'Rob controls creature "Hill Giant" 3/3\n'
-        'Alex controls creature "Giant Spider" 2/4 with reach\n'
-        'Carissa controls creature "Grizzly Bears" 2/2\n'
-        '"Serra Angel" attacks Alex\n"Hill Giant" attacks Carissa\n'
-        '"Giant Spider" blocks "Serra Angel"\n"Grizzly Bears" blocks "Serra Angel"\n'
+    text = COMBAT + (
+        '"Grizzly Bears" blocks "Serra Angel"\n'
         "ask legal\nask blocks for Alex\n"
         'ask can "Grizzly Bears" block "Serra Angel"\nask fix\nask explain legal\n'
     )
@@ -322,10 +328,11 @@ def test_the_link_restores_the_scenario(browser, base_url):
 def test_the_page_at_phone_width(browser, base_url, shots):
     context, phone, errors = _new_page(browser, 400, 860)
     try:
-        open_scenario(phone, base_url, "players: Ann, Ben\nactive: Ann\nask legal\n")
-        _add_player(phone, "Cat")
-        _add_creature(phone, "Cat", "Giant Spider", 2, 4, "reach")
-        assert 'Cat controls creature "Giant Spider" 2/4 with reach' in _text(phone)
+        open_scenario(phone, base_url, COMBAT + "ask legal\n")
+        _add_creature(phone, "Dana", "Llanowar Elves", 1, 1, "vigilance")
+        assert 'Dana controls creature "Llanowar Elves" 1/1 with vigilance' in _text(phone)
+        _declare(phone, "Llanowar Elves", "Hill Giant")  # Dana is not attacked: 802.4a
+        assert phone.locator('.answer[data-ask="legal"] .verdict').inner_text() == "illegal"
         width = phone.evaluate("document.documentElement.scrollWidth")
         assert width <= 402, f"the page is {width} px wide on a 400 px screen"
         for selector in ("#drawing", "#builder", "#answers"):
