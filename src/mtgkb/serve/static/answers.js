@@ -161,12 +161,12 @@ const SAY = {
   },
   order(answer) {
     const orders = answer.orders || [];
-    const lead = (word("orderLead") || {})[answer.ask];
-    const out = lead ? [sentence(lead)] : [];
-    if (!orders.length || (orders.length === 1 && !orders[0].length)) return [...out, sentence(t("nothingPending"))];
+    const lead = (word("orderLead") || {})[answer.ask] || "";
+    const out = [];
+    if (!orders.length || (orders.length === 1 && !orders[0].length)) return [sentence(t("nothingPending"))];
     const line = (o) => (Array.isArray(o) ? o.join(" → ") : String(o));
-    if (orders.length === 1) out.push(sentence(t("orderOne", { order: line(orders[0]) })));
-    else out.push(sentence(t("orderMany", { n: orders.length })), items(orders.map(line)));
+    if (orders.length === 1) out.push(sentence(t("orderOne", { lead, order: line(orders[0]) })));
+    else out.push(sentence(t("orderMany", { lead, n: orders.length })), items(orders.map(line)));
     for (const [player, seqs] of Object.entries(answer.choice_orders || {})) {
       out.push(sentence(t("chooses", { player, what: seqs.map((s) => s.join(" → ")).join(t("or")) })));
     }

@@ -34,6 +34,11 @@ function svg(tag, attrs, ...children) {
   return node;
 }
 
+// a key handler doing `action` on Enter or Space, as a click would
+const pressed = (action) => (event) => {
+  if (event.key === "Enter" || event.key === " ") { event.preventDefault(); action(); }
+};
+
 // about how wide a text is drawn at `size` px (the page measures nothing)
 const widthOf = (text, size) => text.length * size * 0.57;
 
@@ -208,7 +213,7 @@ function drawTable(facts, run) {
     const card = cards.get(obj.name);
     const classes = ["obj", obj.type, destroyed.has(obj.name) ? "destroyed" : "", picked === obj.name ? "picked" : ""].filter(Boolean).join(" ");
     const group = svg("g", { class: classes, "data-object": obj.name, "data-destroyed": destroyed.has(obj.name) ? "true" : "false", tabindex: "0", role: "button",
-      onclick: () => tableClicked(obj.name, "object") },
+      onclick: () => tableClicked(obj.name, "object"), onkeydown: pressed(() => tableClicked(obj.name, "object")) },
       svg("title", {}, [obj.name, obj.power !== null && obj.power !== undefined ? `${obj.power}/${obj.toughness}` : obj.type, ...(obj.written || obj.abilities)].join(", ")),
       svg("rect", { x: box.x - card.w / 2, y: box.y - card.h / 2, width: card.w, height: card.h, rx: 5 }));
     card.lines.forEach((line, k) => {
@@ -227,7 +232,7 @@ function drawTable(facts, run) {
     const poison = outcome && outcome.poison ? outcome.poison[player.name] : 0;
     const active = player.name === facts.active;
     const group = svg("g", { class: "player" + (active ? " active" : "") + (lost ? " lost" : ""), "data-player": player.name, "data-seat": player.seat, "data-team": player.team || "", "data-colour": colour(player),
-      tabindex: "0", role: "button", onclick: () => tableClicked(player.name, "player") },
+      tabindex: "0", role: "button", onclick: () => tableClicked(player.name, "player"), onkeydown: pressed(() => tableClicked(player.name, "player")) },
       svg("title", {}, `${player.name} (seat ${player.seat}${player.team ? ", " + player.team : ""})`),
       svg("rect", { x: box.x - box.w / 2, y: box.y - box.h / 2, width: box.w, height: box.h, rx: 13, stroke: colour(player) }),
       svg("text", { x: box.x, y: box.y - box.h / 2 + 17, "text-anchor": "middle", class: "name", fill: colour(player) }, (active ? "▶ " : "") + player.name));
