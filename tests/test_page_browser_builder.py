@@ -97,8 +97,8 @@ def shots(tmp_path_factory) -> Path:
 def _new_page(browser, width: int, height: int, lang: str = "en"):
     context = browser.new_context(viewport={"width": width, "height": height})
     context.add_init_script(f"localStorage.setItem('mtgkb-lang', '{lang}')")
+    context.set_default_timeout(90000)  # the slow tier may share two cores with other work
     opened = context.new_page()
-    opened.set_default_timeout(30000)
     return context, opened, watch_errors(opened)
 
 
