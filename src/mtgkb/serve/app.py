@@ -320,6 +320,7 @@ def scenario_view(text: str, name: str) -> dict:
     from mtgkb.language.facts import facts_text, scenario_facts
     from mtgkb.language.json_state import parse_scenario, scenario_state
     from mtgkb.running.pool import travelling
+    from mtgkb.serve.page_data import written_abilities
 
     try:
         scenario = parse_scenario(text, name)
@@ -349,6 +350,7 @@ def scenario_view(text: str, name: str) -> dict:
                     "loyalty": o.loyalty,
                     "defense": o.defense,
                     "abilities": [a.name.replace("_", "-") for a in o.abilities],
+                    "written": written_abilities(text, o),  # as the file writes them
                     "line": o.line,
                 }
                 for o in scenario.objects
@@ -713,6 +715,12 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         from mtgkb.language.json_state import schema
 
         return JSONResponse(schema(), media_type="application/schema+json")
+
+    @app.get("/v1/vocabulary", summary="The words of the scenario language (the page's builder)")
+    async def vocabulary() -> dict:
+        from mtgkb.serve.page_data import vocabulary_view
+
+        return await run_in_threadpool(vocabulary_view)
 
     @app.get("/v1/examples", summary="The bundled example scenarios")
     async def example_list() -> list[dict]:
