@@ -145,8 +145,26 @@ def collect_atoms(node, found: set[tuple[str, int]]) -> None:
         collect_atoms(getattr(node, key), found)
 
 
+#: head_and_body's answers, by statement (each kept with its statement, so
+#: that an id is not reused while its answer is kept): the lint reads each
+#: statement's predicates more than once.
+_READ: dict[int, tuple[cast.AST, frozenset, frozenset]] = {}
+_READ_AT_MOST = 50_000
+
+
 def head_and_body(stmt: cast.AST) -> tuple[set, set]:
     """(the predicates a statement derives, the predicates it reads)."""
+    kept = _READ.get(id(stmt))
+    if kept is not None and kept[0] is stmt:
+        return set(kept[1]), set(kept[2])
+    heads, uses = _head_and_body(stmt)
+    if len(_READ) >= _READ_AT_MOST:
+        _READ.clear()
+    _READ[id(stmt)] = (stmt, frozenset(heads), frozenset(uses))
+    return heads, uses
+
+
+def _head_and_body(stmt: cast.AST) -> tuple[set, set]:
     heads: set[tuple[str, int]] = set()
     uses: set[tuple[str, int]] = set()
     kind = stmt.ast_type
