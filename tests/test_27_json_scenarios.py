@@ -367,7 +367,7 @@ def test_802_4a_the_http_api_answers_a_state_serves_the_schema_and_returns_state
         by_state = client.post("/v1/run", json={"state": ILLEGAL_BLOCK})
         assert by_state.status_code == by_text.status_code == 200
         assert by_state.headers["X-Mtgkb-Exit"] == "1"
-        assert by_state.json()["answers"] == by_text.json()["answers"]
+        assert _unplaced(by_state.json()["answers"]) == _unplaced(by_text.json()["answers"])
         assert "802.4a" in by_state.json()["answers"][0]["rules"]
 
         bad = json.loads(json.dumps(ILLEGAL_BLOCK))
@@ -382,7 +382,7 @@ def test_802_4a_the_http_api_answers_a_state_serves_the_schema_and_returns_state
         batch = client.post("/v1/batch", json=[{"state": ILLEGAL_BLOCK}, {"scenario": text}])
         items = batch.json()
         assert [i["status"] for i in items] == [200, 200]
-        assert items[0]["body"]["answers"] == items[1]["body"]["answers"]
+        assert _unplaced(items[0]["body"]["answers"]) == _unplaced(items[1]["body"]["answers"])
 
         served = client.get("/v1/schema/scenario")
         assert served.status_code == 200

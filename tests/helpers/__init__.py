@@ -474,3 +474,18 @@ def patient_settings(**given):
     from mtgkb.serve import app as server
 
     return server.Settings(**{"timeout": PATIENT_SECONDS, "max_timeout": PATIENT_SECONDS, **given})
+
+
+def much_work() -> str:
+    """A scenario far more work than any time-out a test sets: `ask
+    assignments` for a 300/300 trampler blocked by six 1/1s, whose legal
+    divisions of damage (702.19b, 510.1c-d: about 10^12 of them) clasp
+    enumerates one by one. (Twelve menace attackers served here until
+    mtgkb.engine.classes counted their blocks in a blink.)"""
+    lines = ["players: Ann, Ben", "active: Ann", "phase: combat-damage"]
+    lines.append('Ann controls creature "Titan" 300/300 with trample')
+    lines += [f'Ben controls creature "B{j}" 1/1' for j in range(6)]
+    lines.append('"Titan" attacks Ben')
+    lines += [f'"B{j}" blocks "Titan"' for j in range(6)]
+    lines.append('ask assignments for "Titan"')
+    return "\n".join(lines) + "\n"
