@@ -138,8 +138,11 @@ def test_the_recipe_for_a_new_keyword_ability_touches_four_files_and_makes_it_an
     assert legal["violations"] == [
         {
             "rule": "702.999b",
+            "kind": "glimmer_block",  # the kind of its message (issue 27)
             "message": "Bear can't block Wisp: Wisp has glimmer",
             "objects": ["Bear", "Wisp"],
+            "line": 6,  # the declaration of the block
+            "column": 1,
         }
     ]
     assert {"702.999b", "509.1b"} <= set(legal["rules"])  # 509.1b: evasion/2 of the vocabulary

@@ -91,3 +91,29 @@ def test_the_doc_copies_no_run_of_eight_words_of_the_cr():
     words = re.sub(r"[`|*]", " ", DOC.read_text(encoding="utf-8")).lower().split()
     copied = [" ".join(words[i : i + 8]) for i in range(len(words) - 7)]
     assert [run for run in copied if run in cr] == []
+
+
+def question_table_rows() -> list[str]:
+    """The first cells of the table of section 5 (the questions)."""
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## 5. Questions", 1)[1].split("\n## ", 1)[0]
+    return [line.split("|")[1] for line in section.splitlines() if line.startswith("| `ask")]
+
+
+def test_the_question_table_has_a_row_for_every_kind_of_the_registry():
+    """Section 5's table names every kind of question (the registry's, as the
+    grammar writes it): a row's first cell parses as an `ask` of that kind
+    once its placeholders are filled in."""
+    from mtgkb.rulebase import registry
+
+    filled = {"P": "Alex", '"C"': '"Bear"', "N": "3", "PLAY": '"Bear" attacks Alex'}
+    documented = set()
+    for cell in question_table_rows():
+        for written in re.findall(r"`(ask [^`]*)`", cell):
+            line = re.sub(r"\[[^\]]*\]", "", written)  # optional parts left out
+            line = " ".join(filled.get(word, word) for word in line.split())
+            documented |= {k[2:] for k in kinds_of(line) or () if k.startswith("q_")}
+            if "pay" in line.split():
+                documented.add("pay")
+    kinds = {entry.kind for entry in registry.ENTRIES}
+    assert kinds - documented == set(), "kinds of question missing from the table of section 5"

@@ -4,8 +4,12 @@ The public Python API (`__all__`): `run` answers one scenario text, `run_many`
 many (one `Outcome` each, in order, errors included), an `Answerer` holds the
 rule base and a worker between calls; bad input raises `ScenarioError`
 (FILE:LINE:COL, `line`, `column`), a time-out `SolveTimeout`, a bound out of
-range `UsageError`. The names are imported on first use: `import mtgkb`
-stays light.
+range `UsageError`. The typed answers (mtgkb.output.models, made from the
+registry's description of each kind of question): `RunResult` is what `run`
+returns for a file, `Answer` any answer, `LegalAnswer`, `BlocksAnswer`, ...
+one class per kind, `Violation` (its `kind` a `ViolationKind`), `Edit` (a
+change of `ask fix`); `RunResult.model_validate(mtgkb.run(text))` types an
+answer. The names are imported on first use: `import mtgkb` stays light.
 """
 
 from __future__ import annotations
@@ -15,12 +19,42 @@ from typing import TYPE_CHECKING
 __version__ = "0.1.0"
 
 __all__ = [
+    "ActionsAnswer",
+    "Answer",
     "Answerer",
+    "AssignmentsAnswer",
+    "AttackTargetsAnswer",
+    "AttacksAnswer",
+    "BlockOrderAnswer",
+    "BlocksAnswer",
+    "CanAnswer",
+    "Change",
+    "DamageOrderAnswer",
+    "Declaration",
+    "DefendingAnswer",
+    "Edit",
+    "ExplainAnswer",
+    "FixAnswer",
+    "Inconsistent",
+    "KnowledgeAnswer",
+    "LegalAnswer",
     "Limits",
+    "Node",
+    "OrderAnswer",
     "Outcome",
+    "OutcomeAnswer",
+    "PayAnswer",
+    "RuleBase",
+    "RunError",
+    "RunResult",
     "ScenarioError",
     "SolveTimeout",
+    "StackAnswer",
+    "UnansweredAnswer",
+    "UnsupportedAnswer",
     "UsageError",
+    "Violation",
+    "ViolationKind",
     "__version__",
     "run",
     "run_many",
@@ -34,6 +68,42 @@ _HOMES = {
     "ScenarioError": "mtgkb.language.errors",
     "UsageError": "mtgkb.language.errors",
     "SolveTimeout": "mtgkb.engine.solve",
+    # the typed answers
+    **dict.fromkeys(
+        (
+            "ActionsAnswer",
+            "AssignmentsAnswer",
+            "AttackTargetsAnswer",
+            "AttacksAnswer",
+            "BlockOrderAnswer",
+            "BlocksAnswer",
+            "CanAnswer",
+            "Change",
+            "DamageOrderAnswer",
+            "Declaration",
+            "DefendingAnswer",
+            "Edit",
+            "ExplainAnswer",
+            "FixAnswer",
+            "Inconsistent",
+            "KnowledgeAnswer",
+            "LegalAnswer",
+            "Node",
+            "OrderAnswer",
+            "OutcomeAnswer",
+            "PayAnswer",
+            "RuleBase",
+            "RunError",
+            "RunResult",
+            "StackAnswer",
+            "UnansweredAnswer",
+            "UnsupportedAnswer",
+            "Violation",
+            "Answer",
+            "ViolationKind",
+        ),
+        "mtgkb.output.models",
+    ),
 }
 
 if TYPE_CHECKING:
@@ -46,9 +116,10 @@ if TYPE_CHECKING:
 
 
 def run(
-    text: str | bytes, name: str = "<string>", answerer: Answerer | None = None, **limits
+    text: str | bytes | dict, name: str = "<string>", answerer: Answerer | None = None, **limits
 ) -> dict:
-    """Answer every question of a scenario text; the spec's JSON object as a dict.
+    """Answer every question of a scenario text, or of a JSON game state (a
+    dict, or JSON text: mtgkb.language.json_state); the spec's JSON object as a dict.
 
     `limits` are `max_models`, `timeout`, `memory` and `lang`. Bad input raises
     `mtgkb.ScenarioError`; a time-out raises `mtgkb.SolveTimeout`. To answer

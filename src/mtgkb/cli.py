@@ -13,6 +13,7 @@ from pathlib import Path
 
 from mtgkb import __version__
 from mtgkb.language.errors import MAX_TIMEOUT, UsageError, check_count, check_timeout
+from mtgkb.output.envelope import stamp
 from mtgkb.questions.answers import Limits
 from mtgkb.rulebase.words import rule_base_title
 from mtgkb.running.deadline import DEFAULT_MEMORY_CAP_MB, bound_memory, memory_limit
@@ -166,6 +167,7 @@ def _run(args: argparse.Namespace, limits: Limits) -> int:
         print(rule_base_title(args.chosen_rule_base, args.lang), file=sys.stderr, flush=True)
     for result in results:
         result.output.setdefault("rule_base", base)  # (a Dask worker names its own)
+        stamp(result.output)  # schema_version, cr_edition (mtgkb.output.envelope)
         status = max(status, result.status)
         if result.error:
             print(result.error, file=sys.stderr, flush=True)
@@ -192,7 +194,7 @@ def _run(args: argparse.Namespace, limits: Limits) -> int:
 def cmd_facts(args: argparse.Namespace) -> int:
     from mtgkb.language.errors import ScenarioError
     from mtgkb.language.facts import facts_text, scenario_facts
-    from mtgkb.language.parser import parse_text
+    from mtgkb.language.json_state import parse_scenario
     from mtgkb.running.batch import read_input
 
     name, data, error = read_input(args.file)
@@ -200,12 +202,30 @@ def cmd_facts(args: argparse.Namespace) -> int:
         print(error, file=sys.stderr)
         return EXIT_INPUT
     try:
-        scenario = parse_text(data, name)
+        scenario = parse_scenario(data, name)
     except ScenarioError as err:
         print(err.format(), file=sys.stderr)
         return EXIT_INPUT
     sys.stdout.write(f"% {rule_base_title(args.chosen_rule_base)}\n")
     sys.stdout.write(facts_text(scenario_facts(scenario)))
+    return 0
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    """A scenario file as a JSON state, or a JSON state as a scenario file."""
+    from mtgkb.language.errors import ScenarioError
+    from mtgkb.language.json_state import convert
+    from mtgkb.running.batch import read_input
+
+    name, data, error = read_input(args.file)
+    if error is not None:
+        print(error, file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        sys.stdout.write(convert(data, name, args.to))
+    except ScenarioError as err:
+        print(err.format(), file=sys.stderr)
+        return EXIT_INPUT
     return 0
 
 
@@ -356,6 +376,20 @@ def build_parser() -> argparse.ArgumentParser:
     facts.add_argument("file", metavar="FILE")
     _rule_base_options(facts)
     facts.set_defaults(handler=cmd_facts)
+
+    convert = sub.add_parser(
+        "convert",
+        help="turn a scenario file into a JSON state, or a JSON state into a scenario file",
+        description="Print a .mtg scenario as its JSON state (the schema: GET "
+        "/v1/schema/scenario of mtgkb serve), or a JSON state as .mtg text. The form "
+        "read is told by the content (a JSON state starts with '{').",
+    )
+    convert.add_argument("file", metavar="FILE", help="a .mtg or .json file, or - for stdin")
+    convert.add_argument(
+        "--to", choices=("json", "mtg"), help="the form to print (default: the other one)"
+    )
+    _rule_base_options(convert)
+    convert.set_defaults(handler=cmd_convert)
 
     program = sub.add_parser(
         "program",

@@ -35,6 +35,7 @@ class ScenarioError(Exception):
         line: int = 1,
         column: int = 1,
         source_line: str = "",
+        path: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -42,9 +43,15 @@ class ScenarioError(Exception):
         self.line = line
         self.column = column
         self.source_line = source_line
+        # in a JSON state: the JSON pointer of the value at fault (`/objects/3/power`);
+        # the message then starts with it, and line and column are 0
+        self.path = path
 
     def format(self) -> str:
-        """`FILE:LINE:COL: error: message`, the offending line, a caret under the column."""
+        """`FILE:LINE:COL: error: message`, the offending line, a caret under the
+        column; in a JSON state `FILE: error: /json/path: message`."""
+        if self.path is not None:
+            return f"{self.filename}: error: {self.message}"
         head = f"{self.filename}:{self.line}:{self.column}: error: {self.message}"
         if not self.source_line and self.line <= 0:
             return head
@@ -63,16 +70,22 @@ class ScenarioError(Exception):
 
     def as_dict(self) -> dict:
         """The error as JSON-ready data."""
-        return {
+        data = {
             "file": self.filename,
             "line": self.line,
             "column": self.column,
             "message": self.message,
         }
+        if self.path is not None:
+            data["path"] = self.path
+        return data
 
     def __reduce__(self):
         # Keep the position when the error crosses a process boundary.
-        return (_rebuild, (self.message, self.filename, self.line, self.column, self.source_line))
+        return (
+            _rebuild,
+            (self.message, self.filename, self.line, self.column, self.source_line, self.path),
+        )
 
     def __str__(self) -> str:
         return self.format()
@@ -85,10 +98,15 @@ class ScenarioError(Exception):
 
 
 def _rebuild(
-    message: str, filename: str, line: int, column: int, source_line: str
+    message: str,
+    filename: str,
+    line: int,
+    column: int,
+    source_line: str,
+    path: str | None = None,
 ) -> ScenarioError:
     return ScenarioError(
-        message, filename=filename, line=line, column=column, source_line=source_line
+        message, filename=filename, line=line, column=column, source_line=source_line, path=path
     )
 
 

@@ -314,6 +314,9 @@ class Scenario:
     # the statements that set a one-value setting (`active:`, `phase:`, ...)
     settings: dict[str, Setting] = field(default_factory=dict, repr=False)
     source_lines: list[str] = field(default_factory=list, repr=False, compare=False)
+    # read from a JSON state: where each line of its text came from in the JSON
+    # (mtgkb.language.json_state.SourceMap), to name the JSON path in errors
+    origin: Any = field(default=None, repr=False, compare=False)
 
     # ---- look-ups
 

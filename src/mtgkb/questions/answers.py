@@ -13,6 +13,7 @@ from mtgkb.engine.solve import Grounding, SolveResult
 from mtgkb.language.errors import check_count, check_timeout
 from mtgkb.language.facts import Facts, asked_facts, fixed_facts
 from mtgkb.questions import listing_order
+from mtgkb.questions.places import locate
 from mtgkb.questions.symbols import Decoder, Shown, atoms, cited_rules, names_in, value, values
 from mtgkb.rulebase import registry
 from mtgkb.rulebase import words as _words
@@ -220,6 +221,7 @@ def _by_seat(scenario, names) -> list[str]:
 def answer_legal(question, scenario, facts, limits: Limits, session=None) -> Answer:
     model = solve_single("legal", scenario, facts, limits, session)
     violations = _violations(model, limits.lang)
+    locate(violations, scenario)
     rules = cited_rules(model) | {v["rule"] for v in violations}
     answer = {"ask": "legal", "legal": not violations, "violations": violations}
     return _consistent(with_rules(answer, rules), model, "legal", facts)
@@ -250,8 +252,9 @@ def _kind(term: clingo.Symbol) -> str:
 
 
 def violation_entries(pairs, messages: dict[str, str]) -> list[dict]:
-    """`{"rule", "message", "objects"}` for each (rule number, kind term) pair,
-    in rule order; the message is the kind's template with its arguments."""
+    """`{"rule", "kind", "message", "objects"}` for each (rule number, kind
+    term) pair, in rule order; the kind is the term's name (its key in
+    kb/messages.lp), the message its template with its arguments."""
     violations = []
     for rule, args in pairs:
         number = str(value(rule))
@@ -259,7 +262,7 @@ def violation_entries(pairs, messages: dict[str, str]) -> list[dict]:
         kind = _kind(args)
         template = messages.get(kind, kind.replace("_", " ") + ": {all}")
         filled = fill_template(template, [str(value(a)) for a in _arguments(args)])
-        violations.append({"rule": number, "message": filled, "objects": objects})
+        violations.append({"rule": number, "kind": kind, "message": filled, "objects": objects})
     violations.sort(key=lambda v: (sort_key(v["rule"]), v["objects"]))
     return violations
 
@@ -464,7 +467,9 @@ def _illegal_play(scenario, facts, limits: Limits, session: Session | None) -> l
     judged = play_facts(scenario, facts)
     if judged is None:
         return []
-    return _violations(solve_single("legal", scenario, judged, limits, session), limits.lang)
+    violations = _violations(solve_single("legal", scenario, judged, limits, session), limits.lang)
+    locate(violations, scenario)
+    return violations
 
 
 LEGAL = clingo.Function("legal")  # the argument of asked/1 for `ask legal`

@@ -28,6 +28,7 @@ from mtgkb.engine.solve import Grounding
 from mtgkb.language.facts import scenario_facts
 from mtgkb.language.model import Attack, Block, ChooseDefending
 from mtgkb.questions.answers import solve_single, violation_entries, with_rules
+from mtgkb.questions.places import locate
 from mtgkb.questions.plays import STEPS, hypothesis_facts, target_play
 from mtgkb.questions.symbols import atoms, cited_rules, values
 from mtgkb.rulebase import words as _words
@@ -64,6 +65,7 @@ def answer_can(question, scenario, facts, limits, session=None) -> dict:
     faults = list(atoms(model, "can_fault", 2))
     rules = cited_rules(model)
     violations = violation_entries(faults, _words.messages(limits.lang))
+    locate(violations, scenario, at=(question.line, question.column))
     forbidden: list[str] = []
     if faults:
         forbidden = forbidden_by(hypo, faults, rules, limits)
@@ -106,18 +108,50 @@ def _block_text(b: str, c: str) -> str:
     return f"{b} blocks {c}"
 
 
-def _changes(written: list[tuple[str, str]], chosen: set[tuple[str, str]], say) -> list[dict]:
+def _attack_declaration(c: str, x: str) -> dict:
+    return {"type": "attack", "attacker": c, "target": x}
+
+
+def _block_declaration(b: str, c: str) -> dict:
+    return {"type": "block", "blocker": b, "attacker": c}
+
+
+def _placed(declaration: dict, where: tuple[int, int] | None) -> dict:
+    """The declaration with the line and column the file writes it at (if it does)."""
+    if where is not None and where[0] > 0:
+        declaration["line"], declaration["column"] = where
+    return declaration
+
+
+def _changes(
+    written: list[tuple[str, str]],
+    chosen: set[tuple[str, str]],
+    say,
+    shape,
+    places: dict | None = None,
+) -> list[dict]:
     """The changes from the written pairs to the chosen ones, per creature
-    (the first of each pair): removed, added, or pointed elsewhere."""
+    (the first of each pair): removed, added, or pointed elsewhere. Each in
+    words and, under `"edit"`, as data: `shape(a, b)` is the declaration of
+    a pair, `places` where the file writes each written pair."""
+    places = places or {}
     out: list[dict] = []
+
+    def old(pair) -> dict:
+        return _placed(shape(*pair), places.get(pair))
+
     creatures = list(dict.fromkeys([a for a, _ in written] + sorted(a for a, _ in chosen)))
     for c in creatures:
         removed = [p for p in written if p[0] == c and p not in chosen]
         added = sorted(p for p in chosen if p[0] == c and p not in written)
         while removed and added:
-            out.append({"change": say(*removed.pop(0)), "to": say(*added.pop(0))})
-        out += [{"remove": say(*p)} for p in removed]
-        out += [{"add": say(*p)} for p in added]
+            was, now = removed.pop(0), added.pop(0)
+            edit = {"op": "replace", "declaration": old(was), "with": shape(*now)}
+            out.append({"change": say(*was), "to": say(*now), "edit": edit})
+        out += [
+            {"remove": say(*p), "edit": {"op": "remove", "declaration": old(p)}} for p in removed
+        ]
+        out += [{"add": say(*p), "edit": {"op": "add", "declaration": shape(*p)}} for p in added]
     return out
 
 
@@ -126,7 +160,7 @@ def answer_fix(question, scenario, facts, limits, session=None) -> dict:
     broken = list(atoms(legal_model, "violation", 2))
     rules = cited_rules(legal_model) | {str(r.arguments[0].string) for r, _ in broken}
     if not broken:
-        answer = {"ask": "fix", "legal": True, "changes": [], "count": 1}
+        answer = {"ask": "fix", "legal": True, "changes": [], "edits": [], "count": 1}
         return with_rules(answer, rules)
     # the written targets are what the closest play may point elsewhere (fix.lp)
     situation = [
@@ -141,16 +175,18 @@ def answer_fix(question, scenario, facts, limits, session=None) -> dict:
     cap = min(limits.max_models, FIX_COUNT_CAP) if limits.max_models else FIX_COUNT_CAP
     result = grounding.solve("fix", max_models=cap, keep=FIX_SHOWN, timeout=limits.timeout)
     if not result.models:
-        answer = {"ask": "fix", "legal": False, "changes": None, "count": 0}
+        answer = {"ask": "fix", "legal": False, "changes": None, "edits": None, "count": 0}
         return with_rules(answer, rules)
     attacks = [(a.attacker, a.target) for a in scenario.attacks]
     blocks = [(b.blocker, b.attacker) for b in scenario.blocks]
+    places = {(a.attacker, a.target): (a.line, a.column) for a in reversed(scenario.attacks)}
+    places |= {(b.blocker, b.attacker): (b.line, b.column) for b in reversed(scenario.blocks)}
     options = []
     for model in result.models:
-        on_attacks = _changes(
-            attacks, {tuple(p) for p in values(model, "attacks", 2)}, _attack_text
-        )
-        on_blocks = _changes(blocks, {tuple(p) for p in values(model, "blocks", 2)}, _block_text)
+        chosen_attacks = {tuple(p) for p in values(model, "attacks", 2)}
+        chosen_blocks = {tuple(p) for p in values(model, "blocks", 2)}
+        on_attacks = _changes(attacks, chosen_attacks, _attack_text, _attack_declaration, places)
+        on_blocks = _changes(blocks, chosen_blocks, _block_text, _block_declaration, places)
         on_targets = _target_changes(scenario, model)
         key = _preference(on_attacks, on_blocks + on_targets) + (str(_choices(model)),)
         options.append((key, on_attacks, on_blocks + on_targets, model))
@@ -164,11 +200,21 @@ def answer_fix(question, scenario, facts, limits, session=None) -> dict:
         rules.add("115.1")
     for change in changes:
         change.pop("retarget", None)
+    edits = [change.pop("edit") for change in changes]
     answer = {"ask": "fix", "legal": False, "changes": changes, "count": result.count}
     choices = _choices(best)
     if choices:  # a choice the file left open (506.2a), made by the closest play
         answer["choices"] = choices
         rules.add("506.2a")
+        edits += [
+            {
+                "op": "choose",
+                "declaration": {"type": "choose_defending", "player": a, "defender": q},
+            }
+            for a, q in values(best, "fix_chosen_defending", 2)
+        ]
+    # the changes and choices as data, beside their words (issue 27)
+    answer["edits"] = edits
     if not result.complete:
         answer["complete"] = False
     # what no change of attacks, blocks and targets mends (a payment, a cast's timing)
@@ -216,10 +262,25 @@ def _target_changes(scenario, model) -> list[dict]:
             "change": _play_text(p, [t.name for t in p.targets]),
             "to": _play_text(p, new[p.index]),
             "retarget": True,
+            "edit": {
+                "op": "replace",
+                "declaration": _placed(
+                    _play_declaration(p, [t.name for t in p.targets]), (p.line, p.column)
+                ),
+                "with": _play_declaration(p, new[p.index]),
+            },
         }
         for p in scenario.plays
         if p.index in new
     ]
+
+
+def _play_declaration(play, targets: list[str]) -> dict:
+    """A declared cast or activation as data (`_play_text`'s)."""
+    if play.kind == "cast":
+        cast = {"type": "cast", "player": play.player, "spell_type": play.spell_type}
+        return {**cast, "name": play.name, "targets": list(targets)}
+    return {"type": "activate", "player": play.player, "name": play.name, "targets": list(targets)}
 
 
 def _remaining(scenario, model, limits, session=None) -> list[dict]:
@@ -258,14 +319,16 @@ def _remaining(scenario, model, limits, session=None) -> list[dict]:
     )
     model = solve_single("legal", None, _legal_facts(scenario_facts(fixed)), limits, session)
     pairs = [(r.arguments[0], k) for r, k in atoms(model, "violation", 2)]
-    return violation_entries(pairs, _words.messages(limits.lang))
+    violations = violation_entries(pairs, _words.messages(limits.lang))
+    locate(violations, fixed)
+    return violations
 
 
 def _preference(on_attacks: list[dict], on_blocks: list[dict]) -> tuple:
     """Which of the equally close declarations to list: the one that keeps the
     earlier step (attacks) most, then removes rather than adds or points
     elsewhere, then the first in the order of the words."""
-    every = on_attacks + on_blocks
+    every = [{k: v for k, v in c.items() if k != "edit"} for c in on_attacks + on_blocks]
     kinds = [next(iter(c)) for c in every]
     return (len(on_attacks), kinds.count("add"), kinds.count("change"), str(every))
 

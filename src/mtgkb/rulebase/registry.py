@@ -16,9 +16,16 @@ cycle, and a run pays only for the answering modules its questions use. It
 lives in the lowest package (mtgkb.rulebase), beside the queries it names,
 so that the engine and the language may read it too.
 
-Adding a kind of question: one entry here, one query file in `queries/`, one
-answering function, one text form in `mtgkb.output.text.TEXT_FORMS`, and
-their tests (docs/contributing.md).
+Each entry also describes its JSON answer (`Entry.fields`, with the shapes
+of `SHAPES` and the fields of `COMMON_FIELDS` every answer may have): the
+typed answer classes and the server's OpenAPI document are made from these
+descriptions (mtgkb.output.models), and a test validates every answer of
+every scenario file against them, so the description cannot drift from the
+answers.
+
+Adding a kind of question: one entry here (with its `fields`), one query
+file in `queries/`, one answering function, one text form in
+`mtgkb.output.text.TEXT_FORMS`, and their tests (docs/contributing.md).
 """
 
 from __future__ import annotations
@@ -59,6 +66,11 @@ class Entry:
     orders: str | None = None
     # written with its own `ask` statement (False: the parser makes it of another)
     grammar: bool = True
+    # its JSON answer besides `ask` and COMMON_FIELDS: (name, type, meaning) per
+    # key; a name ending in "?" is a key the answer may leave out. Types:
+    # str, int, bool, null, object (any object), list[T], map[T] (an object of
+    # names to T), T | U, and the shapes of SHAPES.
+    fields: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def explain_words(self) -> tuple[str, ...]:
@@ -76,6 +88,69 @@ class Entry:
         return self.answerer()(question, scenario, facts, limits, session)
 
 
+#: Every answer's fields besides its own (`Entry.fields`).
+COMMON_FIELDS: tuple[tuple[str, str, str], ...] = (
+    ("rules", "list[str]", "the CR rules that decided the answer"),
+    ("unmodelled?", "list[str]", "rules the scenario brings into play that are not modelled"),
+    ("inconsistent?", "list[Inconsistent]", "values the rule base derived several of (exit 4)"),
+)
+
+#: The answers of the order questions without their own keys.
+ORDERS: tuple[tuple[str, str, str], ...] = (
+    ("orders", "list[list[str]]", "each order, a sequence"),
+    ("count?", "int", "how many orders there are, where the listing was cut"),
+    ("complete?", "bool", "false when the enumeration stopped at its cap"),
+)
+
+#: The shapes the fields name: (name, type, meaning) per key, as in
+#: `Entry.fields`; a shape with the field "..." may have other keys.
+SHAPES: MappingProxyType[str, tuple[tuple[str, str, str], ...]] = MappingProxyType(
+    {
+        "Violation": (
+            ("rule", "str", "the CR rule broken"),
+            ("kind", "ViolationKind", "the kind of violation (kb/messages.lp)"),
+            ("message", "str", "what is wrong, in the answer's language"),
+            ("objects", "list[str]", "the names the violation is about"),
+            ("line?", "int", "the line of the declaration (or question) that broke it"),
+            ("column?", "int", "its column"),
+        ),
+        "Change": (
+            ("remove?", "str", "a declaration to leave out"),
+            ("add?", "str", "a declaration to add"),
+            ("change?", "str", "a declaration to change"),
+            ("to?", "str", "what it becomes"),
+        ),
+        "Edit": (
+            ("op", "str", "remove, add, replace (a declaration by `with`) or choose"),
+            ("declaration", "Declaration", "the declaration removed, added, replaced or chosen"),
+            ("with?", "Declaration", "what replaces it"),
+        ),
+        "Declaration": (
+            ("type", "str", "attack, block, cast, activate or choose_defending"),
+            ("attacker?", "str", "the attacking creature"),
+            ("target?", "str", "what it attacks"),
+            ("blocker?", "str", "the blocking creature"),
+            ("player?", "str", "who casts, activates or chooses"),
+            ("name?", "str", "the spell or the source of the ability"),
+            ("spell_type?", "str", "the card type of the spell cast"),
+            ("targets?", "list[str]", "the targets of the spell or ability"),
+            ("defender?", "str", "the defending player chosen"),
+            ("line?", "int", "where the file declares it"),
+            ("column?", "int", "its column"),
+        ),
+        "Inconsistent": (
+            ("rules", "list[str]", "the rules whose statements derived the values"),
+            ("...", "", "the atom, its holder and values, or the statements with no answer set"),
+        ),
+        "Node": (("...", "", "one step of a derivation: a conclusion and the rule that made it"),),
+        "Unsupported": (
+            ("supported", "bool", "false: this kind of question is not answered yet"),
+            ("message", "str", "what is not built"),
+            ("play?", "str", "the play asked about (`ask can`)"),
+        ),
+    }
+)
+
 _ANSWERS = "mtgkb.questions.answers"
 _JUDGE = "mtgkb.questions.judge"
 _EXPLAIN = "mtgkb.questions.explain.answer"
@@ -90,6 +165,10 @@ ENTRIES: tuple[Entry, ...] = (
         "legal",
         single_model=True,
         explained_by="legal",
+        fields=(
+            ("legal", "bool", "whether every declared play is legal"),
+            ("violations", "list[Violation]", "each rule the declared play breaks"),
+        ),
     ),
     Entry(
         "defending",
@@ -100,6 +179,7 @@ ENTRIES: tuple[Entry, ...] = (
         single_model=True,
         explained_by="defending",
         words=("defending players",),
+        fields=(("players", "list[str]", "the defending players, in seating order"),),
     ),
     Entry(
         "attack_targets",
@@ -111,6 +191,10 @@ ENTRIES: tuple[Entry, ...] = (
         asked=(("creature", "creature"),),
         explained_by="attack_targets",
         needs_parameters=True,
+        fields=(
+            ("creature", "str", "the creature asked about"),
+            ("targets", "list[str]", "what it could attack: players, planeswalkers, battles"),
+        ),
     ),
     Entry(
         "attacks",
@@ -120,6 +204,20 @@ ENTRIES: tuple[Entry, ...] = (
         "attacks",
         counted=True,
         explained_by="attacks",
+        fields=(
+            (
+                "count",
+                "int",
+                "how many legal declarations of attackers (exact unless not complete)",
+            ),
+            ("complete", "bool", "false when the enumeration stopped at its cap"),
+            (
+                "assignments",
+                "list[map[str | list[str]]]",
+                "each listed declaration: attacker to what it attacks",
+            ),
+            ("reason?", "str", "why `count` is a lower bound"),
+        ),
     ),
     Entry(
         "blocks",
@@ -130,6 +228,22 @@ ENTRIES: tuple[Entry, ...] = (
         counted=True,
         asked=(("defender", "player"),),
         explained_by="blocks",
+        fields=(
+            ("defender", "str | null", "whose blocks (null: several defending players together)"),
+            (
+                "defenders?",
+                "list[str]",
+                "the defending players blocking together, in seating order",
+            ),
+            ("count", "int", "how many legal declarations of blockers (exact unless not complete)"),
+            ("complete", "bool", "false when the enumeration stopped at its cap"),
+            (
+                "assignments",
+                "list[map[str | list[str]]]",
+                "each listed declaration: blocker to the attacker(s) it blocks ({}: no blocks)",
+            ),
+            ("reason?", "str", "why `count` is a lower bound"),
+        ),
     ),
     Entry(
         "order",
@@ -140,6 +254,17 @@ ENTRIES: tuple[Entry, ...] = (
         counted=True,
         explained_by="order",
         orders="order",
+        fields=(
+            ("orders", "list[list[str]]", "each order of the players (APNAP), a sequence"),
+            (
+                "choice_orders?",
+                "map[list[list[str]]]",
+                "per player making several choices at once, the orders of those choices",
+            ),
+            ("made_by?", "map[str]", "who makes each choice of the order"),
+            ("count?", "int", "how many orders there are, where the listing was cut"),
+            ("complete?", "bool", "false when the enumeration stopped at its cap"),
+        ),
     ),
     Entry(
         "block_order",
@@ -149,6 +274,7 @@ ENTRIES: tuple[Entry, ...] = (
         "orders",
         explained_by="block_order",
         orders="block_order",
+        fields=ORDERS,
     ),
     Entry(
         "damage_order",
@@ -158,6 +284,7 @@ ENTRIES: tuple[Entry, ...] = (
         "orders",
         explained_by="damage_order",
         orders="damage_order",
+        fields=ORDERS,
     ),
     Entry(
         "knowledge",
@@ -166,6 +293,13 @@ ENTRIES: tuple[Entry, ...] = (
         f"{_ANSWERS}:answer_knowledge",
         "knowledge",
         explained_by="knowledge",
+        fields=(
+            (
+                "known",
+                "map[list[str]]",
+                "per player, the earlier choosers whose choice that player knows",
+            ),
+        ),
     ),
     Entry(
         "stack",
@@ -176,6 +310,7 @@ ENTRIES: tuple[Entry, ...] = (
         counted=True,
         explained_by="stack",
         orders="stack",
+        fields=ORDERS,
     ),
     Entry(
         "outcome",
@@ -186,6 +321,22 @@ ENTRIES: tuple[Entry, ...] = (
         single_model=True,
         judges_play=True,
         explained_by="outcome",
+        fields=(
+            ("life", "map[int]", "each player's life total"),
+            ("team_life?", "map[int]", "each team's shared life total"),
+            ("lost", "list[str]", "every player who lost, in seating order"),
+            ("triggers", "map[int]", "how many times each source triggered"),
+            ("poison?", "map[int]", "each player's poison counters"),
+            ("team_poison?", "map[int]", "each team's poison counters"),
+            (
+                "commander_damage?",
+                "map[map[int]]",
+                "per player, the combat damage dealt by each commander",
+            ),
+            ("destroyed?", "list[str]", "the objects destroyed"),
+            ("illegal_play?", "bool", "true: the declared play is illegal (its violations follow)"),
+            ("violations?", "list[Violation]", "the rules the declared play breaks"),
+        ),
     ),
     Entry(
         "pay",
@@ -198,6 +349,15 @@ ENTRIES: tuple[Entry, ...] = (
         explained_by="pay",
         needs_parameters=True,
         grammar=False,  # `ask can P pay N life` is asked as `pay` (spec, section 5)
+        fields=(
+            ("player", "str", "who would pay"),
+            ("amount", "int", "how much life"),
+            (
+                "can",
+                "bool | null",
+                "whether the player can pay (null: the life total is inconsistent)",
+            ),
+        ),
     ),
     Entry(
         "can",
@@ -208,6 +368,12 @@ ENTRIES: tuple[Entry, ...] = (
         own_grounding=True,
         explained_by="can",
         needs_parameters=True,
+        fields=(
+            ("play", "str", "the play asked about, as written"),
+            ("can", "bool", "whether the play can be made"),
+            ("forbidden_by", "list[str]", "a minimal set of rules that together forbid it"),
+            ("violations", "list[Violation]", "each rule the play would break"),
+        ),
     ),
     Entry(
         "fix",
@@ -217,6 +383,27 @@ ENTRIES: tuple[Entry, ...] = (
         "fix",
         own_grounding=True,
         explained_by="legal",  # explained by the faults of the declared play
+        fields=(
+            ("legal", "bool", "whether the declared play is legal already"),
+            (
+                "changes",
+                "list[Change] | null",
+                "the changes to the closest legal play, in words (null: none is legal)",
+            ),
+            (
+                "edits",
+                "list[Edit] | null",
+                "the same changes and choices, as data (null: no legal play)",
+            ),
+            ("count", "int", "how many legal plays are equally close"),
+            ("choices?", "list[str]", "choices the file left open, made by the closest play"),
+            ("complete?", "bool", "false when the count stopped at its cap"),
+            (
+                "remaining?",
+                "list[Violation]",
+                "what no change of attacks, blocks and targets mends",
+            ),
+        ),
     ),
     Entry(
         "explain",
@@ -224,6 +411,12 @@ ENTRIES: tuple[Entry, ...] = (
         "explain",
         f"{_EXPLAIN}:answer_explain",
         "explain",
+        fields=(
+            ("question?", "str", "the kind of question explained (absent: every answer)"),
+            ("tree", "list[Node]", "the derivation, each node citing the rule that derived it"),
+            ("forbidden?", "list[Node]", "why the declared play is illegal"),
+            ("truncated", "bool", "whether the tree was cut at its bound"),
+        ),
     ),
     Entry(
         "actions",
@@ -235,6 +428,11 @@ ENTRIES: tuple[Entry, ...] = (
         asked=(("player", "player"),),
         explained_by="actions",
         needs_parameters=True,
+        fields=(
+            ("player", "str", "the player asked about"),
+            ("may", "list[str]", "the kinds of play the player may make now"),
+            ("made_by?", "map[str]", "who makes each of them"),
+        ),
     ),
     Entry(
         "assignments",
@@ -245,6 +443,12 @@ ENTRIES: tuple[Entry, ...] = (
         asked=(("creature", "combatant"),),
         explained_by="assignments",
         needs_parameters=True,
+        fields=(
+            ("creature", "str", "the creature asked about"),
+            ("count", "int", "how many legal assignments of its combat damage"),
+            ("complete", "bool", "false when the enumeration stopped at its cap"),
+            ("assignments", "list[map[int]]", "each listed assignment: recipient to damage"),
+        ),
     ),
 )
 
@@ -307,6 +511,7 @@ __all__ = [
     "ASK_NAMES",
     "BY_ASK",
     "BY_KIND",
+    "COMMON_FIELDS",
     "COUNTED_QUERIES",
     "ENTRIES",
     "EXPLAINED_BY",
@@ -314,8 +519,10 @@ __all__ = [
     "KINDS",
     "NEEDS_PARAMETERS",
     "ORDER_QUERIES",
+    "ORDERS",
     "OWN_GROUNDINGS",
     "QUERY_OF",
+    "SHAPES",
     "SINGLE_MODEL_QUERIES",
     "Entry",
     "ask_name",

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mtgkb.engine.state import Engine
+from mtgkb.language.json_state import state_json
+from mtgkb.output.envelope import stamp
 from mtgkb.questions.answers import Limits
 from mtgkb.running import pool
 from mtgkb.running.runner import answer_text
@@ -29,16 +31,21 @@ class Answerer:
         self.engine = Engine() if engine is None else engine
         self.pool = pool.Pool(workers, engine=self.engine) if pool.enabled() else None
 
-    def run(self, text: str | bytes, name: str = "<string>", lang: str = "en", **limits) -> dict:
-        """`mtgkb.run`, answered with this engine (in its worker, if any)."""
+    def run(
+        self, text: str | bytes | dict, name: str = "<string>", lang: str = "en", **limits
+    ) -> dict:
+        """`mtgkb.run`, answered with this engine (in its worker, if any);
+        `text` may be a JSON game state, as a dict too."""
         bounds = Limits(lang=lang, **limits)
+        if isinstance(text, dict):
+            text = state_json(text, name)  # JSON text, read as a state by the worker
         if self.pool is None:
             result = answer_text(text, name, bounds, engine=self.engine)
         else:
             result = pool.answer(text, name, bounds, self.pool)
         if result.exception is not None:
             raise result.exception
-        return {**result.output, "rule_base": self.engine.describe()}
+        return stamp({**result.output, "rule_base": self.engine.describe()})
 
     def close(self) -> None:
         if self.pool is not None:
@@ -52,7 +59,7 @@ class Answerer:
 
 
 def run(
-    text: str | bytes,
+    text: str | bytes | dict,
     name: str = "<string>",
     lang: str = "en",
     answerer: Answerer | None = None,
@@ -98,18 +105,18 @@ class Outcome:
         return self.answer
 
 
-Scenario = str | bytes | os.PathLike | tuple
+Scenario = str | bytes | dict | os.PathLike | tuple
 
 
 def _named(item: Scenario, index: int) -> tuple[str, str | bytes]:
     """(name, text) of one scenario of `run_many`: a text (named `<scenario N>`),
     a file path (read), or a (name, text) pair."""
-    if isinstance(item, (str, bytes)):
+    if isinstance(item, (str, bytes, dict)):
         return f"<scenario {index}>", item
     if isinstance(item, os.PathLike):
         path = Path(item)
         return str(path), path.read_bytes()
-    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], (str, bytes)):
+    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], (str, bytes, dict)):
         return str(item[0]), item[1]
     raise TypeError(
         f"scenario {index}: give a text (str or bytes), a path, or a (name, text) pair, "

@@ -17,8 +17,7 @@ from mtgkb.engine.solve import SolveTimeout
 from mtgkb.engine.state import Engine
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.facts import scenario_facts
-from mtgkb.language.parser import parse_text, read_text
-from mtgkb.language.validate import validate
+from mtgkb.language.json_state import parse_scenario, read_scenario, validate_scenario
 from mtgkb.questions.answers import Limits, answer
 from mtgkb.rulebase.grounding import PLACE, RuleBaseFault
 from mtgkb.running.deadline import (
@@ -156,9 +155,10 @@ def rule_base_error(name: str, fault: RuleBaseFault) -> FileResult:
 
 
 def parse_or_fail(text: str | bytes, name: str, lang: str = "en"):
-    """The parsed scenario, or the FileResult (exit 2) of its input error."""
+    """The parsed scenario (scenario text or a JSON state), or the FileResult
+    (exit 2) of its input error."""
     try:
-        return parse_text(text, name, lang)
+        return parse_scenario(text, name, lang)
     except ScenarioError as err:
         return input_error(name, err)
 
@@ -168,7 +168,7 @@ def read_or_fail(text: str | bytes, name: str):
     FileResult (exit 2) of its input error: parse_or_fail in two steps, for
     a batch that checks many tables at once."""
     try:
-        return read_text(text, name)
+        return read_scenario(text, name)
     except ScenarioError as err:
         return input_error(name, err)
 
@@ -177,7 +177,7 @@ def validate_or_fail(scenario, name: str, lang: str = "en", checked: list | None
     """The scenario once validated (`checked`: its input checks' atoms, when
     solved already), or the FileResult (exit 2) of its input error."""
     try:
-        validate(scenario, lang, checked)
+        validate_scenario(scenario, lang, checked)
         return scenario
     except ScenarioError as err:
         return input_error(name, err)

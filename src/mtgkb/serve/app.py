@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from mtgkb import __version__
+from mtgkb.output.envelope import stamp
 from mtgkb.questions.answers import Limits
 from mtgkb.running.pool import Pool, answer
 from mtgkb.serve.listening import HEADER_TIMEOUT, guarded_protocol
@@ -144,11 +145,13 @@ def read_request(payload: Any, settings: Settings) -> tuple[str, str, Limits, di
         payload = {"scenario": payload}
     if not isinstance(payload, dict):
         raise BadRequest("the request must be a JSON object or text/plain scenario text")
-    known = {"scenario", "timeout", "max_models", "lang", "name", "id"}
+    known = {"scenario", "state", "timeout", "max_models", "lang", "name", "id"}
     unknown = sorted(set(payload) - known)
     if unknown:
         raise BadRequest(f"unknown field(s): {', '.join(unknown)}")
     text = payload.get("scenario")
+    if "state" in payload:  # a JSON game state (mtgkb.language.json_state) instead
+        text = state_text(payload)
     if not isinstance(text, str):
         raise BadRequest('"scenario" must be the scenario text, as a string')
     name = payload.get("name", "<request>")
@@ -184,6 +187,16 @@ def read_request(payload: Any, settings: Settings) -> tuple[str, str, Limits, di
     return text, name, limits, {"lang": lang}
 
 
+def state_text(payload: dict) -> str:
+    """The JSON text of a request's `state` (read as a state by the worker:
+    mtgkb.language.json_state.is_state)."""
+    if "scenario" in payload:
+        raise BadRequest('give either "scenario" (text) or "state" (a JSON object), not both')
+    if not isinstance(payload["state"], dict):
+        raise BadRequest('"state" must be a JSON object (the schema: GET /v1/schema/scenario)')
+    return json.dumps(payload["state"], ensure_ascii=False)
+
+
 def too_large(settings: Settings, size: int) -> dict:
     limit = max_bytes(settings)
     return {
@@ -196,8 +209,8 @@ def too_large(settings: Settings, size: int) -> dict:
 def _input_error(result) -> dict:
     body = {"file": result.name, "error": result.error or result.output.get("error", "")}
     err = result.exception
-    for field in ("line", "column", "message"):
-        if err is not None and hasattr(err, field):
+    for field in ("line", "column", "message", "path"):
+        if err is not None and getattr(err, field, None) is not None:
             body[field] = getattr(err, field)
     return body
 
@@ -285,15 +298,16 @@ def run_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, int, 
 def as_printed(output: dict, engine=None) -> dict:
     """The answers as `mtgkb run --json` prints them: with the rule base
     they came from (the `engine`'s, the pool's; else the one this process
-    uses, mtgkb.rulebase.location.current)."""
+    uses, mtgkb.rulebase.location.current), the schema version and the CR
+    edition."""
     if engine is not None:
-        return {**output, "rule_base": engine.describe()}
+        return stamp({**output, "rule_base": engine.describe()})
     from mtgkb.rulebase import location as paths
 
     current = getattr(paths, "current", None)
     if current is None:
-        return output
-    return {**output, "rule_base": current().describe()}
+        return stamp(dict(output))
+    return stamp({**output, "rule_base": current().describe()})
 
 
 # --------------------------------------------------------------------------
@@ -304,11 +318,11 @@ def scenario_view(text: str, name: str) -> dict:
     """The parsed scenario as JSON data, and its clingo facts."""
     from mtgkb.language.errors import ScenarioError
     from mtgkb.language.facts import facts_text, scenario_facts
-    from mtgkb.language.parser import parse_text
+    from mtgkb.language.json_state import parse_scenario, scenario_state
     from mtgkb.running.pool import travelling
 
     try:
-        scenario = parse_text(text, name)
+        scenario = parse_scenario(text, name)
     except ScenarioError as err:
         return {"error": travelling(err)}
     team_of = {m: t.name for t in scenario.teams for m in t.members}
@@ -350,6 +364,8 @@ def scenario_view(text: str, name: str) -> dict:
             "questions": [{"ask": q.kind, "line": q.line} for q in scenario.questions],
         },
         "facts": facts_text(scenario_facts(scenario)),
+        # everything the scenario says, as a JSON state: sendable back to /v1/run
+        "state": scenario_state(scenario),
     }
 
 
@@ -481,6 +497,7 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         docs_url=None,  # the interactive docs load scripts from a CDN: none here
         redoc_url=None,
     )
+    app.openapi = functools.partial(openapi.document, app)  # with the answers' classes
     app.state.pool = pool
     app.state.settings = settings
     app.state.admission = admission
@@ -571,7 +588,9 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
                 status, exit_status, body = await run_of(job) if isinstance(job, Job) else job
         except Full:
             return busy()
-        return JSONResponse(body, status_code=status, headers={"X-Mtgkb-Exit": str(exit_status)})
+        return JSONResponse(
+            stamp(body), status_code=status, headers={"X-Mtgkb-Exit": str(exit_status)}
+        )
 
     @app.post(
         "/v1/facts",
@@ -608,7 +627,7 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
             status, exit_status, body = await run_of(job)
         else:
             status, exit_status, body = job
-        line = {"index": index, "status": status, "exit": exit_status, "body": body}
+        line = {"index": index, "status": status, "exit": exit_status, "body": stamp(body)}
         return line if ident is None else {"id": ident, **line}
 
     async def batch_lines(items: list):
@@ -689,6 +708,12 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
             status, body = await run_in_threadpool(rule_answer, number, lang)
         return JSONResponse(body, status_code=status)
 
+    @app.get("/v1/schema/scenario", summary="The JSON Schema of a JSON game state")
+    async def scenario_schema():
+        from mtgkb.language.json_state import schema
+
+        return JSONResponse(schema(), media_type="application/schema+json")
+
     @app.get("/v1/examples", summary="The bundled example scenarios")
     async def example_list() -> list[dict]:
         return examples()
@@ -759,7 +784,7 @@ def stdio_answer(pool: Pool, settings: Settings, line: bytes | None, size: int) 
             if isinstance(payload, dict):
                 ident = payload.pop("id", None)
             status, exit_status, body = run_answer(pool, settings, payload)
-    out = {"status": status, "exit": exit_status, "body": body}
+    out = {"status": status, "exit": exit_status, "body": stamp(body)}
     return out if ident is None else {"id": ident, **out}
 
 

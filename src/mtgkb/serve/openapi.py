@@ -1,15 +1,42 @@
 """What the server's OpenAPI document says about requests and answers
 (the routes read their bodies themselves: a scenario comes as text/plain or
-as JSON, so the schemas are written here)."""
+as JSON, so the schemas are written here). The answers' schemas are those of
+the typed answers (mtgkb.output.models, made from the registry's description
+of each kind of question): `document` puts their classes in the document's
+components."""
 
 from __future__ import annotations
 
+from mtgkb.output import models
+
+#: Where the answers' classes are, in the OpenAPI document.
+REFS = "#/components/schemas/{model}"
+
+
+def _schema_and_components() -> tuple[dict, dict, dict]:
+    """The schemas of an answered file and of an unanswered one (their classes
+    referred to in the components), and those components."""
+    answered = models.json_schema(REFS)
+    failed = models.error_schema(REFS)
+    components = {**answered.pop("$defs", {}), **failed.pop("$defs", {})}
+    components["RunResult"] = answered
+    components["RunError"] = failed
+    return answered, failed, components
+
+
+RUN_RESULT, RUN_ERROR, COMPONENTS = _schema_and_components()
+
 RUN_JSON = {
     "type": "object",
-    "required": ["scenario"],
     "additionalProperties": False,
+    "description": "either `scenario` (text) or `state` (a JSON game state)",
     "properties": {
         "scenario": {"type": "string", "description": "the scenario, in the .mtg language"},
+        "state": {
+            "type": "object",
+            "description": "the scenario as a JSON game state: its JSON Schema is served at "
+            "GET /v1/schema/scenario (errors name the JSON path, 422)",
+        },
         "timeout": {
             "type": "number",
             "exclusiveMinimum": 0,
@@ -39,40 +66,13 @@ RUN_REQUEST = {
     }
 }
 
-ANSWER = {
-    "type": "object",
-    "description": "one answer per `ask` line, as the spec's section 6 says; "
-    "every answer names the CR rules that decided it",
-    "required": ["ask", "rules"],
-    "properties": {
-        "ask": {"type": "string"},
-        "rules": {"type": "array", "items": {"type": "string"}},
-    },
-    "additionalProperties": True,
-}
+#: What `mtgkb run --json` prints for one answered file: one answer per `ask`,
+#: each of the class of its kind of question.
+RUN_ANSWER = RUN_RESULT
 
-RUN_ANSWER = {
-    "type": "object",
-    "description": "exactly what `mtgkb run --json` prints for one file",
-    "required": ["file", "answers"],
-    "properties": {
-        "file": {"type": "string"},
-        "answers": {"type": "array", "items": ANSWER},
-    },
-}
-
-INPUT_ERROR = {
-    "type": "object",
-    "description": "unreadable input: the FILE:LINE:COL message with its caret line",
-    "required": ["file", "error"],
-    "properties": {
-        "file": {"type": "string"},
-        "error": {"type": "string", "description": "FILE:LINE:COL: error: ..., the line, a caret"},
-        "line": {"type": "integer"},
-        "column": {"type": "integer"},
-        "message": {"type": "string"},
-    },
-}
+#: Unreadable input: the FILE:LINE:COL message with its caret line, its line
+#: and column as fields (or a time-out, the memory bound).
+INPUT_ERROR = RUN_ERROR
 
 PROBLEM = {
     "type": "object",
@@ -82,6 +82,8 @@ PROBLEM = {
         "message": {"type": "string"},
         "limit": {"type": "integer", "description": "the largest scenario accepted, in bytes"},
         "file": {"type": "string"},
+        "schema_version": {"type": "string"},
+        "cr_edition": {"type": "string"},
     },
 }
 
@@ -214,7 +216,11 @@ BATCH_LINE = {
         "index": {"type": "integer", "description": "the request's place in the batch, from 0"},
         "status": {"type": "integer", "description": "the HTTP status POST /v1/run would give"},
         "exit": {"type": "integer", "description": "the exit status `mtgkb run` would give"},
-        "body": {"type": "object", "description": "the body POST /v1/run would give"},
+        "body": {
+            "description": "the body POST /v1/run would give",
+            "anyOf": [{"$ref": REFS.format(model=m)} for m in ("RunResult", "RunError")]
+            + [PROBLEM],
+        },
     },
 }
 
@@ -231,3 +237,18 @@ BATCH_RESPONSES = {
     "413": _json(PROBLEM, "the batch is too large"),
     "503": _json(PROBLEM, "the server is busy (Retry-After says when to ask again)"),
 }
+
+
+def document(app) -> dict:
+    """The server's OpenAPI document (made once), with the answers' classes
+    in its components: `app.openapi` (FastAPI) calls it."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    from fastapi.openapi.utils import get_openapi
+
+    found = get_openapi(
+        title=app.title, version=app.version, description=app.description, routes=app.routes
+    )
+    found.setdefault("components", {}).setdefault("schemas", {}).update(COMPONENTS)
+    app.openapi_schema = found
+    return found
