@@ -4,7 +4,8 @@ from the order in which the file names things.
 The file order of names: the players in seating order, then the objects
 (permanents) in the order the file declares them, then the triggers, the
 stack's items and the plays in theirs; a name the file does not declare
-comes after them, in text order.
+comes after them, in text order. (A JSON state declares them in the order
+of its lists.)
 
 - Declarations (`ask attacks`, `ask blocks`): the creatures that choose, in
   file order; the first creature's choice varies slowest. A creature's
