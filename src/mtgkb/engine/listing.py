@@ -103,6 +103,8 @@ class OrderedSearch:
         self.ctl, self.canonical, self.end, self.stop = ctl, canonical, end, stop
         universe = {}
         for atom in ctl.symbolic_atoms:
+            if atom.is_fact:
+                continue  # (the same in every model: it orders nothing)
             rank = canonical.rank(atom.symbol)
             if rank is not None:
                 universe.setdefault(rank, atom.literal)
