@@ -299,10 +299,3 @@ def _optimum(ctl: clingo.Control, end, stop) -> list[int] | None:
     solve_within(ctl, left, stop, on_model=take)
     return costs[-1] if costs and costs[-1] else None
 
-
-def listed_in_order(
-    models: Iterable[Sequence[clingo.Symbol]], canonical: Canonical | None
-) -> list[Sequence[clingo.Symbol]]:
-    """`models` sorted canonically (as they are without an order)."""
-    models = list(models)
-    return models if canonical is None else sort_models(models, canonical)
