@@ -298,4 +298,3 @@ def _optimum(ctl: clingo.Control, end, stop) -> list[int] | None:
     left = None if end is None else max(0.0, end - time.monotonic())
     solve_within(ctl, left, stop, on_model=take)
     return costs[-1] if costs and costs[-1] else None
-
