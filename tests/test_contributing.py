@@ -1,13 +1,22 @@
-"""docs/contributing.md's recipe for a new keyword ability works, and touches
-what it says and nothing else: in a temporary copy of the checkout, a
-throwaway evasion ability ("glimmer": no creature with power 2 or less can
-block it, under a made-up rule 702.999b) is added by the recipe's four steps
-(its vocabulary entry, its rule file, its message, its tests). Then, with
-the copy's rule base, a scenario that uses it is answered: the block by a 2/2
-is illegal under 702.999b (cited with 509.1b, as every evasion ability of
-the vocabulary is) with the message written, only the 3/3 may block; the new
-test file passes; and no other file of the copy changed (the grammar and its
-tables were neither edited nor rebuilt)."""
+# ruff: noqa: E501 (the recipes write whole lines of other files: TOML rows, a test module)
+"""docs/contributing.md's recipes work, and touch what they say and nothing
+else. In a temporary copy of the checkout:
+
+- a throwaway evasion ability ("glimmer": no creature with power 2 or less
+  can block it, under a made-up rule 702.999b) is added by the recipe for a
+  keyword ability (its vocabulary entry, its rule file, its message, its
+  tests, its rows of the interaction matrix): the block by a 2/2 is illegal
+  under 702.999b (cited with 509.1b, as every evasion ability of the
+  vocabulary is) with the message written, only the 3/3 may block;
+- a throwaway kind of question, `ask teammates for P` (102.3), is added by
+  the recipe for a kind of question (its words in the grammar and the
+  tables rebuilt, its registry entry, its query, its answering function,
+  its documentation, its tests and its rows of the matrix): a Two-Headed
+  Giant player's teammate is answered with 102.3;
+- each recipe's own test file passes, and no file outside the recipe's list
+  changed; and with both recipes followed, the whole fast tier of the copy
+  passes (the recipes are complete: no other test of the project had to be
+  edited)."""
 
 import hashlib
 import json
@@ -71,7 +80,261 @@ def test_702_999b_a_bigger_creature_may_block_it():
     assert legal["legal"] is True and legal["violations"] == []
 '''
 
-IGNORED = ("__pycache__", ".pytest_cache")
+# The keyword's rows of the interaction matrix (tests/interaction_matrix.toml):
+# 702.999b is a restriction on blocking, so it can change what is legal and
+# which blocks exist, and nothing about who may attack, choose, pay or act.
+KEYWORD_MATRIX_ROWS = """
+# --- glimmer (a throwaway of tests/test_contributing.py) ---------------------
+
+[[tested]]
+features = ["ability:glimmer"]
+questions = ["legal", "blocks"]
+test = "tests/test_702_999_glimmer.py::test_702_999b_a_creature_with_power_2_or_less_cannot_block_glimmer"
+rule = "702.999b"
+
+[[independent]]
+features = ["ability:glimmer"]
+questions = ["defending", "attack_targets", "attacks", "order", "knowledge", "stack", "pay", "actions"]
+reason = "702.999b, 509.1b: a restriction on blocking changes no attack, choice, payment or priority"
+
+[[not_modelled]]
+rule = "702.999b"
+features = ["ability:glimmer"]
+questions = ["block_order", "damage_order", "outcome", "can", "fix", "assignments"]
+"""
+KEYWORD_NOT_MODELLED = """
+% no rule: 702.999b (a throwaway of tests/test_contributing.py) is tested with the
+% blocking questions only: the others say it is not modelled where it is in play.
+not_modelled(rule("702.999b")) :- has(_,glimmer).
+% no rule: the answers it could change that no test checks.
+not_modelled_in(rule("702.999b"),(block_order;damage_order;outcome;can;fix;assignments)).
+"""
+KEYWORD_INDEX = (
+    'rule_text("702.999b", "glimmer: a creature with power 2 or less cannot block it '
+    '(a throwaway)", "glimmer: una creatura con forza 2 o meno non può bloccarla").\n'
+)
+
+#: What the keyword recipe writes: and nothing else.
+KEYWORD_FILES = {
+    "kb/vocabulary.lp",
+    "rules/702_999_glimmer.lp",
+    "kb/messages.lp",
+    "kb/rule_index.lp",
+    "kb/not_modelled.lp",
+    "tests/test_702_999_glimmer.py",
+    "tests/interaction_matrix.toml",
+    "docs/language.md",
+    "docs/predicates.md",
+}
+
+
+def follow_the_keyword_recipe(root):
+    """docs/contributing.md, "A new keyword ability", step by step."""
+    # 1. its vocabulary entry
+    _append(root / "kb/vocabulary.lp", "\n%%% glimmer (tests/test_contributing.py)\n" + VOCABULARY)
+    # 2. its rule file, and the paraphrase of the rule it tags
+    (root / "rules/702_999_glimmer.lp").write_text(RULE_FILE, encoding="utf-8")
+    _append(
+        root / "kb/rule_index.lp", "\n%%% glimmer (tests/test_contributing.py)\n" + KEYWORD_INDEX
+    )
+    # 3. its message and the Italian twin
+    _append(root / "kb/messages.lp", "\n" + MESSAGES)
+    # 4. its tests
+    (root / "tests/test_702_999_glimmer.py").write_text(TEST_FILE, encoding="utf-8")
+    # 5. its rows of the interaction matrix, and what it leaves not modelled
+    _append(root / "tests/interaction_matrix.toml", KEYWORD_MATRIX_ROWS)
+    _append(root / "kb/not_modelled.lp", KEYWORD_NOT_MODELLED)
+    # 6. its documentation: an example in docs/language.md, its name in docs/predicates.md
+    _add(
+        root / "docs/language.md",
+        'Rob controls creature "Wisp" 1/1 with glimmer\n',
+        after='Rob controls creature "Serra Angel" 4/4 with flying\n',
+    )
+    _add(root / "docs/predicates.md", ", `glimmer`", after="`trample_over_planeswalkers`")
+
+
+# --- the recipe for a kind of question: `ask teammates for P` (102.3) --------
+
+QUESTION_SCENARIO = """game: two-headed-giant
+players: Ann, Ben, Cat, Dan
+team North: Ann, Ben
+team South: Cat, Dan
+active: Ann
+ask teammates for Ann
+ask teammates for Dan
+"""
+
+QUERY_FILE = """\
+%%% teammates.lp: the teammates of the asked player (102.3), a throwaway of
+%%% tests/test_contributing.py. Shows teammate(P,Q) and cites(rule(R)).
+
+% 102.3: the asked player's teammates.
+#show teammate(P,Q) : asked(teammates(P)), teammate(P,Q).
+% 102.3: the rules that made them teammates.
+#show cites(rule(R)) : asked(teammates(P)), teammate(P,Q), because(teammate(P,Q),rule(R)).
+"""
+
+ANSWERING_FUNCTION = '''
+
+def answer_teammates(question, scenario, facts, limits: Limits, session=None) -> Answer:
+    """ask teammates for P (a throwaway of tests/test_contributing.py)."""
+    model = solve_single("teammates", scenario, facts, limits, session)
+    player = question["player"]
+    mates = _by_seat(scenario, {q for p, q in values(model, "teammate", 2) if p == player})
+    answer = {"ask": "teammates", "player": player, "players": mates}
+    return with_rules(answer, cited_rules(model))
+'''
+
+REGISTRY_ENTRY = """    Entry(
+        "teammates",
+        "teammates",
+        "teammates",
+        f"{_ANSWERS}:answer_teammates",
+        "defending",  # read alike: a list of players
+        single_model=True,
+        asked=(("player", "player"),),
+        explained_by="teammates",
+        needs_parameters=True,
+        fields=(
+            ("player", "str", "the player asked about"),
+            ("players", "list[str]", "the player's teammates, in seating order"),
+        ),
+    ),
+"""
+
+QUESTION_TEST_FILE = (
+    '"""102.3 (a throwaway of tests/test_contributing.py): ask teammates."""\n'
+    "\n"
+    "import pytest\n"
+    "\n"
+    "from mtgkb import run\n"
+    "\n"
+    "# (the table, Ann's teammates by 102.3: the teams the variant's table has)\n"
+    "TABLES = [\n"
+    '    ("game: two-player\\nplayers: Ann, Ben", []),\n'
+    '    ("game: free-for-all\\noption: attack-multiple-players\\nplayers: Ann, Ben, Cat", []),\n'
+    '    ("game: free-for-all\\noption: attack-left\\nplayers: Ann, Ben, Cat", []),\n'
+    '    ("game: free-for-all\\noption: attack-right\\nplayers: Ann, Ben, Cat", []),\n'
+    '    ("game: free-for-all\\noption: attack-multiple-players\\noption: range-of-influence 1\\nplayers: Ann, Ben, Cat, Dan", []),\n'
+    '    ("game: grand-melee\\nplayers: Ann, Ben, Cat, Dan", []),\n'
+    '    ("game: team-vs-team\\nplayers: Ann, Ben, Cat, Dan\\nteam Red: Ann, Ben\\nteam Blue: Cat, Dan", ["Ben"]),\n'
+    '    ("game: team-vs-team\\noption: shared-team-turns\\nplayers: Ann, Ben, Cat, Dan\\n"\n'
+    '     "team Red: Ann, Ben\\nteam Blue: Cat, Dan", ["Ben"]),\n'
+    '    ("game: two-headed-giant\\nplayers: Ann, Ben, Cat, Dan\\nteam Red: Ann, Ben\\nteam Blue: Cat, Dan", ["Ben"]),\n'
+    '    ("game: emperor\\nplayers: Ann, Ben, Cat, Dan, Eve, Fay\\n"\n'
+    '     "team Red: Ann, Ben, Cat\\nteam Blue: Dan, Eve, Fay\\nemperor: Ben\\nemperor: Eve", ["Ben", "Cat"]),\n'
+    '    ("game: commander\\nplayers: Ann, Ben", []),\n'
+    '    ("game: brawl\\nplayers: Ann, Ben", []),\n'
+    '    ("game: archenemy\\nplayers: Ann, Ben, Cat\\narchenemy: Ben", ["Cat"]),  # 904: a team against Ben\n'
+    '    ("game: vanguard\\nplayers: Ann, Ben\\nvanguard: Ann -3\\nvanguard: Ben +2", []),\n'
+    "]\n"
+    "\n"
+    "\n"
+    '@pytest.mark.parametrize(("table", "mates"), TABLES)\n'
+    "def test_102_3_the_members_of_one_team_are_teammates(table, mates):\n"
+    '    (answer,) = run(table + "\\nask teammates for Ann\\n")["answers"]\n'
+    '    assert answer["players"] == mates\n'
+    '    assert ("102.3" in answer["rules"]) == bool(mates)\n'
+)
+
+QUESTION_MATRIX_ROWS = """
+# --- ask teammates (a throwaway of tests/test_contributing.py) ----------------
+
+[scenario.teammates]
+text = '''
+game: free-for-all
+option: attack-left
+players: Ann, Ben, Cat
+active: Ann
+ask teammates for Ann
+'''
+
+[[tested]]
+features = ["variant:*", "option:*"]
+questions = ["teammates"]
+test = "tests/test_102_3_teammates.py::test_102_3_the_members_of_one_team_are_teammates"
+rule = "102.3"
+
+[[independent]]
+features = ["ability:*", "color:*", "player:*", "counter:*"]
+questions = ["teammates"]
+reason = "102.3: who is on a team is set by the game's teams; no object's ability, color or counter, nor a player's ability, changes it"
+"""
+
+#: What the question recipe writes: and nothing else.
+QUESTION_FILES = {
+    "src/mtgkb/language/grammar.lark",
+    "src/mtgkb/language/grammar_tables.json",
+    "src/mtgkb/rulebase/registry.py",
+    "src/mtgkb/questions/answers.py",
+    "queries/teammates.lp",
+    "docs/language.md",
+    "docs/predicates.md",
+    "tests/test_102_3_teammates.py",
+    "tests/interaction_matrix.toml",
+}
+
+
+def follow_the_question_recipe(root):
+    """docs/contributing.md, "A new kind of question", step by step."""
+    grammar = root / "src/mtgkb/language/grammar.lark"
+    # 1. its words in the grammar, and the grammar's tables rebuilt
+    _add(
+        grammar,
+        "         | TEAMMATES FOR NAME                  -> q_teammates\n",
+        after="-> q_assignments\n",
+    )
+    _add(grammar, 'TEAMMATES: "teammates"i\n', after='ASSIGNMENTS: "assignments"i\n')
+    built = _python(root, "-m", "mtgkb.language.grammar_build")
+    assert built.returncode == 0, built.stderr
+    # 2. its registry entry, the last of ENTRIES
+    _add(root / "src/mtgkb/rulebase/registry.py", REGISTRY_ENTRY, before=")\n\nBY_KIND")
+    # 3. its query
+    (root / "queries/teammates.lp").write_text(QUERY_FILE, encoding="utf-8")
+    # 4. its answering function (its text form: "defending"'s, a list of players)
+    _add(root / "src/mtgkb/questions/answers.py", ANSWERING_FUNCTION, before="\n\n# Each kind's")
+    # 5. its documentation: an example and a row in docs/language.md, its query in docs/predicates.md
+    language = root / "docs/language.md"
+    _add(
+        language,
+        "ask teammates for Alex\n",
+        after='ask actions for Alex\nask assignments for "Colossal Dreadmaw"\n',
+    )
+    _add(
+        language,
+        "| `ask teammates for P` | the players on P's team (102.3) |\n",
+        after="among its recipients (section 10) |\n",
+    )
+    _add(
+        root / "docs/predicates.md",
+        "| `teammates.lp` | `teammate(P,Q)`: Q is on the asked player P's team |\n",
+        after="for each asked payment that is possible |\n",
+    )
+    # 6. its tests and its rows of the interaction matrix
+    (root / "tests/test_102_3_teammates.py").write_text(QUESTION_TEST_FILE, encoding="utf-8")
+    _append(root / "tests/interaction_matrix.toml", QUESTION_MATRIX_ROWS)
+
+
+# --- the copy and the runs ---------------------------------------------------
+
+IGNORED = ("__pycache__", ".pytest_cache", ".venv", ".git", ".ruff_cache")
+#: The checkout: what a clone holds (its tests, examples and bench included).
+CHECKOUT = ("src", "rules", "kb", "queries", "docs", "tests", "examples", "bench")
+
+
+def _append(path, text):
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(text)
+
+
+def _add(path, text, after=None, before=None):
+    """Insert `text` right after `after` (or right before `before`), which the
+    file holds once."""
+    content = path.read_text(encoding="utf-8")
+    anchor = after if after is not None else before
+    assert content.count(anchor) == 1, f"{path}: the recipe's place is gone: {anchor!r}"
+    new = anchor + text if after is not None else text + anchor
+    path.write_text(content.replace(anchor, new), encoding="utf-8")
 
 
 def _files(root):
@@ -89,49 +352,44 @@ def _env(root):
     )
 
 
-def _answer(root, tmp_path):
-    scenario = tmp_path / "glimmer.mtg"
-    scenario.write_text(SCENARIO, encoding="utf-8")
+def _python(root, *args, cwd=None):
     return subprocess.run(
-        [sys.executable, "-m", "mtgkb", "run", "--json", "--rule-base", str(root), str(scenario)],
-        capture_output=True,
-        text=True,
-        env=_env(root),
-        cwd=tmp_path,
+        [sys.executable, *args], capture_output=True, text=True, env=_env(root), cwd=cwd or root
     )
+
+
+def _answer(root, tmp_path, text, name):
+    scenario = tmp_path / name
+    scenario.write_text(text, encoding="utf-8")
+    return _python(root, "-m", "mtgkb", "run", "--json", "--rule-base", str(root), str(scenario))
 
 
 def _copy(tmp_path):
     root = tmp_path / "checkout"
     ignore = shutil.ignore_patterns(*IGNORED)
-    for folder in ("src", "rules", "kb", "queries", "docs"):
+    for folder in CHECKOUT:
         shutil.copytree(ROOT / folder, root / folder, ignore=ignore)
-    (root / "tests").mkdir()
-    shutil.copy(ROOT / "tests" / "conftest.py", root / "tests" / "conftest.py")
-    shutil.copytree(ROOT / "tests" / "helpers", root / "tests" / "helpers", ignore=ignore)
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, root / name)
     return root
 
 
-def test_the_recipe_for_a_new_keyword_ability_touches_four_files_and_makes_it_answerable(tmp_path):
+def _changed(root, files):
+    now = _files(root)
+    assert set(files) - set(now) == set(), "the recipe deleted files"
+    return {name for name, digest in now.items() if files.get(name) != digest}
+
+
+def test_the_recipe_for_a_new_keyword_ability_makes_it_answerable_and_touches_its_files(tmp_path):
     root = _copy(tmp_path)
-    before = _answer(root, tmp_path)
+    before = _answer(root, tmp_path, SCENARIO, "glimmer.mtg")
     assert before.returncode == 2, before.stderr  # not in the vocabulary yet
     assert ":2:39: error: unknown ability 'glimmer'" in before.stderr
     files = _files(root)
 
-    # 1. its vocabulary entry
-    with open(root / "kb" / "vocabulary.lp", "a", encoding="utf-8") as vocabulary:
-        vocabulary.write("\n%%% glimmer (tests/test_contributing.py)\n" + VOCABULARY)
-    # 2. its rule file
-    (root / "rules" / "702_999_glimmer.lp").write_text(RULE_FILE, encoding="utf-8")
-    # 3. its message and the Italian twin
-    with open(root / "kb" / "messages.lp", "a", encoding="utf-8") as messages:
-        messages.write("\n" + MESSAGES)
-    # 4. its tests
-    (root / "tests" / "test_702_999_glimmer.py").write_text(TEST_FILE, encoding="utf-8")
+    follow_the_keyword_recipe(root)
 
-    after = _answer(root, tmp_path)
+    after = _answer(root, tmp_path, SCENARIO, "glimmer.mtg")
     assert after.returncode == 1, after.stderr  # an illegal play
     legal, blocks = json.loads(after.stdout)["answers"]
     assert legal["legal"] is False
@@ -148,30 +406,45 @@ def test_the_recipe_for_a_new_keyword_ability_touches_four_files_and_makes_it_an
     assert {"702.999b", "509.1b"} <= set(legal["rules"])  # 509.1b: evasion/2 of the vocabulary
     assert blocks["assignments"] == [{}, {"Ogre": "Wisp"}]
 
-    tests = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-v",
-            "-p",
-            "no:cacheprovider",
-            "tests/test_702_999_glimmer.py",
-        ],
-        capture_output=True,
-        text=True,
-        env=_env(root),
-        cwd=root,
+    tests = _python(
+        root, "-m", "pytest", "-p", "no:cacheprovider", "-n0", "-v", "tests/test_702_999_glimmer.py"
     )
     assert tests.returncode == 0, tests.stdout + tests.stderr
     assert "2 passed" in tests.stdout, tests.stdout
+    # nothing else changed: not the grammar, not its tables, not Python
+    assert _changed(root, files) == KEYWORD_FILES
 
-    # nothing else changed: not the grammar, not its tables, not Python, not the docs
-    changed = {name for name, digest in _files(root).items() if files.get(name) != digest}
-    assert changed == {
-        "kb/vocabulary.lp",
-        "rules/702_999_glimmer.lp",
-        "kb/messages.lp",
-        "tests/test_702_999_glimmer.py",
-    }
-    assert set(files) - set(_files(root)) == set()
+
+def test_the_recipe_for_a_new_kind_of_question_makes_it_answerable_and_touches_its_files(tmp_path):
+    root = _copy(tmp_path)
+    before = _answer(root, tmp_path, QUESTION_SCENARIO, "teammates.mtg")
+    assert before.returncode == 2, before.stderr  # not a question yet
+    files = _files(root)
+
+    follow_the_question_recipe(root)
+
+    after = _answer(root, tmp_path, QUESTION_SCENARIO, "teammates.mtg")
+    assert after.returncode == 0, after.stderr
+    ann, dan = json.loads(after.stdout)["answers"]
+    # 102.3: the members of one team are teammates (810.1: a Two-Headed Giant team)
+    assert (ann["ask"], ann["players"], dan["players"]) == ("teammates", ["Ben"], ["Cat"])
+    assert "102.3" in ann["rules"]
+
+    tests = _python(
+        root, "-m", "pytest", "-p", "no:cacheprovider", "-n0", "-v", "tests/test_102_3_teammates.py"
+    )
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+    assert "14 passed" in tests.stdout, tests.stdout
+    assert _changed(root, files) == QUESTION_FILES
+
+
+def test_with_both_recipes_followed_the_whole_fast_tier_passes(tmp_path):
+    """The recipes are complete: after them, no other test of the project
+    fails (the matrix, the docs' checks, the registry's, the audit's)."""
+    root = _copy(tmp_path)
+    follow_the_keyword_recipe(root)
+    follow_the_question_recipe(root)
+    run = _python(root, "-m", "pytest", "-p", "no:cacheprovider", "-m", "not slow", "-q")
+    tail = "\n".join((run.stdout + run.stderr).splitlines()[-40:])
+    assert run.returncode == 0, tail
+    assert " passed" in run.stdout and " failed" not in run.stdout, tail

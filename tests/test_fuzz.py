@@ -25,6 +25,7 @@ from helpers import CONFORMANCE, PLAYERS, ROOT, examples, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mtgkb.engine.state import Engine, Options
 from mtgkb.language.parser import MAX_DIGITS, MAX_TOTAL, START_ALLOWANCE, grammar, keyword_of
 from mtgkb.questions.answers import Limits
 from mtgkb.running.runner import answer_text
@@ -280,8 +281,9 @@ def test_hostile_inputs_end_in_time(name):
 
 def _menace_everywhere(n: int = 20) -> str:
     """n^... block declarations that menace ties into one part (every blocker
-    may block every attacker, each attacker needs two blockers or none): they
-    are enumerated, not multiplied, so only the cap or the time-out ends them."""
+    may block every attacker, each attacker needs two blockers or none): by
+    parts they are enumerated, not multiplied, so only the cap or the time-out
+    ends them; by classes (mtgkb.engine.classes) they are counted exactly."""
     lines = ["players: Ann, Ben", "active: Ann"]
     lines += [f'Ann controls creature "A{i}" 2/2 with menace' for i in range(1, n + 1)]
     lines += [f'Ben controls creature "B{i}" 2/2' for i in range(1, n + 1)]
@@ -297,15 +299,35 @@ def test_the_astronomical_enumeration_is_counted_exactly_at_any_cap():
     assert (attacks["count"], attacks["complete"]) == (2**20, True)
 
 
+# Counted by parts alone (the classes of mtgkb.engine.classes switched off, as
+# for a shape they do not read), menace ties every blocker into one part.
+BY_PARTS = Engine(Options.from_env().but(count_classes=False))
+
+
 def test_an_enumeration_that_cannot_be_split_stops_at_the_model_cap():
-    result = answer_text(_menace_everywhere(), "menace", Limits(max_models=2000))
+    result = answer_text(_menace_everywhere(), "menace", Limits(max_models=2000), engine=BY_PARTS)
     (blocks,) = result.output["answers"]
     assert blocks["complete"] is False and blocks["count"] >= 2000
 
 
 def test_the_time_out_stops_an_enumeration_that_cannot_be_split():
     limits = Limits(max_models=10**9, timeout=0.5)
-    assert check(_menace_everywhere(), "menace", limits) == 3
+    assert answer_text(_menace_everywhere(), "menace", limits, engine=BY_PARTS).status == 3
+
+
+def test_menace_everywhere_is_counted_exactly_by_classes():
+    # 702.111b: each of the 20 blockers blocks one of the 20 attackers or none, and
+    # no attacker has exactly one blocker: inclusion-exclusion over the attackers
+    # forced to exactly one blocker
+    from math import comb, perm
+
+    result = answer_text(_menace_everywhere(), "menace", Limits(max_models=2000))
+    (blocks,) = result.output["answers"]
+    n = 20
+    expected = sum(
+        (-1) ** s * comb(n, s) * perm(n, s) * (n + 1 - s) ** (n - s) for s in range(n + 1)
+    )
+    assert (blocks["count"], blocks["complete"]) == (expected, True)
 
 
 # ---------------------------------------------------------------------------

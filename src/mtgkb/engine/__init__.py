@@ -12,9 +12,9 @@ between calls is held by two objects that are passed down
   its slicing analysis, `engine.rule_base()`, read on first use and read
   again only when one of its files changed), the `Options` read from the
   environment once, when the engine is made (MTGKB_SLICING, MTGKB_SHARE,
-  MTGKB_FAST_COUNT, MTGKB_COUNT_PARTS, MTGKB_COMBINE, MTGKB_CACHE and
-  MTGKB_CACHE_DIR), and the caches made from them (the programs rewritten for
-  many scenarios at once, `engine.scenario_programs`). Whoever runs the work
+  MTGKB_FAST_COUNT, MTGKB_COUNT_PARTS, MTGKB_COUNT_CLASSES, MTGKB_COMBINE,
+  MTGKB_CACHE and MTGKB_CACHE_DIR), and the caches made from them (the
+  programs rewritten for many scenarios at once, `engine.scenario_programs`). Whoever runs the work
   makes one engine, once: `mtgkb run` per run (mtgkb.running.batch), a
   recycled worker holds its pool's (forked from the parent after
   `engine.prepare()`, so the rule base is read once per process), the server

@@ -25,6 +25,10 @@ environment when the engine is made, and can be switched off for comparison):
 - Counting (MTGKB_FAST_COUNT=0, MTGKB_COUNT_PARTS=0; mtgkb.engine.counting).
   Past the models an answer lists, models are counted by clasp, by
   independent parts of the ground program, with no Python per model.
+  Declarations of attackers and blockers are counted instead from the
+  generic forms their counting query derives (MTGKB_COUNT_CLASSES=0;
+  registry.COUNTED_BY, mtgkb.engine.classes), by exact combinatorics; the
+  parts are the fallback for a shape that counter does not read.
 
 Every function here takes the `engine` (mtgkb.engine.state.Engine) whose
 rule base and options it uses; without one, a fresh engine is made (it reads
@@ -53,6 +57,8 @@ ModelCallback = Callable[[Sequence[clingo.Symbol]], None]
 # (mtgkb.engine.counting) so that the count is exact without enumerating them all.
 # (`order` and `stack` list every model up to the cap, and count the rest.)
 COUNTED_QUERIES = registry.COUNTED_QUERIES
+# The queries counted from the generic forms another query derives (mtgkb.engine.classes).
+COUNTED_BY = registry.COUNTED_BY
 
 
 class SolveTimeout(Exception):
@@ -119,13 +125,16 @@ class Grounding:
         project: bool = True,
         slicing: bool = True,
         engine: Engine | None = None,
+        record: bool | None = None,
     ):
         """Ground the rule base of `engine` with `queries` and `facts`. The
         `switchable` atoms (say the `asked/1` of each question) are externals,
         false unless a solve names them true. Several queries need `#show p/n`
         statements and no statement other than rules, shows, #minimize and
         #defined. Facts given as text (tests, plain clingo users) turn
-        slicing off, as does `slicing=False` or the engine's option."""
+        slicing off, as does `slicing=False` or the engine's option.
+        `record`: whether to record the ground program and count by parts
+        only (None: when a counted query needs it)."""
         self.queries = list(dict.fromkeys(queries))
         if not self.queries:
             raise ValueError("a grounding needs at least one query")
@@ -140,10 +149,14 @@ class Grounding:
         if merged:
             self._guards = {q: clingo.Function(GUARD, [clingo.Function(q)]) for q in self.queries}
         self._switchable = list(dict.fromkeys(switchable))
+        self.facts, self.project = facts, project
         ctl = new_control(["--project=show"] if project else [], quiet)
         self.ctl = ctl
         self.recorder = None
-        if options.count_parts and project and any(q in COUNTED_QUERIES for q in self.queries):
+        self.parts_only = record is True
+        if record is None:
+            record = any(q in COUNTED_QUERIES and not self._by_classes(q) for q in self.queries)
+        if options.count_parts and project and record:
             from mtgkb.engine.counting import GroundRecorder
 
             self.recorder = GroundRecorder()
@@ -172,6 +185,14 @@ class Grounding:
         # optN: with a #minimize/#maximize, enumerate every optimal model.
         ctl.configuration.solve.opt_mode = "optN"
         self._part_counts: dict = {}
+
+    def _by_classes(self, query: str) -> bool:
+        """Whether `query`'s models are counted from the forms its counting
+        query derives (mtgkb.engine.classes)."""
+        options = self.options
+        if self.parts_only or query not in COUNTED_BY:
+            return False
+        return options.count_parts and options.count_classes
 
     def add_program(self, ctl: clingo.Control) -> None:
         """Give `ctl` what this grounding grounds of the rule base and its
@@ -250,6 +271,8 @@ class Grounding:
             self.ctl.assign_external(atom, atom in on)
         end = None if timeout is None else time.monotonic() + timeout
         result = SolveResult()
+        if self._by_classes(query) and on_model is None and self.project:
+            return self._solve_by_classes(query, result, max_models, keep, end, on, timeout)
         if self.recorder is not None and on_model is None:
             return self._solve_by_parts(query, result, max_models, keep, end, on)
         count_only = (
@@ -269,6 +292,43 @@ class Grounding:
                 result.count = self._count()
         result.satisfiable = bool(outcome.satisfiable) or result.count > 0
         result.complete = bool(outcome.exhausted)
+        return result
+
+    def _solve_by_classes(self, query, result, max_models, keep, end, on, timeout) -> SolveResult:
+        """The first `keep` models (None: all; at most `max_models`) by
+        enumeration, and the exact count of all of them from the forms the
+        query's counting query derives (mtgkb.engine.classes); when that
+        counter does not read them, by parts in a grounding that records its
+        program (mtgkb.engine.counting)."""
+        from mtgkb.engine.classes import Unsupported, count_space
+
+        listed = max_models if keep is None else keep if max_models == 0 else min(keep, max_models)
+        outcome = self._run(listed, end, result, keep, None) if listed > 0 or keep is None else None
+        if outcome is not None and outcome.exhausted:
+            result.satisfiable = result.count > 0 or bool(outcome.satisfiable)
+            result.complete = True
+            return result
+        counting = COUNTED_BY[query]
+        forms = Grounding(
+            [counting], self.facts, switchable=self._switchable, engine=self.engine, record=False
+        )
+        left = None if end is None else max(0.0, end - time.monotonic())
+        derived = forms.solve(counting, max_models=1, timeout=left, true=on)
+        try:
+            if not derived.models:
+                raise Unsupported("no forms derived")
+            count = count_space(derived.models[0], query, end)
+        except TimeoutError:
+            raise SolveTimeout() from None
+        except Unsupported:
+            recorded = Grounding(
+                [query], self.facts, switchable=self._switchable, engine=self.engine, record=True
+            )
+            left = None if end is None else max(0.0, end - time.monotonic())
+            return recorded.solve(query, max_models=max_models, keep=keep, timeout=left, true=on)
+        result.count = count
+        result.satisfiable = count > 0
+        result.complete = True
         return result
 
     def _solve_by_parts(self, query, result, max_models, keep, end, on) -> SolveResult:

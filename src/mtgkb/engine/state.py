@@ -35,6 +35,7 @@ class Options:
     share: bool = True  # MTGKB_SHARE: the questions of a file share groundings
     fast_count: bool = True  # MTGKB_FAST_COUNT: count models without Python per model
     count_parts: bool = True  # MTGKB_COUNT_PARTS: count by independent parts
+    count_classes: bool = True  # MTGKB_COUNT_CLASSES: count declarations by classes
     combine: bool = True  # MTGKB_COMBINE: a batch solves a chunk's scenarios at once
     cache_dir: Path | None = None  # MTGKB_CACHE(_DIR): the analysis cache on disk
 
@@ -46,6 +47,7 @@ class Options:
             share=switched_on(env, "MTGKB_SHARE"),
             fast_count=switched_on(env, "MTGKB_FAST_COUNT"),
             count_parts=switched_on(env, "MTGKB_COUNT_PARTS"),
+            count_classes=switched_on(env, "MTGKB_COUNT_CLASSES"),
             combine=switched_on(env, "MTGKB_COMBINE"),
             cache_dir=cache_dir(env),
         )

@@ -48,6 +48,9 @@ class Entry:
     # how the engine may solve it
     single_model: bool = False  # the answer is its one model (or all optimal ones agree)
     counted: bool = False  # the answer counts the query's models (mtgkb.engine.counting)
+    # the query deriving the generic forms its declarations are counted from
+    # (mtgkb.engine.classes), so that no ground program is recorded to count them
+    counted_by: str | None = None
     own_grounding: bool = False  # grounds its own facts: shares no grounding with the file's
     judges_play: bool = False  # also solves `legal` on the declared play (spec, section 11)
     # the asked/1 term: asked(KIND(P1, ...)) with these parameters (name, type) when
@@ -203,6 +206,7 @@ ENTRIES: tuple[Entry, ...] = (
         f"{_ANSWERS}:answer_attacks",
         "attacks",
         counted=True,
+        counted_by="attack_classes",
         explained_by="attacks",
         fields=(
             (
@@ -226,6 +230,7 @@ ENTRIES: tuple[Entry, ...] = (
         f"{_ANSWERS}:answer_blocks",
         "blocks",
         counted=True,
+        counted_by="block_classes",
         asked=(("defender", "player"),),
         explained_by="blocks",
         fields=(
@@ -467,6 +472,10 @@ QUERY_OF: MappingProxyType[str, str] = MappingProxyType({e.kind: e.query for e i
 SINGLE_MODEL_QUERIES = frozenset(e.query for e in ENTRIES if e.single_model)
 #: Queries whose answers count their models (their groundings are recorded for counting).
 COUNTED_QUERIES = frozenset(e.query for e in ENTRIES if e.counted)
+#: Queries counted from the generic forms another query derives (mtgkb.engine.classes).
+COUNTED_BY: MappingProxyType[str, str] = MappingProxyType(
+    {e.query: e.counted_by for e in ENTRIES if e.counted_by is not None}
+)
 #: Kinds that build their own groundings: no part of the groundings a file's questions share.
 OWN_GROUNDINGS = frozenset(e.kind for e in ENTRIES if e.own_grounding)
 #: `ask explain`: Question.kind -> the query whose derivation explains it.

@@ -1,0 +1,378 @@
+"""Exact counts of declarations from the generic forms the rules derive.
+
+Nothing here knows a game rule. A query such as `queries/block_classes.lp`
+derives, in one model, how the declarations of its enumerating twin
+(`queries/blocks.lp`) are made: choosers (`decl_chooser(S,X,G)`: X chooses
+in group G), each picking at most K (`decl_capacity`) of its options
+(`decl_option`), and the constraints that span several choosers:
+
+- `decl_min_takers(S,Y,G,N)`: the choosers of group G that pick Y are none,
+  or N or more;
+- `decl_not_alone(S,X)`: when X picks something, two or more choosers of its
+  group pick something;
+- `decl_max_choosers(S,G,N)`: at most N choosers of group G pick something;
+- `decl_reward_chooser(S,X)`, `decl_reward_option(S,Y)`: one point when X
+  picks something, when some chooser picks Y; only the declarations with the
+  most points count;
+- `decl_hidden(S,X)` (X's picks are not shown: distinct declarations may
+  look the same) and `decl_open(S)` (a choice that is not shown decides the
+  options): shapes this counter does not count (`Unsupported`).
+
+The number of declarations is counted with Python integers, without
+enumerating them:
+
+- Choosers are split into independent components (two choosers are in one
+  when they may pick the same constrained option, or belong to a group with
+  a constraint); the count is the product of the components' counts, and
+  since points add up over components, the declarations with the most
+  points are the combinations of each component's best ones.
+- Choosers that share nothing with any other are grouped into classes (the
+  same number of free options, capacity and points): a class of m counts
+  as the m-th power of one of them.
+- Within a component, options that the same choosers may pick and that
+  carry the same constraint are one class: a dynamic program over the
+  choosers, one at a time, keeps as its state how many options of each
+  class have each number of takers so far (capped where the constraint no
+  longer changes), how many choosers of each constrained group picked
+  (capped) and whether a "not alone" chooser did; each state holds the
+  most points reached and the number of ways to reach it (points are
+  additive, so fewer points on the same state can never win later).
+  Options no constraint names are free: a chooser picking i of its f free
+  ones has C(f, i) ways. Choosers alike (the same kinds of options, the
+  same number of free ones, capacity, group and constraints) are one class:
+  the moves from a state are worked out once for the class.
+
+`Unsupported` is raised when the forms have a shape the counter does not
+read, or the dynamic program grows past MAX_STATES states; the caller then
+counts another way.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from math import comb
+
+import clingo
+
+MAX_STATES = 200000  # states of one step of the dynamic program at most
+
+
+class Unsupported(Exception):
+    """The derived forms have a shape this counter does not count."""
+
+
+@dataclass
+class Space:
+    """The declarations of one space (`blocks`, `attacks`), as derived."""
+
+    # (each name is the text of its symbol)
+    choosers: dict[str, str] = field(default_factory=dict)  # X -> its group
+    options: dict[str, list[str]] = field(default_factory=dict)
+    capacity: dict[str, int] = field(default_factory=dict)
+    min_takers: dict[tuple[str, str], int] = field(default_factory=dict)
+    not_alone: set[str] = field(default_factory=set)
+    max_choosers: dict[str, int] = field(default_factory=dict)
+    reward_chooser: set[str] = field(default_factory=set)
+    reward_option: set[str] = field(default_factory=set)
+    unsupported: list[str] = field(default_factory=list)
+
+
+#: An argument of a form: a string (with its escapes) or a plain term.
+ARGUMENT = re.compile(r'"(?:[^"\\]|\\.)*"|[^,()"]+')
+
+#: The forms, each with the positions of its numbers.
+NUMBERS: dict[str, frozenset[int]] = {
+    "decl_chooser": frozenset(),
+    "decl_option": frozenset(),
+    "decl_capacity": frozenset({2}),
+    "decl_hidden": frozenset(),
+    "decl_open": frozenset(),
+    "decl_min_takers": frozenset({3}),
+    "decl_not_alone": frozenset(),
+    "decl_max_choosers": frozenset({2}),
+    "decl_reward_chooser": frozenset(),
+    "decl_reward_option": frozenset(),
+}
+
+
+def read_space(symbols: Iterable[clingo.Symbol], space: str) -> Space:
+    """The forms of `space` among the shown `symbols`."""
+    found = Space()
+    rows: dict[str, list[tuple]] = {}
+    head = f"({space},"
+    for symbol in symbols:
+        # read from the symbol's text (one call into clingo per atom, not one per
+        # argument); the names stay as clingo writes them
+        text = str(symbol)
+        name, paren, rest = text.partition("(")
+        numbers = NUMBERS.get(name)
+        if numbers is None or not paren:
+            continue
+        if not text.startswith(head, len(name)):
+            if rest == f"{space})":
+                rows.setdefault(name, []).append(())
+            continue
+        args = ARGUMENT.findall(text, len(name) + len(head), len(text) - 1)
+        rows.setdefault(name, []).append(
+            tuple(int(a) if i in numbers else a for i, a in enumerate(args, start=1))
+        )
+    for x, group in rows.get("decl_chooser", ()):
+        found.choosers[x] = group
+        found.options.setdefault(x, [])
+    for x, y in rows.get("decl_option", ()):
+        found.options.setdefault(x, []).append(y)
+    for x, k in rows.get("decl_capacity", ()):
+        found.capacity[x] = min(found.capacity.get(x, k), k)
+    for y, group, n in rows.get("decl_min_takers", ()):
+        key = (y, group)
+        found.min_takers[key] = max(found.min_takers.get(key, 0), n)
+    for (x,) in rows.get("decl_not_alone", ()):
+        found.not_alone.add(x)
+    for group, n in rows.get("decl_max_choosers", ()):
+        found.max_choosers[group] = min(found.max_choosers.get(group, n), n)
+    for (x,) in rows.get("decl_reward_chooser", ()):
+        found.reward_chooser.add(x)
+    for (y,) in rows.get("decl_reward_option", ()):
+        found.reward_option.add(y)
+    for (x,) in rows.get("decl_hidden", ()):
+        found.unsupported.append(f"the choices of {x} are not shown")
+    for _ in rows.get("decl_open", ()):
+        found.unsupported.append("a choice that is not shown decides the options")
+    for x in found.options:
+        if x not in found.choosers:
+            found.unsupported.append(f"{x} has options but is no chooser")
+        found.options[x] = sorted(set(found.options[x]))
+    return found
+
+
+def count_space(symbols: Iterable[clingo.Symbol], space: str, end: float | None = None) -> int:
+    """The exact number of declarations of `space` (those with the most
+    points) that the derived forms among `symbols` describe. Raises
+    Unsupported for a shape it does not count, TimeoutError past `end`
+    (a time.monotonic() value)."""
+    return count(read_space(symbols, space), end)
+
+
+def count(space: Space, end: float | None = None) -> int:
+    if space.unsupported:
+        raise Unsupported("; ".join(space.unsupported))
+    choosers = sorted(space.choosers)
+    for x in choosers:
+        if x not in space.capacity:
+            raise Unsupported(f"{x} has no capacity")
+    takers: dict[str, list[str]] = {}
+    for x in choosers:
+        for y in space.options[x]:
+            takers.setdefault(y, []).append(x)
+    # the options a constraint names, and the number of takers from which it holds
+    need: dict[str, int] = {}
+    for (y, group), n in space.min_takers.items():
+        mine = takers.get(y, [])
+        if any(space.choosers[x] != group for x in mine):
+            raise Unsupported(f"{y} is picked from several groups")
+        if n > 1 and mine:
+            need[y] = max(need.get(y, 0), n)
+    for y in space.reward_option:
+        if y in takers:
+            need.setdefault(y, 1)
+    constrained_groups = {space.choosers[x] for x in space.not_alone} | set(space.max_choosers)
+
+    # components: choosers that share a constrained option or a constrained group
+    parent = {x: x for x in choosers}
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def join(members):
+        first = None
+        for x in members:
+            root = find(x)
+            if first is None:
+                first = root
+            elif root != first:
+                parent[root] = first
+
+    for y in need:
+        join(takers[y])
+    by_group: dict[str, list] = {}
+    for x in choosers:
+        by_group.setdefault(space.choosers[x], []).append(x)
+    for group in constrained_groups:
+        join(by_group.get(group, []))
+    components: dict[str, list] = {}
+    for x in choosers:
+        components.setdefault(find(x), []).append(x)
+
+    total = 1
+    singles: dict[tuple, int] = {}  # the classes of choosers that share nothing: key -> members
+    for members in components.values():
+        if len(members) == 1:
+            x = members[0]
+            alone = not any(y in need for y in space.options[x])
+            if alone and space.choosers[x] not in constrained_groups:
+                key = (len(space.options[x]), space.capacity[x], x in space.reward_chooser)
+                singles[key] = singles.get(key, 0) + 1
+                continue
+        total *= _count_component(space, members, need, end)
+        if total == 0:
+            return 0
+    for (free, capacity, rewarded), m in singles.items():
+        ways = [comb(free, i) for i in range(min(free, capacity) + 1)]
+        one = sum(ways[1:]) if rewarded and len(ways) > 1 else sum(ways)
+        total *= one**m
+    return total
+
+
+def _count_component(space: Space, members: list, need: dict, end: float | None) -> int:
+    """The number of best declarations of one component (see the module's
+    docstring: a dynamic program over its choosers)."""
+    tracked = sorted({y for x in members for y in space.options[x] if y in need})
+    takers_of: dict[str, frozenset] = {}
+    for y in tracked:
+        takers_of[y] = frozenset(x for x in members if y in space.options[x])
+    # classes of options: the same takers, the same constraint, the same point
+    kinds: dict[tuple, list] = {}
+    for y in tracked:
+        kinds.setdefault((takers_of[y], need[y], y in space.reward_option), []).append(y)
+    kind_list = sorted(kinds.items(), key=lambda item: sorted(item[1]))
+    caps = [key[1] for key, _ in kind_list]  # levels 0..cap of takers
+    sizes = [len(ys) for _, ys in kind_list]
+    rewarded = [key[2] for key, _ in kind_list]
+    kinds_of_chooser = {
+        x: [i for i, (key, _) in enumerate(kind_list) if x in key[0]] for x in members
+    }
+    groups = sorted({space.choosers[x] for x in members})
+    group_index = {g: i for i, g in enumerate(groups)}
+    group_cap = [max(2, space.max_choosers.get(g, 0) + 1) for g in groups]
+
+    # a state: (histogram of each kind: takers per level, picked count per group,
+    # groups where a "not alone" chooser picked)
+    start_hist = tuple(tuple([size] + [0] * cap) for size, cap in zip(sizes, caps, strict=True))
+    states: dict[tuple, list[int]] = {(start_hist, (0,) * len(groups), frozenset()): [0, 1]}
+    memo: dict[tuple, list] = {}  # the moves from one state, for choosers alike
+    for x in members:
+        if end is not None and time.monotonic() > end:
+            raise TimeoutError()
+        free = sum(1 for y in space.options[x] if y not in need)
+        mine = tuple(kinds_of_chooser[x])
+        signature = (
+            mine,
+            space.capacity[x],
+            free,
+            group_index[space.choosers[x]],
+            x in space.not_alone,
+            1 if x in space.reward_chooser else 0,
+        )
+        following: dict[tuple, list[int]] = {}
+        for state, (points, ways) in states.items():
+            moves = memo.get((state, signature))
+            if moves is None:
+                moves = memo[(state, signature)] = _moves(state, signature, caps, group_cap)
+            for after, gain, many in moves:
+                reached = points + gain
+                found = following.get(after)
+                if found is None or reached > found[0]:
+                    following[after] = [reached, ways * many]
+                elif reached == found[0]:
+                    found[1] += ways * many
+        if len(following) > MAX_STATES:
+            raise Unsupported("too many states in the count")
+        states = following
+
+    best = None
+    total = 0
+    for (hist, picked, alone), (points, ways) in states.items():
+        ok = True
+        for i, levels in enumerate(hist):
+            cap = caps[i]
+            if cap > 1 and any(levels[level] for level in range(1, cap)):
+                ok = False  # some option has takers, but fewer than it needs
+                break
+            if rewarded[i]:
+                points += sizes[i] - levels[0]
+        if not ok:
+            continue
+        for g, n in enumerate(picked):
+            if g in alone and n < 2:
+                ok = False
+            limit = space.max_choosers.get(groups[g])
+            if limit is not None and n > limit:
+                ok = False
+        if not ok:
+            continue
+        if best is None or points > best:
+            best, total = points, ways
+        elif points == best:
+            total += ways
+    return total
+
+
+def _moves(state: tuple, signature: tuple, caps: list[int], group_cap: list[int]) -> list:
+    """Where one chooser (`signature`: the kinds of constrained options it may
+    pick, its capacity, its number of free options, its group, whether it
+    may not pick alone, its point for picking) may take the dynamic program
+    from `state`: (the state after, the points gained, in how many ways)."""
+    hist, picked, alone = state
+    kinds, capacity, free, g, lonely, point = signature
+    free_ways = [comb(free, i) for i in range(free + 1)]
+    counts = list(picked)
+    counts[g] = min(counts[g] + 1, group_cap[g])
+    picking = (tuple(counts), alone | {g} if lonely else alone)
+    moves: dict[tuple, int] = {(state, 0): 1}  # picking nothing
+    for new_hist, taken, tracked_ways in _picks(hist, list(kinds), caps, capacity):
+        room = capacity - taken
+        if taken == 0:
+            many = sum(free_ways[1 : room + 1])  # some free options only
+        else:
+            many = tracked_ways * sum(free_ways[: room + 1])
+        if many:
+            move = ((new_hist, *picking), point)
+            moves[move] = moves.get(move, 0) + many
+    return [(after, gain, many) for (after, gain), many in moves.items()]
+
+
+def _picks(hist: tuple, kinds: list[int], caps: list[int], capacity: int):
+    """Every way one chooser may pick constrained options: (the histogram
+    after, how many it picked, in how many ways), picking at most
+    `capacity` among the kinds it may pick."""
+    results = [(hist, 0, 1)]
+    for i in kinds:
+        grown = []
+        for current, taken, ways in results:
+            levels = current[i]
+            for new_levels, n, w in _level_picks(levels, caps[i], capacity - taken):
+                if n == 0:
+                    grown.append((current, taken, ways))
+                else:
+                    changed = current[:i] + (new_levels,) + current[i + 1 :]
+                    grown.append((changed, taken + n, ways * w))
+        results = grown
+        if len(results) > MAX_STATES:
+            raise Unsupported("too many ways for one chooser to pick")
+    return results
+
+
+def _level_picks(levels: tuple, cap: int, room: int):
+    """The ways to pick up to `room` options of one kind, given how many of
+    them have 0..cap takers: (levels after, how many picked, ways)."""
+    out = [(levels, 0, 1)]
+    if room <= 0:
+        return out
+    for level in range(len(levels)):
+        grown = []
+        for current, n, ways in out:
+            have = levels[level]
+            for a in range(1, min(have, room - n) + 1):
+                new = list(current)
+                new[level] -= a
+                up = min(level + 1, cap)
+                new[up] += a
+                grown.append((tuple(new), n + a, ways * comb(have, a)))
+        out += grown
+    return out
