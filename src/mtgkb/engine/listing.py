@@ -269,7 +269,7 @@ def first_models(
     *,
     end: float | None = None,
     stop: type[BaseException] = _Timeout,
-    budget: int = 256,
+    budget: int = 4096,
 ) -> list[list[clingo.Symbol]]:
     """The first `count` (optimal) models of `ctl` in the canonical order,
     with the externals as assigned; the solve configuration is restored."""
