@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from helpers import patient_settings
 
 pytest.importorskip("fastapi", reason="the server needs mtgkb[serve]")
 if importlib.util.find_spec("httpx2") is None and importlib.util.find_spec("httpx") is None:
@@ -53,7 +54,7 @@ def slow_blocks() -> str:
 
 @pytest.fixture(scope="module")
 def client():
-    app = server.create_app(server.Settings(workers=1))
+    app = server.create_app(patient_settings(workers=1))
     with TestClient(app, base_url=LOCAL) as test_client:
         yield test_client
 

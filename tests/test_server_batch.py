@@ -9,7 +9,7 @@ import importlib.util
 import json
 
 import pytest
-from helpers import ILLEGAL_BLOCK_PLAY
+from helpers import ILLEGAL_BLOCK_PLAY, patient_settings
 
 pytest.importorskip("fastapi", reason="the server needs mtgkb[serve]")
 if importlib.util.find_spec("httpx2") is None and importlib.util.find_spec("httpx") is None:
@@ -38,7 +38,7 @@ MENACE = "\n".join(
 
 @pytest.fixture(scope="module")
 def client():
-    app = server.create_app(server.Settings(workers=2, max_batch=5))
+    app = server.create_app(patient_settings(workers=2, max_batch=5))
     with TestClient(app, base_url="http://127.0.0.1:8765") as test_client:
         yield test_client
 

@@ -458,3 +458,19 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
             if found:
                 return found
     return None
+
+
+#: A request's time-out in the server tests that expect an answer: a test
+#: bounds work, never seconds, so a loaded machine must not turn an answer
+#: into a 503 (the tests of time-outs set their own).
+PATIENT_SECONDS = 600.0
+#: The same for `mtgkb serve` started by a test.
+PATIENT_SERVE = ("--timeout", "600")
+
+
+def patient_settings(**given):
+    """mtgkb.serve.app.Settings for a test that expects answers: `given`, with
+    a time-out no slow machine reaches."""
+    from mtgkb.serve import app as server
+
+    return server.Settings(**{"timeout": PATIENT_SECONDS, "max_timeout": PATIENT_SECONDS, **given})
