@@ -854,3 +854,7 @@ def print_report(report: Report, out=sys.stdout) -> None:
         shown = f"{value:8.2f}" if isinstance(value, float) else f"{value:>8}"
         line = f"  {what:<72} {shown}"
         print(f"{line}   {target}" if target else line, file=out)
+
+
+# issue 26's figures (bench/issue26.py registers its part here)
+from . import issue26  # noqa: E402,F401
