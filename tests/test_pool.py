@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
-from helpers import ILLEGAL_BLOCK_PLAY
+from helpers import ILLEGAL_BLOCK_PLAY, much_work
 
 import mtgkb
 from mtgkb.engine.solve import SolveTimeout
@@ -37,17 +37,6 @@ def fresh_combat(i: int, creatures: int = 50) -> str:
     lines += [f'Ann controls creature "Fresh {i} n{j}" 2/2' for j in range(creatures)]
     lines += [f'"Fresh {i} n{j}" attacks Ben' for j in range(creatures)]
     lines.append("ask legal")
-    return "\n".join(lines) + "\n"
-
-
-def slow_blocks() -> str:
-    """`ask blocks` over about 13^12 declarations that menace ties into one part,
-    so they are enumerated (not multiplied): far more work than any time-out here."""
-    lines = ["players: Ann, Ben", "active: Ann", "phase: declare-blockers"]
-    lines += [f'Ann controls creature "A{j}" 2/2 with menace' for j in range(12)]
-    lines += [f'Ben controls creature "B{j}" 2/2' for j in range(12)]
-    lines += [f'"A{j}" attacks Ben' for j in range(12)]
-    lines.append("ask blocks for Ben")
     return "\n".join(lines) + "\n"
 
 
@@ -131,7 +120,7 @@ def test_a_task_past_its_time_out_is_killed_and_the_next_one_answered():
     with pool.Pool(1) as workers:
         before = workers.call(_pid)
         result = pool.answer(
-            slow_blocks(), "slow.mtg", Limits(max_models=10**9, timeout=0.5), pool=workers
+            much_work(), "slow.mtg", Limits(max_models=10**9, timeout=0.5), pool=workers
         )
         assert result.status == EXIT_TIMEOUT
         assert result.output == {"file": "slow.mtg", "error": "timeout"}
@@ -148,7 +137,7 @@ def test_a_task_past_its_time_out_is_killed_and_the_next_one_answered():
 
 def test_run_with_a_time_out_raises_solve_timeout():
     with pytest.raises(SolveTimeout):
-        mtgkb.run(slow_blocks(), "slow.mtg", timeout=0.5, max_models=10**9)
+        mtgkb.run(much_work(), "slow.mtg", timeout=0.5, max_models=10**9)
 
 
 def test_each_task_has_its_memory_bound():

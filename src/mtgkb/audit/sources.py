@@ -117,14 +117,14 @@ def finding(kind: str, message: str, where: str | None = None, rule: str | None 
 # --------------------------------------------------------------------------
 
 
-def _collect(node, found: set[tuple[str, int]]) -> None:
+def collect_atoms(node, found: set[tuple[str, int]]) -> None:
     """Every predicate signature in atom position below `node`."""
     if node is None:
         return
     if not isinstance(node, cast.AST):
         try:
             for item in node:
-                _collect(item, found)
+                collect_atoms(item, found)
         except TypeError:
             pass
         return
@@ -142,11 +142,29 @@ def _collect(node, found: set[tuple[str, int]]) -> None:
                     found.add((arg.name, len(arg.arguments)))
         return
     for key in node.child_keys:
-        _collect(getattr(node, key), found)
+        collect_atoms(getattr(node, key), found)
+
+
+#: head_and_body's answers, by statement (each kept with its statement, so
+#: that an id is not reused while its answer is kept): the lint reads each
+#: statement's predicates more than once.
+_READ: dict[int, tuple[cast.AST, frozenset, frozenset]] = {}
+_READ_AT_MOST = 50_000
 
 
 def head_and_body(stmt: cast.AST) -> tuple[set, set]:
     """(the predicates a statement derives, the predicates it reads)."""
+    kept = _READ.get(id(stmt))
+    if kept is not None and kept[0] is stmt:
+        return set(kept[1]), set(kept[2])
+    heads, uses = _head_and_body(stmt)
+    if len(_READ) >= _READ_AT_MOST:
+        _READ.clear()
+    _READ[id(stmt)] = (stmt, frozenset(heads), frozenset(uses))
+    return heads, uses
+
+
+def _head_and_body(stmt: cast.AST) -> tuple[set, set]:
     heads: set[tuple[str, int]] = set()
     uses: set[tuple[str, int]] = set()
     kind = stmt.ast_type
@@ -155,10 +173,10 @@ def head_and_body(stmt: cast.AST) -> tuple[set, set]:
         def head_part(node):
             t = node.ast_type
             if t == cast.ASTType.Literal:
-                _collect(node, heads)
+                collect_atoms(node, heads)
             elif t == cast.ASTType.ConditionalLiteral:
                 head_part(node.literal)
-                _collect(node.condition, uses)
+                collect_atoms(node.condition, uses)
             elif t in (cast.ASTType.Disjunction, cast.ASTType.Aggregate):
                 for element in node.elements:
                     head_part(element)
@@ -166,14 +184,14 @@ def head_and_body(stmt: cast.AST) -> tuple[set, set]:
                 for element in node.elements:
                     head_part(element.condition)
             else:
-                _collect(node, uses)
+                collect_atoms(node, uses)
 
         head_part(stmt.head)
-        _collect(stmt.body, uses)
+        collect_atoms(stmt.body, uses)
     elif kind == cast.ASTType.ShowSignature:
         uses.add((stmt.name, stmt.arity))
     else:
-        _collect(stmt, uses)
+        collect_atoms(stmt, uses)
     return heads, uses
 
 
