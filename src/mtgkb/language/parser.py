@@ -1431,6 +1431,9 @@ class _Builder:
     def s_combat_damage(self, t: Tree, first: Token) -> None:
         self.event(first, "combat_damage", ())
 
+    def s_check_sba(self, t: Tree, first: Token) -> None:
+        self.event(first, "check_state_based_actions", ())
+
     # ---- spec section 13: prevention (615) and changes between the combat damage steps
 
     def s_prevent_combat(self, t: Tree, first: Token) -> None:

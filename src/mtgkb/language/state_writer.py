@@ -530,6 +530,8 @@ class StateWriter:
             return [p(), " gets ", n(), " poison counters"]
         if kind == "combat_damage":
             return ["combat damage"]
+        if kind == "check_state_based_actions":
+            return ["check state-based actions"]
         if kind == "simultaneous":
             return self.simultaneous(event, path)
         if kind == "makes_choose":
