@@ -105,3 +105,51 @@ def test_806_2b_a_table_error_of_the_rule_base_speaks_the_language_asked():
             assert said in err.message and (err.line, err.column) == (1, 7)
         else:  # pragma: no cover - the table is refused
             raise AssertionError("a two-player game of three players was accepted")
+
+
+def _kinds_said_by(path):
+    """The kinds of input error a module names with a literal: the second
+    argument of `self.add(where, "kind", ...)`, the first of `self.say("kind")`."""
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            index = {"add": 1, "say": 0}.get(node.func.attr)
+            if index is not None and len(node.args) > index:
+                arg = node.args[index]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    found.add(arg.value)
+                elif isinstance(arg, ast.JoinedStr):  # a text, not a kind: no twin
+                    found.add(f"<an f-string at line {node.lineno}>")
+    return found
+
+
+def test_every_input_error_of_the_name_checks_has_an_english_text_and_its_italian_twin():
+    from pathlib import Path
+
+    from mtgkb.language import validate
+
+    messages = (data_dir("kb") / "input_messages.lp").read_text(encoding="utf-8")
+    english = set(re.findall(r"^input_message\((\w+),", messages, re.M))
+    italian = set(re.findall(r"^input_message_it\((\w+),", messages, re.M))
+    said = _kinds_said_by(Path(validate.__file__))
+    assert said, "no kind found: the test reads the wrong calls"
+    assert said <= english, sorted(said - english)
+    assert said <= italian, sorted(said - italian)
+
+
+def test_615_7_a_bare_object_name_in_a_prevention_shield_is_refused_in_the_language_asked():
+    from mtgkb.language.errors import ScenarioError
+
+    text = (
+        'players: Ann, Ben\nBen controls creature "Bear" 2/2\n'
+        "prevent the next 3 damage that would be dealt to Bear\nask legal\n"
+    )
+    for lang, said in (("en", 'written in quotes: "Bear"'), ("it", 'tra virgolette: "Bear"')):
+        try:
+            run(text, "t.mtg", lang=lang)
+        except ScenarioError as err:
+            assert said in err.message and (err.line, err.column) == (3, 50)
+        else:  # pragma: no cover - the bare name is refused
+            raise AssertionError("an object named without quotes was accepted")

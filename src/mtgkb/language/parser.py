@@ -1548,10 +1548,9 @@ class _Builder:
             source=self.statement_text(first.line),
         )
         toks = _tokens(q)
-        if kind in ("attack_targets", "assignments"):
-            question.params["creature"] = self.name(toks[-1])
-            question.positions["creature"] = self.pos(toks[-1])
-        elif kind == "attacks":
+        entry = registry.get(kind)
+        named = entry.asked if entry is not None else ()
+        if kind == "attacks":
             question.params["limit"] = self.limit(q.children[1])
         elif kind == "blocks":
             found = q.children[1]
@@ -1566,9 +1565,12 @@ class _Builder:
             self.can(question, toks[-1])
         elif kind == "explain":
             self.explain_kind(question, q.children[1])
-        elif kind == "actions":
-            question.params["player"] = self.name(toks[-1])
-            question.positions["player"] = self.pos(toks[-1])
+        elif len(named) == 1 and toks and toks[-1].type in ("NAME", "STRING"):
+            # a question of one named parameter (the registry's `asked`), written
+            # last: `ask attack targets for "C"`, `ask actions for P`, ...
+            (parameter, _), last = named[0], toks[-1]
+            question.params[parameter] = self.name(last)
+            question.positions[parameter] = self.pos(last)
         self.sc.questions.append(question)
 
     # ---- 10. `ask can PLAY`, `ask explain Q`

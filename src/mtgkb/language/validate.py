@@ -231,6 +231,17 @@ class _Checker:
         probe.references()
         self.errors += probe.errors
 
+    def recipient(self, name: str, quoted: bool, where: Position) -> None:
+        """A player written bare or an object written in quotes: what an attack,
+        a damage event, a prevention shield or an assignment names."""
+        if quoted and name not in self.players:
+            self.obj(name, where)
+        elif not quoted:
+            if name in self.objects:
+                self.add(where, "name_needs_quotes", _q(name))
+            else:
+                self.player(name, where)
+
     def player_or_team(self, name: str, where: Position) -> bool:
         """A name a `life:` or `poison:` line may give: a player's or a team's.
         Which of the two the game's rules ask for (810.4, 810.10) is the rule
@@ -350,17 +361,7 @@ class _Checker:
                 if before is not None:
                     self.add(attack.at(), "attack_written_twice", str(before))
                 attacked[pair] = attack.line
-            target, where = attack.target, attack.at("target")
-            if attack.target_quoted and target not in self.players:
-                if target in self.objects:
-                    self.obj(target, where)
-                else:
-                    self.obj(target, where)
-            elif not attack.target_quoted:
-                if target in self.objects:
-                    self.add(where, "name_needs_quotes", _q(target))
-                else:
-                    self.player(target, where)
+            self.recipient(attack.target, attack.target_quoted, attack.at("target"))
         blocked: dict[tuple[str, str], int] = {}
         for block in self.sc.blocks:
             ok = self.obj(block.blocker, block.at("blocker"))
@@ -390,27 +391,13 @@ class _Checker:
                 continue
             seen[name] = made.line
             for k, (recipient, _, quoted) in enumerate(made.amounts):
-                spot = made.at(f"recipient.{k}")
-                if quoted and recipient not in self.players:
-                    self.obj(recipient, spot)
-                elif not quoted:
-                    if recipient in self.objects:
-                        self.add(spot, "name_needs_quotes", _q(recipient))
-                    else:
-                        self.player(recipient, spot)
+                self.recipient(recipient, quoted, made.at(f"recipient.{k}"))
 
     def events(self) -> None:
         for event in self.sc.events:
             kind, args = event.kind, event.args
             if kind == "damage":
-                recipient, where = args[1], event.at("recipient")
-                if event.recipient_quoted and recipient not in self.players:
-                    self.obj(recipient, where)
-                elif not event.recipient_quoted:
-                    if recipient in self.objects:
-                        self.add(where, "name_needs_quotes", _q(recipient))
-                    else:
-                        self.player(recipient, where)
+                self.recipient(args[1], event.recipient_quoted, event.at("recipient"))
             elif kind in ("exchange_life", "makes_choose"):
                 self.player(args[0], event.at("player"))
                 self.player(args[1], event.at("other"))
@@ -418,14 +405,7 @@ class _Checker:
                 where = event.at("source" if kind == "prevent_combat_damage_by" else "creature")
                 self.obj(args[0], where)
             elif kind == "prevent_next_damage":
-                recipient, where = args[0], event.at("recipient")
-                if event.recipient_quoted and recipient not in self.players:
-                    self.obj(recipient, where)
-                elif not event.recipient_quoted:
-                    if recipient in self.objects:
-                        self.add(where, f"an object's name is written in quotes: {_q(recipient)}")
-                    else:
-                        self.player(recipient, where)
+                self.recipient(args[0], event.recipient_quoted, event.at("recipient"))
             elif kind not in ("combat_damage", "simultaneous", "prevent_combat_damage"):
                 self.player(args[0], event.at("player"))
 
