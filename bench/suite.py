@@ -783,6 +783,13 @@ def _floors_part(ctx: Context) -> None:
     bench_floors(ctx, COLD_FILE, ctx.file("floors_game_8x50.mtg", game_text()), TARGETS)
 
 
+@part("server_load")
+def _server_load_part(ctx: Context) -> None:
+    from .server_load import bench_server_load
+
+    bench_server_load(ctx, mtgkb_command())
+
+
 def compile_package() -> None:
     """Write the package's byte code, as an installation does (this run may
     have PYTHONDONTWRITEBYTECODE set, which would make every start compile)."""

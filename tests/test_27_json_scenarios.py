@@ -418,7 +418,7 @@ def _answers_by_file(outputs: list[dict]) -> list:
 
 
 @pytest.mark.slow
-def test_every_mtg_file_and_its_state_get_the_same_answers_over_the_cli_and_stdio(tmp_path):
+def test_every_mtg_file_and_its_state_get_the_same_answers_over_the_cli_http_and_stdio(tmp_path):
     files = [p for p in mtg_files() if readable(p)]
     states = []
     for i, path in enumerate(files):
@@ -454,6 +454,20 @@ def test_every_mtg_file_and_its_state_get_the_same_answers_over_the_cli_and_stdi
         assert _unplaced(by_state["body"].get("answers")) == _unplaced(
             by_text["body"].get("answers")
         ), by_text["id"]
+    # HTTP: POST /v1/run, each file as text/plain and as {"state": ...}
+    with _server_client() as client:
+        for path, state in zip(files, states, strict=True):
+            by_text = client.post(
+                "/v1/run",
+                content=path.read_bytes(),
+                headers={"content-type": "text/plain; charset=utf-8"},
+            )
+            by_state = client.post("/v1/run", json={"state": json.loads(state.read_text())})
+            assert by_state.status_code == by_text.status_code, path
+            assert by_state.headers["X-Mtgkb-Exit"] == by_text.headers["X-Mtgkb-Exit"], path
+            assert _unplaced(by_state.json().get("answers")) == _unplaced(
+                by_text.json().get("answers")
+            ), path
 
 
 # ---------------------------------------------------------------- the guide's example

@@ -14,6 +14,7 @@ from helpers import ILLEGAL_BLOCK_PLAY, much_work
 import mtgkb
 from mtgkb.engine.solve import SolveTimeout
 from mtgkb.language.errors import ScenarioError
+from mtgkb.output.envelope import stamp
 from mtgkb.questions.answers import Limits
 from mtgkb.running import pool
 from mtgkb.running.deadline import DeadlineExceeded, WorkerLost
@@ -64,7 +65,7 @@ def test_802_4a_run_in_a_worker_answers_as_in_process():
         name = "x.mtg" if path is None else path.name
         answered = mtgkb.run(text, name)
         answered.pop("rule_base", None)  # named by the API where mtgkb names it
-        assert answered == answer_now(text, name, Limits()).output
+        assert answered == stamp(answer_now(text, name, Limits()).output)
     (legal,) = mtgkb.run(ILLEGAL_BLOCK)["answers"]
     assert legal["legal"] is False and legal["rules"] == ["802.4a", "802.4b"]
     with mtgkb.Answerer() as answerer:
@@ -354,7 +355,7 @@ def test_a_run_over_many_files_says_which_file_its_worker_lost(tmp_path):
     for result in results:
         result.pop("rule_base", None)
     assert len(results) == len(paths)
-    assert results[3] == {"file": str(big), "error": "memory"}
+    assert results[3] == stamp({"file": str(big), "error": "memory"})
     assert "memory bound" in out.stderr
     assert results[0]["answers"][0]["rules"] == ["802.4a", "802.4b"], (results[0], out.stderr)
     assert all("answers" in r for i, r in enumerate(results) if i not in (3, 6))

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import clingo
@@ -145,23 +146,18 @@ def collect_atoms(node, found: set[tuple[str, int]]) -> None:
         collect_atoms(getattr(node, key), found)
 
 
-#: head_and_body's answers, by statement (each kept with its statement, so
-#: that an id is not reused while its answer is kept): the lint reads each
-#: statement's predicates more than once.
-_READ: dict[int, tuple[cast.AST, frozenset, frozenset]] = {}
-_READ_AT_MOST = 50_000
-
-
 def head_and_body(stmt: cast.AST) -> tuple[set, set]:
     """(the predicates a statement derives, the predicates it reads)."""
-    kept = _READ.get(id(stmt))
-    if kept is not None and kept[0] is stmt:
-        return set(kept[1]), set(kept[2])
+    heads, uses = _predicates_of(stmt)
+    return set(heads), set(uses)
+
+
+@lru_cache(maxsize=50_000)
+def _predicates_of(stmt: cast.AST) -> tuple[frozenset, frozenset]:
+    """head_and_body's answer, kept by statement (equal statements read the
+    same predicates): the lint reads each statement's predicates more than once."""
     heads, uses = _head_and_body(stmt)
-    if len(_READ) >= _READ_AT_MOST:
-        _READ.clear()
-    _READ[id(stmt)] = (stmt, frozenset(heads), frozenset(uses))
-    return heads, uses
+    return frozenset(heads), frozenset(uses)
 
 
 def _head_and_body(stmt: cast.AST) -> tuple[set, set]:

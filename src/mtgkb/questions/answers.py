@@ -596,6 +596,8 @@ def _unanswered(found: Answer) -> bool:
 
 
 NOT_MODELLED_QUERY = "not_modelled"
+#: the atoms that declare a rule not modelled, and the questions it concerns
+NOT_MODELLED_SIGNATURES = (("not_modelled", 1), ("not_modelled_in", 2))
 
 
 def _with_unmodelled(found: Answer, kind: str, fixed, session: Session) -> Answer:
@@ -636,7 +638,9 @@ def _not_modelled(fixed, session: Session) -> tuple[list[str], dict[str, set[str
         return [], {}  # (the rule base's own check says what clingo could not read)
     rules: list[str] = []
     scoped: dict[str, set[str]] = {}
-    for atom in ctl.symbolic_atoms:
+    # only the two declarations' atoms (not the scenario's facts beside them)
+    declared = [ctl.symbolic_atoms.by_signature(*sig) for sig in NOT_MODELLED_SIGNATURES]
+    for atom in (atom for signature in declared for atom in signature):
         sym = atom.symbol
         if not atom.is_fact:
             continue  # a condition with a choice is no declaration: only facts count

@@ -567,6 +567,19 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         async with admission.worker(job.limits.timeout) as waited:
             return await run_in_threadpool(work, pool, job, waited)
 
+    async def admitted_job(request: Request, respond) -> Response:
+        """What `run` and `facts` share: a place in the server (503 when it is
+        full), the body read and the request prepared; then `respond(job)`,
+        with the Job or prepare's refusal (HTTP status, exit status, body)."""
+        try:
+            async with admission.admitted():
+                got = await body_of(request)
+                if isinstance(got, Response):
+                    return got
+                return await respond(prepare(got[0], settings))
+        except Full:
+            return busy()
+
     async def run_of(job: Job) -> tuple[int, int, dict]:
         try:
             return await answered(job, run_job)
@@ -581,18 +594,12 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         response_class=JSONResponse,
     )
     async def run(request: Request):
-        try:
-            async with admission.admitted():
-                got = await body_of(request)
-                if isinstance(got, Response):
-                    return got
-                job = prepare(got[0], settings)
-                status, exit_status, body = await run_of(job) if isinstance(job, Job) else job
-        except Full:
-            return busy()
-        return JSONResponse(
-            stamp(body), status_code=status, headers={"X-Mtgkb-Exit": str(exit_status)}
-        )
+        async def respond(job: Job | tuple) -> Response:
+            status, exit_status, body = await run_of(job) if isinstance(job, Job) else job
+            headers = {"X-Mtgkb-Exit": str(exit_status)}
+            return JSONResponse(stamp(body), status_code=status, headers=headers)
+
+        return await admitted_job(request, respond)
 
     @app.post(
         "/v1/facts",
@@ -602,21 +609,16 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         response_class=JSONResponse,
     )
     async def facts(request: Request):
-        try:
-            async with admission.admitted():
-                got = await body_of(request)
-                if isinstance(got, Response):
-                    return got
-                job = prepare(got[0], settings)
-                if not isinstance(job, Job):
-                    return JSONResponse(stamp(job[2]), status_code=job[0])
-                try:
-                    status, body = await answered(job, facts_job)
-                except Waited as late:
-                    status, _, body = timed_out(job, late.waited)
-        except Full:
-            return busy()
-        return JSONResponse(stamp(body), status_code=status)
+        async def respond(job: Job | tuple) -> Response:
+            if not isinstance(job, Job):
+                return JSONResponse(stamp(job[2]), status_code=job[0])
+            try:
+                status, body = await answered(job, facts_job)
+            except Waited as late:
+                status, _, body = timed_out(job, late.waited)
+            return JSONResponse(stamp(body), status_code=status)
+
+        return await admitted_job(request, respond)
 
     async def batch_item(item: Any, index: int) -> dict:
         """One line of a batch's answer: {"index", "id"?, "status", "exit", "body"}."""
