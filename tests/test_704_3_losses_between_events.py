@@ -13,7 +13,10 @@ left, or their objects, would still do to the others in a later event
 (combat, exchanges, damage from their objects) is declared not modelled
 (kb/not_modelled.lp), and every answer says so."""
 
+import pytest
+
 import mtgkb
+from mtgkb.language.errors import ScenarioError
 from mtgkb.language.facts import scenario_facts
 from mtgkb.language.json_state import check_schema, state_to_text, text_to_state
 from mtgkb.language.parser import parse_text
@@ -188,3 +191,10 @@ def test_704_3_the_check_line_is_an_event_of_its_own_in_the_facts_and_the_json_s
     check_schema(state, "<state>")
     assert state["events"][1] == {"kind": "check_state_based_actions"}
     assert text_to_state(state_to_text(state)) == state
+
+
+def test_704_3_a_check_line_without_its_hyphen_is_refused_and_the_message_shows_the_word():
+    with pytest.raises(ScenarioError) as caught:
+        parse_text(THREE + "check state based actions\n", "<check>")
+    assert caught.value.line == 5
+    assert "expected state-based" in caught.value.message

@@ -359,6 +359,8 @@ _TOKEN_WORDS = {
     "CANT": "can't",
     "TYPEWALK": "<type>walk",
     "SUMMONING_SICK": "summoning-sick",
+    "STATE_BASED": "state-based",
+    "FIRST_STRIKE": "first-strike",
     "COLON": "':'",
     "COMMA": "','",
     "SLASH": "'/'",
