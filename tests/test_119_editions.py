@@ -44,12 +44,30 @@ def test_119_4a_and_the_life_rules_are_found_renumbered_from_118():
     # today's 118.3 (costs) is new in 2019-07-12: the old 118.3 is another rule
     costs = next(r for r in history["rules"] if r["id"] == "118.3")
     assert costs["changes"] == [{"edition": "2019-07-12", "new": "118.3"}]
-    # the index's aliases say the same, but for the one it got wrong: 118.1d
-    # (Archenemy's starting life) became 119.1d in 2019-07-12, not 119.1e
-    assert sorted((w["kind"], w["rule"]) for w in history["warnings"]) == [
-        ("older-number-mismatch", "119.1e"),
-        ("renumbering-not-in-index", "119.1d"),
+    # letter for letter (118.1d Brawl is 119.1d, 118.1e Archenemy 119.1e), as
+    # the index's aliases say: nothing to warn of
+    assert "118.1d (2019-06-12) is 119.1d (2019-07-12)" in history["renumbered"]
+    assert "118.1e (2019-06-12) is 119.1e (2019-07-12)" in history["renumbered"]
+    assert history["warnings"] == []
+
+
+def test_119_1e_an_alias_the_texts_contradict_is_an_older_number_mismatch(tmp_path):
+    """The index once said the older 118.1d (Brawl) is today's 119.1e
+    (Archenemy): the 2019 texts pair 118.1d with 119.1d, so the alias is flagged."""
+    text = (ROOT / "kb" / "rule_index.lp").read_text(encoding="utf-8")
+    wrong = [
+        line
+        for line in text.splitlines()
+        if not line.startswith(('older_number("118.1d"', 'older_number("118.1e"'))
     ]
+    wrong.append('older_number("118.1d","2019-06-12","2019-07-12","119.1e").')
+    index = tmp_path / "rule_index.lp"
+    index.write_text("\n".join(wrong) + "\n", encoding="utf-8")
+    history = edition_history([OLD, NEW], load_index(index))
+    (warning,) = [w for w in history["warnings"] if w["kind"] == "older-number-mismatch"]
+    assert warning["rule"] == "119.1e"
+    assert "118.1d (2019-06-12) is 119.1e (2019-07-12)" in warning["message"]
+    assert "119.1d's" in warning["message"]
 
 
 def test_119_4a_and_702_9b_word_diffs_name_the_words_that_changed():

@@ -16,13 +16,14 @@ import json
 import re
 
 import pytest
-from helpers import ROOT, SHARED
+from helpers import ROOT, SHARED, patient_settings
 from pydantic import ValidationError
 
 import mtgkb
 from mtgkb.output import models
 from mtgkb.output.envelope import SCHEMA_VERSION
 from mtgkb.rulebase import registry
+from mtgkb.rulebase.index import EDITION
 
 # 509.1a: a tapped creature can't be declared as a blocker.
 TAPPED_BLOCKER = """players: Ann, Ben
@@ -231,7 +232,7 @@ def test_27_http_batch_and_stdio_answers_carry_the_schema_version_and_edition():
 
     from mtgkb.serve import app as server
 
-    settings = server.Settings(workers=1)
+    settings = patient_settings(workers=1)
     with TestClient(server.create_app(settings), base_url="http://127.0.0.1:8765") as client:
         response = client.post("/v1/run", content=TAPPED_BLOCKER)
         body = response.json()
@@ -323,3 +324,27 @@ def test_103_4_answers_of_a_rule_base_that_contradicts_itself_fit_their_classes(
     result = models.typed_result(json.loads(capsys.readouterr().out))
     assert [type(answer).__name__ for answer in result.answers] == classes
     assert all(answer.inconsistent for answer in result.answers)
+
+
+def test_27_every_json_response_of_the_server_carries_the_schema_version_and_edition():
+    """Not only answers: the facts, a rule, health, a bad request and a
+    missing example say which schema and which CR edition they speak."""
+    pytest.importorskip("fastapi", reason="the server needs mtgkb[serve]")
+    from fastapi.testclient import TestClient
+
+    from mtgkb.serve import app as server
+
+    with TestClient(
+        server.create_app(patient_settings(workers=1)), base_url="http://127.0.0.1:8765"
+    ) as client:
+        responses = [
+            client.post("/v1/facts", content=TAPPED_BLOCKER),
+            client.get("/v1/rules/509.1a"),
+            client.get("/health"),
+            client.post("/v1/run", content=b"\xff", headers={"content-type": "text/plain"}),
+            client.get("/v1/examples/no_such_example"),
+        ]
+    for response in responses:
+        body = response.json()
+        assert body["schema_version"] == SCHEMA_VERSION, response.request.url
+        assert body["cr_edition"] == EDITION, response.request.url

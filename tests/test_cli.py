@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, much_work
 
 from mtgkb import cli
 
@@ -97,15 +97,9 @@ def test_exit_2_for_a_file_that_cannot_be_read(tmp_path, capsys):
 
 
 def test_exit_3_when_the_timeout_stops_an_astronomical_enumeration(tmp_path):
-    # 21^20 block declarations that menace ties into one part (702.111b: each
-    # attacker is blocked by two or more, or none), so they are enumerated,
-    # not multiplied: only the time-out can stop the count.
-    lines = ["players: Ann, Ben", "active: Ann"]
-    lines += [f'Ann controls creature "A{i}" 2/2 with menace' for i in range(1, 21)]
-    lines += [f'Ben controls creature "B{i}" 2/2' for i in range(1, 21)]
-    lines += [f'"A{i}" attacks Ben' for i in range(1, 21)] + ["ask blocks for Ben limit 3"]
-    path = tmp_path / "menace.mtg"
-    path.write_text("\n".join(lines) + "\n")
+    # far more work than the time-out: only the time-out can stop the count
+    path = tmp_path / "much_work.mtg"
+    path.write_text(much_work())
     status, out, err = mtgkb(
         "run", str(path), "--timeout", "1", "--max-models", "1000000000", "--json"
     )

@@ -29,6 +29,7 @@ Alex activates "Jace Beleren" as a loyalty ability
 Alex activates a loyalty ability of "Jace Beleren" targeting Rob
 after first-strike damage, "Elite Vanguard" gains double strike
 prevent the next 3 damage that would be dealt to Alex
+check state-based actions
 Alex plays land "Forest"
 Alex can't get poison counters
 Alex concedes

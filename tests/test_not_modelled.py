@@ -193,6 +193,6 @@ def test_audit_command_lists_and_fails_on_encoded_and_declared(tmp_path):
     "word", ['notModelled: "not modelled: {n} ({p})"', 'notModelled: "non modellata: {n} ({p})"']
 )
 def test_the_page_has_the_line_in_english_and_italian(word):
-    page = (ROOT / "src" / "mtgkb" / "serve" / "static" / "app.js").read_text(encoding="utf-8")
-    assert word in page
-    assert "answer.unmodelled" in page
+    static = ROOT / "src" / "mtgkb" / "serve" / "static"
+    assert word in (static / "app.js").read_text(encoding="utf-8")  # the page's words
+    assert "answer.unmodelled" in (static / "answers.js").read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from helpers import ILLEGAL_BLOCK_PLAY
+from helpers import ILLEGAL_BLOCK_PLAY, much_work
 
 import mtgkb
 
@@ -21,17 +21,6 @@ LEGAL_BLOCK = ILLEGAL_BLOCK.replace(
     '"Grizzly Bears" blocks "Hill Giant"', '"Grizzly Bears" blocks "Runeclaw Bear"'
 )
 UNREADABLE = "players: Rob, Alex\nRob controls creature\n"
-
-
-def menace_blocks() -> str:
-    """`ask blocks` over about 13^12 declarations that menace ties into one
-    part (enumerated, not multiplied): far more work than a time-out of 0.5 s."""
-    lines = ["players: Ann, Ben", "active: Ann", "phase: declare-blockers"]
-    lines += [f'Ann controls creature "A{j}" 2/2 with menace' for j in range(12)]
-    lines += [f'Ben controls creature "B{j}" 2/2' for j in range(12)]
-    lines += [f'"A{j}" attacks Ben' for j in range(12)]
-    lines.append("ask blocks for Ben")
-    return "\n".join(lines) + "\n"
 
 
 def test_the_public_names_are_listed_and_importable_from_the_package():
@@ -82,7 +71,7 @@ def test_802_4a_run_many_answers_in_input_order_with_each_error_in_its_place():
 def test_run_many_gives_a_time_out_as_that_scenario_s_error_and_goes_on(tmp_path):
     path = tmp_path / "illegal.mtg"
     path.write_text(ILLEGAL_BLOCK, encoding="utf-8")
-    stopped, answered = mtgkb.run_many([menace_blocks(), path], timeout=0.5)
+    stopped, answered = mtgkb.run_many([much_work(), path], timeout=0.5)
     assert isinstance(stopped.error, mtgkb.SolveTimeout)
     assert answered.name == str(path) and answered.answer["answers"][0]["legal"] is False
 

@@ -117,8 +117,16 @@ def test_older_number_118_4a_resolves_with_a_note(index):
     assert ("118.4a", "2019-06-12", "2019-07-12") in found.entry.older
 
 
-def test_seeds_118_1d_archenemy_resolves_to_today(index):
-    assert lookup("118.1d", index=index).entry.id == "119.1e"
+def test_118_1d_brawl_and_118_1e_archenemy_resolve_letter_for_letter(index):
+    """The 2019-07-12 edition moved Life from 118 to 119 letter for letter: the
+    older 118.1d (Brawl) is 119.1d, the older 118.1e (Archenemy) is 119.1e."""
+    brawl = lookup("118.1d", index=index)
+    assert brawl.entry.id == "119.1d"
+    assert brawl.note == "118.1d (up to 2019-06-12) is 119.1d (from 2019-07-12 on)"
+    archenemy = lookup("118.1e", index=index)
+    assert archenemy.entry.id == "119.1e"
+    assert archenemy.note == "118.1e (up to 2019-06-12) is 119.1e (from 2019-07-12 on)"
+    assert lookup("118.1e@2019-06-12", index=index).entry.id == "119.1e"
     assert set(index.entries["119.1e"].same_as) >= {"103.4e", "904.5"}
 
 

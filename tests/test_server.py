@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from helpers import much_work, patient_settings
 
 pytest.importorskip("fastapi", reason="the server needs mtgkb[serve]")
 if importlib.util.find_spec("httpx2") is None and importlib.util.find_spec("httpx") is None:
@@ -41,19 +42,9 @@ ILLEGAL_BLOCK = (
 )
 
 
-def slow_blocks() -> str:
-    # menace ties every blocker into one part: enumerated, not multiplied (mtgkb.engine.counting)
-    lines = ["players: Ann, Ben", "active: Ann", "phase: declare-blockers"]
-    lines += [f'Ann controls creature "A{j}" 2/2 with menace' for j in range(12)]
-    lines += [f'Ben controls creature "B{j}" 2/2' for j in range(12)]
-    lines += [f'"A{j}" attacks Ben' for j in range(12)]
-    lines.append("ask blocks for Ben")
-    return "\n".join(lines) + "\n"
-
-
 @pytest.fixture(scope="module")
 def client():
-    app = server.create_app(server.Settings(workers=1))
+    app = server.create_app(patient_settings(workers=1))
     with TestClient(app, base_url=LOCAL) as test_client:
         yield test_client
 
@@ -115,7 +106,7 @@ def test_a_scenario_too_large_is_413(client):
 
 def test_a_time_out_is_503(client):
     response = client.post(
-        "/v1/run", json={"scenario": slow_blocks(), "timeout": 0.5, "max_models": 10**9}
+        "/v1/run", json={"scenario": much_work(), "timeout": 0.5, "max_models": 10**9}
     )
     assert response.status_code == 503
     assert response.json()["error"] == "timeout"
@@ -278,7 +269,7 @@ def test_stdio_one_answer_per_request_line():
         json.dumps({"id": 1, "scenario": ILLEGAL_BLOCK}),
         json.dumps({"id": "two", "scenario": "players: Ann\nfoo\n"}),
         "not json",
-        json.dumps({"scenario": slow_blocks(), "timeout": 0.5, "max_models": 10**9}),
+        json.dumps({"scenario": much_work(), "timeout": 0.5, "max_models": 10**9}),
     ]
     out = subprocess.run(
         [str(MTGKB), "serve", "--stdio"],

@@ -9,7 +9,7 @@ import importlib.util
 import json
 
 import pytest
-from helpers import ILLEGAL_BLOCK_PLAY
+from helpers import ILLEGAL_BLOCK_PLAY, much_work, patient_settings
 
 pytest.importorskip("fastapi", reason="the server needs mtgkb[serve]")
 if importlib.util.find_spec("httpx2") is None and importlib.util.find_spec("httpx") is None:
@@ -27,18 +27,12 @@ ILLEGAL_BLOCK = ILLEGAL_BLOCK_PLAY + "ask legal\n"
 LEGAL_BLOCK = ILLEGAL_BLOCK.replace(
     '"Grizzly Bears" blocks "Hill Giant"', '"Grizzly Bears" blocks "Runeclaw Bear"'
 )
-MENACE = "\n".join(
-    ["players: Ann, Ben", "active: Ann", "phase: declare-blockers"]
-    + [f'Ann controls creature "A{j}" 2/2 with menace' for j in range(12)]
-    + [f'Ben controls creature "B{j}" 2/2' for j in range(12)]
-    + [f'"A{j}" attacks Ben' for j in range(12)]
-    + ["ask blocks for Ben"]
-)
+MENACE = much_work()  # far more work than any time-out here
 
 
 @pytest.fixture(scope="module")
 def client():
-    app = server.create_app(server.Settings(workers=2, max_batch=5))
+    app = server.create_app(patient_settings(workers=2, max_batch=5))
     with TestClient(app, base_url="http://127.0.0.1:8765") as test_client:
         yield test_client
 

@@ -16,6 +16,7 @@ import threading
 import time
 
 import pytest
+from helpers import much_work
 
 pytest.importorskip("fastapi", reason="the server needs mtgkb[serve]")
 
@@ -24,15 +25,7 @@ from helpers.serving import free_port, start_server, stop_server, wait_for  # no
 # the server's tests start servers and clients: the slow tier (.ci/run)
 pytestmark = pytest.mark.slow
 
-# `ask blocks` over about 13^12 declarations that menace ties into one part
-# (enumerated, not multiplied): far more work than any time-out here
-MENACE = "\n".join(
-    ["players: Ann, Ben", "active: Ann", "phase: declare-blockers"]
-    + [f'Ann controls creature "A{j}" 2/2 with menace' for j in range(12)]
-    + [f'Ben controls creature "B{j}" 2/2' for j in range(12)]
-    + [f'"A{j}" attacks Ben' for j in range(12)]
-    + ["ask blocks for Ben"]
-)
+MENACE = much_work()  # far more work than any time-out here
 
 
 def _health(port: int) -> dict:

@@ -458,3 +458,34 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
             if found:
                 return found
     return None
+
+
+#: A request's time-out in the server tests that expect an answer: a test
+#: bounds work, never seconds, so a loaded machine must not turn an answer
+#: into a 503 (the tests of time-outs set their own).
+PATIENT_SECONDS = 600.0
+#: The same for `mtgkb serve` started by a test.
+PATIENT_SERVE = ("--timeout", "600")
+
+
+def patient_settings(**given):
+    """mtgkb.serve.app.Settings for a test that expects answers: `given`, with
+    a time-out no slow machine reaches."""
+    from mtgkb.serve import app as server
+
+    return server.Settings(**{"timeout": PATIENT_SECONDS, "max_timeout": PATIENT_SECONDS, **given})
+
+
+def much_work() -> str:
+    """A scenario far more work than any time-out a test sets: `ask
+    assignments` for a 300/300 trampler blocked by six 1/1s, whose legal
+    divisions of damage (702.19b, 510.1c-d: about 10^12 of them) clasp
+    enumerates one by one. (Twelve menace attackers served here until
+    mtgkb.engine.classes counted their blocks in a blink.)"""
+    lines = ["players: Ann, Ben", "active: Ann", "phase: combat-damage"]
+    lines.append('Ann controls creature "Titan" 300/300 with trample')
+    lines += [f'Ben controls creature "B{j}" 1/1' for j in range(6)]
+    lines.append('"Titan" attacks Ben')
+    lines += [f'"B{j}" blocks "Titan"' for j in range(6)]
+    lines.append('ask assignments for "Titan"')
+    return "\n".join(lines) + "\n"

@@ -158,11 +158,17 @@ class Checker:
             self._engine = Engine()
         return Session(self._engine)
 
-    def ask(self, case: Case, question) -> tuple[dict | None, str | None]:
-        """(the answer, None) or (None, what went wrong)."""
+    def ask(self, case: Case, question, session=None) -> tuple[dict | None, str | None]:
+        """(the answer, None) or (None, what went wrong). `session`: the one the
+        case's questions share, as `mtgkb run` answers a file's questions in one
+        (its groundings and models shared); a session of its own when None."""
         try:
             found = _answers.answer(
-                question, case.scenario, case.facts, self.limits, self._session()
+                question,
+                case.scenario,
+                case.facts,
+                self.limits,
+                session if session is not None else self._session(),
             )
         except Exception as err:  # noqa: BLE001 - any failure is the finding
             return None, f"{type(err).__name__}: {err}"
@@ -296,8 +302,9 @@ class Checker:
 
         answers = []
         listed: list[clingo.Symbol] = []
+        session = self._session()  # the file's questions share one, as in `mtgkb run`
         for question in case.scenario.questions if case.scenario is not None else ():
-            result, error = self.ask(case, question)
+            result, error = self.ask(case, question, session)
             answers.append((question, result, error))
             if result is not None and question.kind in ("attacks", "blocks"):
                 pred = "declared_attack" if question.kind == "attacks" else "declared_block"

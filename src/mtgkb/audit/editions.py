@@ -186,6 +186,22 @@ def pair_editions(old: CRText, new: CRText, moves: dict[str, str]) -> dict[str, 
     return pairs
 
 
+def unlike_move(old: CRText, new: CRText, before: str, after: str) -> str | None:
+    """Where the index's renumbering `before` -> `after` pairs texts that are
+    not alike (under SAME_NUMBER) while another rule of `new` is alike to the
+    old text (at least MOVED): that rule's number, the one the texts pair."""
+    words = _words(old.texts[before])
+    if alike(words, _words(new.texts[after])) >= SAME_NUMBER:
+        return None
+    best, score = None, MOVED
+    for number, text in new.texts.items():
+        if number != after:
+            value = 2.0 if text == old.texts[before] else alike(words, _words(text))
+            if value >= score:
+                best, score = number, value
+    return best
+
+
 def edition_history(
     files: Sequence[Path],
     index: RuleIndex | None,
@@ -228,6 +244,19 @@ def edition_history(
                         after,
                     )
                 )
+            elif after in crs[k][0].texts:
+                unlike = unlike_move(crs[k - 1][0], crs[k][0], before, after)
+                if unlike is not None:
+                    warnings.append(
+                        finding(
+                            "older-number-mismatch",
+                            f"kb/rule_index.lp says {before} ({named[k - 1]}) is {after} "
+                            f"({named[k]}), but their texts are not alike; the text of {before} "
+                            f"is {unlike}'s in {named[k]}",
+                            "kb/rule_index.lp",
+                            after,
+                        )
+                    )
     newest, newest_name = crs[-1][0], named[-1]
     rules, renumbered, changed, absent = [], [], [], []
     entries = list(index) if index is not None else []

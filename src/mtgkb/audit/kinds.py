@@ -48,8 +48,8 @@ def _kind_name(term) -> str | None:
     return None
 
 
-def kinds(scans: Iterable[FileScan], seed: tuple[str, int, int]) -> dict[str, str]:
-    """Every kind at `seed` the rules can derive -> where it is first written."""
+def rule_atoms(scans: Iterable[FileScan]) -> list[tuple]:
+    """Each rule's (head atom, positive body atoms, place), as `kinds` reads them."""
     rules = []
     for scan in scans:
         for st in scan.statements:
@@ -66,6 +66,16 @@ def kinds(scans: Iterable[FileScan], seed: tuple[str, int, int]) -> dict[str, st
                     if found is not None:
                         body.append(found)
             rules.append((head, body, label(st.file, st.line)))
+    return rules
+
+
+def kinds(
+    scans: Iterable[FileScan], seed: tuple[str, int, int], rules: list[tuple] | None = None
+) -> dict[str, str]:
+    """Every kind at `seed` the rules can derive -> where it is first written
+    (`rules`: the scans' `rule_atoms`, when already read)."""
+    if rules is None:
+        rules = rule_atoms(scans)
     places = {seed}
     grown = True
     while grown:
@@ -117,11 +127,12 @@ def missing_texts(rule_scans: Iterable[FileScan], kb: Path) -> list[tuple[str, s
     messages = kb / "messages.lp"
     inputs = kb / "input_messages.lp"
     out = []
+    rules = rule_atoms(scans)  # (read once for both seeds)
     for seed, path, name in (
         (VIOLATION, messages, "message"),
         (INPUT_ERROR, inputs, "input_message"),
     ):
-        derived = kinds(scans, seed)
+        derived = kinds(scans, seed, rules)
         if not derived:
             continue
         en, it = texts([path], name) if path.is_file() else (set(), set())

@@ -9,10 +9,19 @@ import re
 from pathlib import Path
 
 import clingo
+import clingo.ast as cast
 
 from mtgkb.audit.kinds import missing_texts
 from mtgkb.audit.numbers import number_lint
-from mtgkb.audit.sources import PUBLIC_GRAPH, Base, Scans, documented_names, finding, head_and_body
+from mtgkb.audit.sources import (
+    PUBLIC_GRAPH,
+    Base,
+    Scans,
+    collect_atoms,
+    documented_names,
+    finding,
+    head_and_body,
+)
 from mtgkb.rulebase.citations import load as load_program
 from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import label
@@ -34,20 +43,92 @@ def _keep(messages: list):
     return lambda code, msg: messages.append((code, msg))
 
 
-def logger_lint(base: Base) -> list[dict]:
-    """Ground the rule base with each query (or alone) and keep clingo's complaints."""
-    programs = [[q] for q in base.query_files()] or [[]]
+def _ground_messages(paths: list[Path]) -> tuple[list[tuple[clingo.MessageCode, str]], bool]:
+    """clingo's messages for one grounding of these files (each with its generated
+    citations), and whether it went through without an error."""
+    messages: list[tuple[clingo.MessageCode, str]] = []
+    ctl = new_control(["--warn=all"], _keep(messages))
+    try:
+        for path in paths:
+            load_program(ctl, path)  # with its generated citations
+        ctl.ground([("base", [])])
+    except RuntimeError:
+        return messages, False  # the messages say why
+    return messages, True
+
+
+def _defined_and_read(scan) -> tuple[set, set]:
+    """(the predicates a scanned file defines, as clingo counts them: heads,
+    `#external` and `#defined`; the predicates it reads, `#show` included)."""
+    defined: set[tuple[str, int]] = set()
+    read: set[tuple[str, int]] = set()
+    for st in scan.statements:
+        if st.ast is None:
+            continue
+        heads, uses = head_and_body(st.ast)
+        defined |= heads
+        read |= uses
+        kind = st.ast.ast_type
+        if kind == cast.ASTType.External:
+            collect_atoms(st.ast.atom, defined)
+        elif kind == cast.ASTType.Defined:
+            defined.add((st.ast.name, st.ast.arity))
+    return defined, read
+
+
+def masked_queries(base: Base, scans: Scans) -> list[Path] | None:
+    """The query files whose own grounding could say "atom undefined" where
+    the grounding of all queries together cannot: the rule base with that
+    query reads a predicate neither defines, and another query defines it.
+    None when a file's scan cannot tell (a syntax error)."""
+    queries = {p.resolve(): p for p in base.query_files()}
+    defined_base: set = set()
+    read_base: set = set()
+    by_query: dict[Path, tuple[set, set]] = {}
+    for scan in scans.all():
+        if scan.errors:
+            return None
+        found = _defined_and_read(scan)
+        if scan.path.resolve() in queries:
+            by_query[queries[scan.path.resolve()]] = found
+        else:
+            defined_base |= found[0]
+            read_base |= found[1]
+    if len(by_query) != len(queries):
+        return None
+    out = []
+    for path, (defined, read) in by_query.items():
+        others = set().union(*(d for q, (d, _) in by_query.items() if q != path))
+        if ((read_base | read) - defined_base - defined) & others:
+            out.append(path)
+    return sorted(out)
+
+
+def logger_lint(base: Base, scans: Scans | None = None) -> list[dict]:
+    """Ground the rule base and keep clingo's complaints.
+
+    Each query is its own program (the rule base with one query, as `mtgkb
+    run` grounds it). They are grounded together, once, with the rule base:
+    the statements and their messages are the same, but for an atom one
+    query reads and only another defines, which the grounding of both does
+    not call undefined; a query where that can happen (`masked_queries`,
+    read from the scans' syntax trees) is grounded alone as well. When the
+    grounding of all of them fails (a syntax error, an unsafe variable), or
+    a scan cannot tell, each query is grounded alone with the rule base."""
+    base_files = base.files(base.rules) + base.files(base.kb) + list(base.extra)
+    queries = base.query_files()
+    masked = masked_queries(base, scans) if scans is not None and queries else None
+    runs: list[list[tuple[clingo.MessageCode, str]]] = []
+    if masked is not None:
+        messages, ok = _ground_messages(base_files + queries)
+        if ok:
+            runs.append(messages)
+            runs += [_ground_messages(base_files + [q])[0] for q in masked]
+    if not runs:
+        runs = [_ground_messages(base_files + extra)[0] for extra in [[q] for q in queries] or [[]]]
     seen: set[tuple[str, str]] = set()
     found: list[dict] = []
-    for extra in programs:
-        messages: list[tuple[clingo.MessageCode, str]] = []
-        ctl = new_control(["--warn=all"], _keep(messages))
-        try:
-            for path in base.files(base.rules) + base.files(base.kb) + list(base.extra) + extra:
-                load_program(ctl, path)  # with its generated citations
-            ctl.ground([("base", [])])
-        except RuntimeError:
-            pass  # the messages say why
+    for messages in runs:
         for code, msg in messages:
             match = _LOG_LINE.match(msg.strip())
             if match:
@@ -131,7 +212,7 @@ def unused(base: Base, scans: Scans) -> list[dict]:
 
 def lint(base: Base, scans: Scans, index: RuleIndex | None) -> tuple[list[dict], list[dict]]:
     """(lint, warnings) of the rule base's text, in the report's order."""
-    found = tag_lint(scans, index) + number_lint(base, index) + logger_lint(base)
+    found = tag_lint(scans, index) + number_lint(base, index) + logger_lint(base, scans)
     warnings: list[dict] = []
     for kind, _kind, where, text in missing_texts(scans.rules, base.kb):
         (found if kind == "no-message" else warnings).append(finding(kind, text, where))

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import clingo
@@ -117,14 +118,14 @@ def finding(kind: str, message: str, where: str | None = None, rule: str | None 
 # --------------------------------------------------------------------------
 
 
-def _collect(node, found: set[tuple[str, int]]) -> None:
+def collect_atoms(node, found: set[tuple[str, int]]) -> None:
     """Every predicate signature in atom position below `node`."""
     if node is None:
         return
     if not isinstance(node, cast.AST):
         try:
             for item in node:
-                _collect(item, found)
+                collect_atoms(item, found)
         except TypeError:
             pass
         return
@@ -142,11 +143,24 @@ def _collect(node, found: set[tuple[str, int]]) -> None:
                     found.add((arg.name, len(arg.arguments)))
         return
     for key in node.child_keys:
-        _collect(getattr(node, key), found)
+        collect_atoms(getattr(node, key), found)
 
 
 def head_and_body(stmt: cast.AST) -> tuple[set, set]:
     """(the predicates a statement derives, the predicates it reads)."""
+    heads, uses = _predicates_of(stmt)
+    return set(heads), set(uses)
+
+
+@lru_cache(maxsize=50_000)
+def _predicates_of(stmt: cast.AST) -> tuple[frozenset, frozenset]:
+    """head_and_body's answer, kept by statement (equal statements read the
+    same predicates): the lint reads each statement's predicates more than once."""
+    heads, uses = _head_and_body(stmt)
+    return frozenset(heads), frozenset(uses)
+
+
+def _head_and_body(stmt: cast.AST) -> tuple[set, set]:
     heads: set[tuple[str, int]] = set()
     uses: set[tuple[str, int]] = set()
     kind = stmt.ast_type
@@ -155,10 +169,10 @@ def head_and_body(stmt: cast.AST) -> tuple[set, set]:
         def head_part(node):
             t = node.ast_type
             if t == cast.ASTType.Literal:
-                _collect(node, heads)
+                collect_atoms(node, heads)
             elif t == cast.ASTType.ConditionalLiteral:
                 head_part(node.literal)
-                _collect(node.condition, uses)
+                collect_atoms(node.condition, uses)
             elif t in (cast.ASTType.Disjunction, cast.ASTType.Aggregate):
                 for element in node.elements:
                     head_part(element)
@@ -166,14 +180,14 @@ def head_and_body(stmt: cast.AST) -> tuple[set, set]:
                 for element in node.elements:
                     head_part(element.condition)
             else:
-                _collect(node, uses)
+                collect_atoms(node, uses)
 
         head_part(stmt.head)
-        _collect(stmt.body, uses)
+        collect_atoms(stmt.body, uses)
     elif kind == cast.ASTType.ShowSignature:
         uses.add((stmt.name, stmt.arity))
     else:
-        _collect(stmt, uses)
+        collect_atoms(stmt, uses)
     return heads, uses
 
 

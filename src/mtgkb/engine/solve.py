@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 
 import clingo
 
+from mtgkb.engine.listing import Canonical, first_models, sort_models
 from mtgkb.engine.programs import quiet, solve_within
 from mtgkb.engine.rule_base import LoadedRuleBase
 from mtgkb.engine.sharing import GUARD
@@ -230,6 +231,7 @@ class Grounding:
         timeout: float | None = None,
         on_model: ModelCallback | None = None,
         true: Iterable[clingo.Symbol] = (),
+        canonical: Canonical | None = None,
     ) -> SolveResult:
         """The models of the rule base with `query` (one of this grounding's),
         the switchable atoms in `true` true and the others false.
@@ -237,11 +239,27 @@ class Grounding:
         `max_models` caps the enumeration (0: all); `keep` is how many models
         to keep in the result (None: all); every model is also passed to
         `on_model`. With a `#minimize`/`#maximize` only optimal models count.
+        With a `canonical` order (mtgkb.engine.listing), the models kept are
+        the first ones in that order, sorted (else: as clingo found them).
         """
+        end = None if timeout is None else time.monotonic() + timeout
         result = self._solve(query, max_models, keep, timeout, on_model, true)
+        if canonical is not None and result.models:
+            self._in_order(result, canonical, end)
         if result.complete and not result.satisfiable:
             self.engine.unsatisfied += 1
         return result
+
+    def _in_order(self, result: SolveResult, canonical: Canonical, end: float | None) -> None:
+        """The kept models made the first ones in the canonical order: sorted
+        when they are every model, else found in order (mtgkb.engine.listing).
+        The query's externals are still as its solve set them."""
+        if result.complete and len(result.models) >= result.count:
+            result.models = sort_models(result.models, canonical)
+            return
+        result.models = first_models(
+            self.ctl, canonical, len(result.models), end=end, stop=SolveTimeout
+        )
 
     def _solve(self, query, max_models, keep, timeout, on_model, true) -> SolveResult:
         if query not in self.queries:

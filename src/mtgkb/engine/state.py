@@ -76,6 +76,7 @@ class Engine:
         self.location = current() if location is None else location
         self._base: LoadedRuleBase | None = None
         self._checked = 0.0
+        self._described: tuple[float, dict] | None = None  # (when, describe())
         # (rule base stamp, query) -> the program of mtgkb.engine.scenarios
         self.scenario_programs: dict[tuple, list | None] = {}
         #: how many solves with this engine proved they have no model: where
@@ -113,8 +114,13 @@ class Engine:
         return self.location.folder("queries") / f"{name}.lp"
 
     def describe(self) -> dict:
-        """What answers say of the rule base they used."""
-        return self.location.describe()
+        """What answers say of the rule base they used: worked out again (its
+        files listed and stamped, its digest) at most once a RECHECK_SECONDS,
+        as `rule_base` reads them again (a server answers many a second)."""
+        now = time.monotonic()
+        if self._described is None or now - self._described[0] >= self.RECHECK_SECONDS:
+            self._described = (now, self.location.describe())
+        return dict(self._described[1])
 
     def close(self) -> None:
         """Drop the parsed statements while clingo can still free them."""

@@ -118,8 +118,8 @@ def _event_term(event: Event) -> Symbol:
         return _f("poison", String(args[0]), Number(args[1]))
     if kind in ("cant_gain_life", "cant_lose_life", "cant_lose_game", "cant_get_poison", "concede"):
         return _f(kind, String(args[0]))
-    if kind == "combat_damage":
-        return _const("combat_damage")
+    if kind in ("combat_damage", "check_state_based_actions"):
+        return _const(kind)
     if kind == "simultaneous":
         return _f("simultaneous", _const(args[0]))
     if kind == "prevent_combat_damage":

@@ -213,6 +213,7 @@ class Event(Located):
     (source, recipient, amount), `lose_life`/`gain_life`/`pay_life`/`set_life`
     (player, amount), `exchange_life` (player, player), `cant_gain_life`/
     `cant_lose_life`/`cant_lose_game` (player), `combat_damage` (),
+    `check_state_based_actions` (),
     `simultaneous` (`sacrifice`|`draw`|`choose`), `makes_choose` (player, player),
     `poison` (player, amount), `cant_get_poison`/`concede` (player);
     `prevent_combat_damage` (), `prevent_combat_damage_by` (source),

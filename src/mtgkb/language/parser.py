@@ -359,6 +359,8 @@ _TOKEN_WORDS = {
     "CANT": "can't",
     "TYPEWALK": "<type>walk",
     "SUMMONING_SICK": "summoning-sick",
+    "STATE_BASED": "state-based",
+    "FIRST_STRIKE": "first-strike",
     "COLON": "':'",
     "COMMA": "','",
     "SLASH": "'/'",
@@ -1430,6 +1432,9 @@ class _Builder:
 
     def s_combat_damage(self, t: Tree, first: Token) -> None:
         self.event(first, "combat_damage", ())
+
+    def s_check_sba(self, t: Tree, first: Token) -> None:
+        self.event(first, "check_state_based_actions", ())
 
     # ---- spec section 13: prevention (615) and changes between the combat damage steps
 

@@ -40,6 +40,10 @@ class SourceMap:
     statements: list[str] = field(default_factory=list)
     pieces: list[list[tuple[int, int, str]]] = field(default_factory=list)
 
+    def statement_at(self, line: int) -> str:
+        """The JSON path of the statement written at `line`."""
+        return self.statements[line - 1] if 1 <= line <= len(self.statements) else ""
+
     def path_at(self, line: int, column: int) -> str:
         """The JSON path of what is written at `line`, `column` (the
         narrowest piece there, else the line's statement)."""
@@ -526,6 +530,8 @@ class StateWriter:
             return [p(), " gets ", n(), " poison counters"]
         if kind == "combat_damage":
             return ["combat damage"]
+        if kind == "check_state_based_actions":
+            return ["check state-based actions"]
         if kind == "simultaneous":
             return self.simultaneous(event, path)
         if kind == "makes_choose":

@@ -406,7 +406,12 @@ class _Checker:
                 self.obj(args[0], where)
             elif kind == "prevent_next_damage":
                 self.recipient(args[0], event.recipient_quoted, event.at("recipient"))
-            elif kind not in ("combat_damage", "simultaneous", "prevent_combat_damage"):
+            elif kind not in (
+                "combat_damage",
+                "check_state_based_actions",
+                "simultaneous",
+                "prevent_combat_damage",
+            ):
                 self.player(args[0], event.at("player"))
 
     # ---- all of it

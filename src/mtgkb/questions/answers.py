@@ -12,6 +12,7 @@ from mtgkb.engine.session import Session, SharedGroundings
 from mtgkb.engine.solve import Grounding, SolveResult
 from mtgkb.language.errors import check_count, check_timeout
 from mtgkb.language.facts import Facts, asked_facts, fixed_facts
+from mtgkb.questions import listing_order
 from mtgkb.questions.places import locate
 from mtgkb.questions.symbols import Decoder, Shown, atoms, cited_rules, names_in, value, values
 from mtgkb.rulebase import registry
@@ -181,11 +182,19 @@ def _all_models(
     limits: Limits,
     session: Session | None = None,
     keep: int | None = None,
+    canonical=None,
 ) -> SolveResult:
+    """The models of `query`, the ones kept first in the `canonical` order
+    (mtgkb.questions.listing_order) when one is given."""
     session = Session() if session is None else session
     grounding, on = _grounding(query, scenario, facts, session)
     return grounding.solve(
-        query, max_models=limits.max_models, keep=keep, timeout=limits.timeout, true=on
+        query,
+        max_models=limits.max_models,
+        keep=keep,
+        timeout=limits.timeout,
+        true=on,
+        canonical=canonical,
     )
 
 
@@ -280,7 +289,11 @@ def _declarations(
     query: str, pred: str, question, scenario, facts, limits: Limits, session: Session | None
 ) -> tuple[dict, set, SolveResult]:
     limit = question.get("limit") if question.get("limit") is not None else DEFAULT_LIMIT
-    result = _all_models(query, scenario, facts, limits, session, keep=max(limit, 1))
+    choosers = None
+    if query == "blocks" and question.get("defender") is not None:
+        choosers = {question.get("defender")}
+    canonical = listing_order.declarations(scenario, pred, choosers)
+    result = _all_models(query, scenario, facts, limits, session, max(limit, 1), canonical)
     assignments = [one_each(values(model, pred, 2)) for model in result.models[:limit]]
     body = {"count": result.count, "complete": result.complete, "assignments": assignments}
     if not result.complete:
@@ -343,7 +356,8 @@ def _listing(result: SolveResult) -> dict:
 def _orders(
     query: str, pred: str, ask: str, scenario, facts, limits: Limits, session: Session | None
 ) -> Answer:
-    result = _all_models(query, scenario, facts, limits, session)
+    canonical = listing_order.orders(scenario, pred)
+    result = _all_models(query, scenario, facts, limits, session, canonical=canonical)
     read = Decoder()
     orders = _distinct(read.sequence(model, pred) for model in result.models)
     answer = {"ask": ask, "orders": orders, **_listing(result)}
@@ -351,7 +365,8 @@ def _orders(
 
 
 def answer_order(question, scenario, facts, limits: Limits, session=None) -> Answer:
-    result = _all_models("order", scenario, facts, limits, session)
+    canonical = listing_order.orders(scenario, "order")
+    result = _all_models("order", scenario, facts, limits, session, canonical=canonical)
     read = Decoder()
     orders = _distinct(read.sequence(model, "order") for model in result.models)
     sequences: dict[str, list[list]] = {}
@@ -485,11 +500,11 @@ def _declares_play(scenario) -> bool:
 
 def answer_assignments(question, scenario, facts, limits: Limits, session=None) -> Answer:
     limit = DEFAULT_LIMIT
-    result = _all_models("assignments", scenario, facts, limits, session, keep=limit)
+    canonical = listing_order.assignments(scenario)
+    result = _all_models("assignments", scenario, facts, limits, session, limit, canonical)
     assignments = [
         {str(r): n for r, n in values(model, "assignment", 2)} for model in result.models[:limit]
     ]
-    assignments.sort(key=lambda a: sorted(a.items()))
     answer = {
         "ask": "assignments",
         "creature": question["creature"],
@@ -581,6 +596,8 @@ def _unanswered(found: Answer) -> bool:
 
 
 NOT_MODELLED_QUERY = "not_modelled"
+#: the atoms that declare a rule not modelled, and the questions it concerns
+NOT_MODELLED_SIGNATURES = (("not_modelled", 1), ("not_modelled_in", 2))
 
 
 def _with_unmodelled(found: Answer, kind: str, fixed, session: Session) -> Answer:
@@ -621,7 +638,9 @@ def _not_modelled(fixed, session: Session) -> tuple[list[str], dict[str, set[str
         return [], {}  # (the rule base's own check says what clingo could not read)
     rules: list[str] = []
     scoped: dict[str, set[str]] = {}
-    for atom in ctl.symbolic_atoms:
+    # only the two declarations' atoms (not the scenario's facts beside them)
+    declared = [ctl.symbolic_atoms.by_signature(*sig) for sig in NOT_MODELLED_SIGNATURES]
+    for atom in (atom for signature in declared for atom in signature):
         sym = atom.symbol
         if not atom.is_fact:
             continue  # a condition with a choice is no declaration: only facts count

@@ -28,7 +28,7 @@ from mtgkb.engine.solve import Grounding
 from mtgkb.language.facts import scenario_facts
 from mtgkb.language.model import Attack, Block, ChooseDefending
 from mtgkb.questions.answers import solve_single, violation_entries, with_rules
-from mtgkb.questions.places import locate
+from mtgkb.questions.places import locate, where_written
 from mtgkb.questions.plays import STEPS, hypothesis_facts, target_play
 from mtgkb.questions.symbols import atoms, cited_rules, values
 from mtgkb.rulebase import words as _words
@@ -116,10 +116,10 @@ def _block_declaration(b: str, c: str) -> dict:
     return {"type": "block", "blocker": b, "attacker": c}
 
 
-def _placed(declaration: dict, where: tuple[int, int] | None) -> dict:
-    """The declaration with the line and column the file writes it at (if it does)."""
-    if where is not None and where[0] > 0:
-        declaration["line"], declaration["column"] = where
+def _placed(declaration: dict, where: dict | None) -> dict:
+    """The declaration with where the file writes it, if it does
+    (places.where_written: its line and column, or its JSON path)."""
+    declaration.update(where or {})
     return declaration
 
 
@@ -179,8 +179,14 @@ def answer_fix(question, scenario, facts, limits, session=None) -> dict:
         return with_rules(answer, rules)
     attacks = [(a.attacker, a.target) for a in scenario.attacks]
     blocks = [(b.blocker, b.attacker) for b in scenario.blocks]
-    places = {(a.attacker, a.target): (a.line, a.column) for a in reversed(scenario.attacks)}
-    places |= {(b.blocker, b.attacker): (b.line, b.column) for b in reversed(scenario.blocks)}
+    places = {
+        (a.attacker, a.target): where_written(scenario, (a.line, a.column))
+        for a in reversed(scenario.attacks)
+    }
+    places |= {
+        (b.blocker, b.attacker): where_written(scenario, (b.line, b.column))
+        for b in reversed(scenario.blocks)
+    }
     options = []
     for model in result.models:
         chosen_attacks = {tuple(p) for p in values(model, "attacks", 2)}
@@ -265,7 +271,8 @@ def _target_changes(scenario, model) -> list[dict]:
             "edit": {
                 "op": "replace",
                 "declaration": _placed(
-                    _play_declaration(p, [t.name for t in p.targets]), (p.line, p.column)
+                    _play_declaration(p, [t.name for t in p.targets]),
+                    where_written(scenario, (p.line, p.column)),
                 ),
                 "with": _play_declaration(p, new[p.index]),
             },

@@ -69,8 +69,20 @@ def locate(violations: Iterable[dict], scenario, at: tuple[int, int] | None = No
     declarations = declared(scenario) if at is None else []
     for violation in violations:
         found = at if at is not None else place(violation["objects"], declarations, scenario)
-        if found is not None and found[0] > 0:
-            violation["line"], violation["column"] = found
+        violation.update(where_written(scenario, found))
 
 
-__all__ = ["declared", "locate", "place"]
+def where_written(scenario, found: tuple[int, int] | None) -> dict:
+    """The keys that say where a statement is written: `line` and `column` in
+    a scenario's text, or the JSON `path` of the statement in a JSON game
+    state (the text made of a state is nobody's to read); none when it is
+    written nowhere."""
+    if found is None or found[0] <= 0:
+        return {}
+    origin = getattr(scenario, "origin", None)
+    if origin is not None:
+        return {"path": origin.statement_at(found[0])}
+    return {"line": found[0], "column": found[1]}
+
+
+__all__ = ["declared", "locate", "place", "where_written"]

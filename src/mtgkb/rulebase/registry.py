@@ -116,6 +116,7 @@ SHAPES: MappingProxyType[str, tuple[tuple[str, str, str], ...]] = MappingProxyTy
             ("objects", "list[str]", "the names the violation is about"),
             ("line?", "int", "the line of the declaration (or question) that broke it"),
             ("column?", "int", "its column"),
+            ("path?", "str", "in a JSON game state: the JSON path of that declaration"),
         ),
         "Change": (
             ("remove?", "str", "a declaration to leave out"),
@@ -140,6 +141,7 @@ SHAPES: MappingProxyType[str, tuple[tuple[str, str, str], ...]] = MappingProxyTy
             ("defender?", "str", "the defending player chosen"),
             ("line?", "int", "where the file declares it"),
             ("column?", "int", "its column"),
+            ("path?", "str", "in a JSON game state: the JSON path of that declaration"),
         ),
         "Inconsistent": (
             ("rules", "list[str]", "the rules whose statements derived the values"),

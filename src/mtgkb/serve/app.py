@@ -320,6 +320,7 @@ def scenario_view(text: str, name: str) -> dict:
     from mtgkb.language.facts import facts_text, scenario_facts
     from mtgkb.language.json_state import parse_scenario, scenario_state
     from mtgkb.running.pool import travelling
+    from mtgkb.serve.page_data import written_abilities
 
     try:
         scenario = parse_scenario(text, name)
@@ -349,6 +350,7 @@ def scenario_view(text: str, name: str) -> dict:
                     "loyalty": o.loyalty,
                     "defense": o.defense,
                     "abilities": [a.name.replace("_", "-") for a in o.abilities],
+                    "written": written_abilities(text, o),  # as the file writes them
                     "line": o.line,
                 }
                 for o in scenario.objects
@@ -509,7 +511,7 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
             f"at most {admission.capacity}): ask again later"
         )
         return JSONResponse(
-            {"error": "busy", "message": message},
+            stamp({"error": "busy", "message": message}),
             status_code=503,
             # the body was not read: the connection is closed after the answer
             headers={"Retry-After": str(admission.retry_after), "Connection": "close"},
@@ -517,7 +519,7 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
 
     def closing(status: int, body: dict) -> Response:
         """An answer after which the connection is closed (its body was not read)."""
-        return JSONResponse(body, status_code=status, headers={"Connection": "close"})
+        return JSONResponse(stamp(body), status_code=status, headers={"Connection": "close"})
 
     async def bytes_of(request: Request, limit: int) -> bytes | Response:
         """The body, at most `limit` bytes, sent within the body time-out."""
@@ -549,7 +551,7 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
             try:
                 return parse_json(data), len(data)
             except BadRequest as err:
-                return JSONResponse({"error": "bad request", "message": str(err)}, 400)
+                return JSONResponse(stamp({"error": "bad request", "message": str(err)}), 400)
         if kind in ("text/plain", "application/octet-stream", ""):
             try:
                 return data.decode("utf-8"), len(data)
@@ -557,13 +559,26 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
                 # the parser says where the bad byte is: let it
                 return data.decode("utf-8", "surrogateescape"), len(data)
         message = f"send text/plain or application/json, not {kind}"
-        return JSONResponse({"error": "unsupported media type", "message": message}, 415)
+        return JSONResponse(stamp({"error": "unsupported media type", "message": message}), 415)
 
     async def answered(job: Job, work) -> tuple:
         """`work(pool, job, waited)` in a thread once a worker is free (the
         wait counts in the job's time-out); Waited when the time ran out."""
         async with admission.worker(job.limits.timeout) as waited:
             return await run_in_threadpool(work, pool, job, waited)
+
+    async def admitted_job(request: Request, respond) -> Response:
+        """What `run` and `facts` share: a place in the server (503 when it is
+        full), the body read and the request prepared; then `respond(job)`,
+        with the Job or prepare's refusal (HTTP status, exit status, body)."""
+        try:
+            async with admission.admitted():
+                got = await body_of(request)
+                if isinstance(got, Response):
+                    return got
+                return await respond(prepare(got[0], settings))
+        except Full:
+            return busy()
 
     async def run_of(job: Job) -> tuple[int, int, dict]:
         try:
@@ -579,18 +594,12 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         response_class=JSONResponse,
     )
     async def run(request: Request):
-        try:
-            async with admission.admitted():
-                got = await body_of(request)
-                if isinstance(got, Response):
-                    return got
-                job = prepare(got[0], settings)
-                status, exit_status, body = await run_of(job) if isinstance(job, Job) else job
-        except Full:
-            return busy()
-        return JSONResponse(
-            stamp(body), status_code=status, headers={"X-Mtgkb-Exit": str(exit_status)}
-        )
+        async def respond(job: Job | tuple) -> Response:
+            status, exit_status, body = await run_of(job) if isinstance(job, Job) else job
+            headers = {"X-Mtgkb-Exit": str(exit_status)}
+            return JSONResponse(stamp(body), status_code=status, headers=headers)
+
+        return await admitted_job(request, respond)
 
     @app.post(
         "/v1/facts",
@@ -600,21 +609,16 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         response_class=JSONResponse,
     )
     async def facts(request: Request):
-        try:
-            async with admission.admitted():
-                got = await body_of(request)
-                if isinstance(got, Response):
-                    return got
-                job = prepare(got[0], settings)
-                if not isinstance(job, Job):
-                    return JSONResponse(job[2], status_code=job[0])
-                try:
-                    status, body = await answered(job, facts_job)
-                except Waited as late:
-                    status, _, body = timed_out(job, late.waited)
-        except Full:
-            return busy()
-        return JSONResponse(body, status_code=status)
+        async def respond(job: Job | tuple) -> Response:
+            if not isinstance(job, Job):
+                return JSONResponse(stamp(job[2]), status_code=job[0])
+            try:
+                status, body = await answered(job, facts_job)
+            except Waited as late:
+                status, _, body = timed_out(job, late.waited)
+            return JSONResponse(stamp(body), status_code=status)
+
+        return await admitted_job(request, respond)
 
     async def batch_item(item: Any, index: int) -> dict:
         """One line of a batch's answer: {"index", "id"?, "status", "exit", "body"}."""
@@ -668,7 +672,9 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
             try:
                 items, streamed = read_batch(data, kind, settings.max_batch)
             except BatchError as err:
-                return JSONResponse({"error": "bad request", "message": str(err)}, err.status)
+                return JSONResponse(
+                    stamp({"error": "bad request", "message": str(err)}), err.status
+                )
             del data
             if not streamed:
                 return JSONResponse([line async for line in batch_lines(items)])
@@ -706,13 +712,19 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
             status, body = rule_answer(number[:41], lang if lang in LANGS else "?")
         else:
             status, body = await run_in_threadpool(rule_answer, number, lang)
-        return JSONResponse(body, status_code=status)
+        return JSONResponse(stamp(body), status_code=status)
 
     @app.get("/v1/schema/scenario", summary="The JSON Schema of a JSON game state")
     async def scenario_schema():
         from mtgkb.language.json_state import schema
 
         return JSONResponse(schema(), media_type="application/schema+json")
+
+    @app.get("/v1/vocabulary", summary="The words of the scenario language (the page's builder)")
+    async def vocabulary() -> dict:
+        from mtgkb.serve.page_data import vocabulary_view
+
+        return await run_in_threadpool(vocabulary_view)
 
     @app.get("/v1/examples", summary="The bundled example scenarios")
     async def example_list() -> list[dict]:
@@ -724,16 +736,18 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
             for found in examples():
                 if found["name"] == name:
                     return Response(found["text"], media_type="text/plain; charset=utf-8")
-        return JSONResponse({"error": "not found", "message": f"no example {name!r}"}, 404)
+        return JSONResponse(stamp({"error": "not found", "message": f"no example {name!r}"}), 404)
 
     @app.get("/health", summary="Whether the server answers, and its workers")
     async def health() -> dict:
-        return {
-            "status": "ok",
-            "version": __version__,
-            "pool": pool.stats(),
-            "admission": admission.stats(),
-        }
+        return stamp(
+            {
+                "status": "ok",
+                "version": __version__,
+                "pool": pool.stats(),
+                "admission": admission.stats(),
+            }
+        )
 
     @app.get("/", include_in_schema=False)
     async def page():

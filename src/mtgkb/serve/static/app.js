@@ -21,50 +21,190 @@ function api(path, options = {}) {
   return fetch(path, { ...options, headers });
 }
 
+// The page's words and the sentences of its answer cards, in English and
+// Italian. A sentence names its values {like_this}; the server's own messages
+// (violations, explanations) come in the chosen language already.
 const WORDS = {
   en: {
     tagline: "Magic: The Gathering rules questions, answered from the Comprehensive Rules",
-    language: "Language", share: "Copy link", copied: "Link copied", examples: "Examples:",
+    language: "Language", share: "Copy link", copied: "Link copied: it opens this scenario", examples: "Examples:",
     scenario: "Scenario", table: "Table", answers: "Answers", attack: "attack", block: "block",
-    illegalKey: "illegal",
-    hint: "The answers follow the text as you type. Questions such as ask can and ask fix can be added from the answers.",
+    illegalKey: "illegal", builder: "Builder", text: "Text",
+    hint: "The answers follow the text as you type. The builder writes the text for you; questions such as ask can and ask fix can be added from the answers.",
     legal: "legal", illegal: "illegal", yes: "yes", no: "no",
     answering: "answering…", answered: "answered in {ms} ms", timeout: "stopped: {msg}",
     noAnswers: "No questions yet: add a line such as “ask legal”.",
     whyBlock: "why can't {a} block {b}?", whyAttack: "why can't {a} attack {b}?",
-    fix: "closest legal play (ask fix)", rules: "rules", because: "because",
-    repeated: "explained above", fact: "fact", forbiddenBy: "forbidden by",
-    errorAt: "line {line}, column {column}", noPlayers: "no players yet",
+    fix: "closest legal play (ask fix)", rules: "Rules:", because: "because",
+    repeated: "explained above", fact: "fact", forbiddenBy: "forbidden by {rules}",
+    forbiddenOf: "forbidden by {rules} (the play of {objects})",
+    errorAt: "line {line}, column {column}", noPlayers: "No players yet: add them in the builder or write “players: Ann, Ben”.",
+    tableError: "The scenario has an error at line {line}: see the editor.",
+    tableErrorNoLine: "The scenario has an error: see the editor.",
     more: "+{n} more", unreachable: "the server did not answer: {msg}",
     notModelled: "not modelled: {n} ({p})",
+    // the sentences of the answers
+    legalYes: "The declared play is legal.",
+    legalNo: "The declared play is illegal:",
+    defendingSome: "Defending players: {players}.", defendingNone: "No player is defending.",
+    targetsSome: "{creature} can attack {targets}.", targetsNone: "{creature} can attack nothing.",
+    or: " or ", and: " and ", list: ", ",
+    attacksCount: "{ways} to declare attacks{atLeast}:", wayOne: "One legal way", wayMany: "{n} legal ways", wayOneLower: "one legal way", wayManyLower: "{n} legal ways",
+    blocksCountFor: "{defender} has {ways} to declare blocks{atLeast}:",
+    blocksCountOf: "{defenders} have {ways} to declare blocks{atLeast}:",
+    blocksCount: "{ways} to declare blocks{atLeast}:",
+    atLeast: " (at least: the count stopped at the model cap)",
+    noAttack: "no creature attacks", noBlock: "no creature blocks",
+    attacksPair: "{a} attacks {b}", blocksPair: "{a} blocks {b}",
+    notListed: "… and {n} more, not listed",
+    nothingPending: "Nothing is pending.",
+    orderOne: "{lead}: {order}.", orderMany: "{lead}, one of these {n}:",
+    orderLead: { order: "The order in which the players make their choices", "block-order": "The order in which the defending players declare their blocks",
+      "damage-order": "The order in which the players assign combat damage", stack: "The order in which the triggered abilities are put on the stack" },
+    chooses: "{player} chooses {what}.", makesChoices: "{by} makes {player}'s choices.", makesPlays: "{by} makes {player}'s plays.",
+    knows: "{player} knows the choices of {who}.", knowsNone: "{player} knows no one's choices.",
+    life: "{player} has {n} life.", teamLife: "Team {team} has {n} life.",
+    lostNone: "Nobody has lost the game.", lostSome: "{players} lost the game.",
+    triggeredOnce: "{source} triggered once.", triggered: "{source} triggered {n} times.",
+    poison: "{player} has {counters}.", teamPoison: "Team {team} has {counters}.", counterOne: "one poison counter", counterMany: "{n} poison counters",
+    commanderDamage: "{player} has taken {n} combat damage from the commander {source}.",
+    destroyedSome: "Destroyed: {objects}.", destroyedNone: "No creature was destroyed.",
+    illegalPlay: "Warning: the declared play is illegal ({rules}); the outcome is what would happen anyway.",
+    actionsSome: "{player} may now: {kinds}.", actionsNone: "{player} may do nothing now.",
+    actionKinds: { instant: "cast an instant", flash: "cast a spell with flash", ability: "activate an ability",
+      "sorcery-speed ability": "activate an ability at sorcery speed", sorcery: "cast a sorcery", land: "play a land" },
+    assignmentsCount: "{creature} can assign its combat damage in {ways}{atLeast}:",
+    noDamage: "no combat damage", damageTo: "{n} to {to}",
+    canPay: "{player} can pay {n} life.", cannotPay: "{player} can't pay {n} life.", payUnknown: "Whether {player} can pay {n} life: no answer.",
+    canYes: "Yes: “{play}” is allowed.", canNo: "No: “{play}” is not allowed:",
+    fixLegal: "The declared play is legal: nothing to change.",
+    fixNone: "No legal declaration keeps the file's bands.",
+    fixChanges: "The closest legal play makes {changes}{others}:",
+    changeOne: "one change", changeMany: "{n} changes",
+    othersSome: "; {count} declarations are equally close, this is one of them", othersMore: "; at least {count} declarations are equally close, this is one of them",
+    fixRemove: "Remove “{what}”.", fixAdd: "Add “{what}”.", fixChange: "Change “{what}” to “{to}”.",
+    fixChoice: "Choose (the file leaves it open): {what}.",
+    remaining: "Still illegal, whatever the attacks, blocks and targets:",
+    explainOf: "Why, for “ask {question}”:", explainAll: "Why:",
+    cut: "The explanation was cut: it is bounded.", folded: "{n} unchanged steps left out",
+    notSupported: "Not supported yet.",
+    inconsistent: "The rule base contradicts itself: {atom} of {of} is {values}.",
+    noAnswerSet: "The rule base has no answer set for this file.",
+    noneWord: "nobody", nothingWord: "nothing",
+    // the builder
+    newScenario: "New scenario",
+    builderHint: "Build the scenario here; the text is written for you. Click a creature on the table, then the player or planeswalker it attacks, or the attacker it blocks.",
+    game: "Game", gameDefault: "(by the number of players)", option: "option", optionNone: "(none)", players: "Players", addPlayer: "+ player",
+    playerName: "name", team: "team", active: "active player", removeWord: "remove",
+    objects: "Creatures and permanents", addObject: "+ add", objectName: "name", controller: "controller",
+    kind: "kind", power: "power", toughness: "toughness", loyalty: "loyalty", abilities: "abilities",
+    addAbility: "+ ability", combat: "Attacks and blocks", noDeclarations: "None yet: click on the table.",
+    picked: "{name} picked: now click what it attacks or blocks.",
+    questions: "Questions", resolve: "+ combat damage and ask outcome", fixFirst: "The text has an error: add players here or fix the text to build the rest.",
+    kinds: { creature: "creature", planeswalker: "planeswalker", battle: "battle", land: "land" },
+    outcomeShown: "after ask outcome", lostMark: "lost", destroyedMark: "destroyed",
   },
   it: {
     tagline: "Domande sulle regole di Magic: The Gathering, con le risposte delle Regole Complete",
-    language: "Lingua", share: "Copia il link", copied: "Link copiato", examples: "Esempi:",
+    language: "Lingua", share: "Copia il link", copied: "Link copiato: apre questo scenario", examples: "Esempi:",
     scenario: "Scenario", table: "Tavolo", answers: "Risposte", attack: "attacco", block: "blocco",
-    illegalKey: "illegale",
-    hint: "Le risposte seguono il testo mentre scrivi. Domande come ask can e ask fix si aggiungono dalle risposte.",
+    illegalKey: "illegale", builder: "Costruttore", text: "Testo",
+    hint: "Le risposte seguono il testo mentre scrivi. Il costruttore scrive il testo per te; domande come ask can e ask fix si aggiungono dalle risposte.",
     legal: "legale", illegal: "illegale", yes: "sì", no: "no",
     answering: "sto rispondendo…", answered: "risposto in {ms} ms", timeout: "fermato: {msg}",
     noAnswers: "Nessuna domanda: aggiungi una riga come “ask legal”.",
     whyBlock: "perché {a} non può bloccare {b}?", whyAttack: "perché {a} non può attaccare {b}?",
-    fix: "la giocata legale più vicina (ask fix)", rules: "regole", because: "perché",
-    repeated: "spiegato sopra", fact: "fatto", forbiddenBy: "vietato da",
-    errorAt: "riga {line}, colonna {column}", noPlayers: "ancora nessun giocatore",
+    fix: "la giocata legale più vicina (ask fix)", rules: "Regole:", because: "perché",
+    repeated: "spiegato sopra", fact: "fatto", forbiddenBy: "vietato da {rules}",
+    forbiddenOf: "vietato da {rules} (la giocata di {objects})",
+    errorAt: "riga {line}, colonna {column}", noPlayers: "Ancora nessun giocatore: aggiungili nel costruttore o scrivi “players: Ann, Ben”.",
+    tableError: "Lo scenario ha un errore alla riga {line}: vedi l'editor.",
+    tableErrorNoLine: "Lo scenario ha un errore: vedi l'editor.",
     more: "altri {n}", unreachable: "il server non ha risposto: {msg}",
     notModelled: "non modellata: {n} ({p})",
+    legalYes: "La giocata dichiarata è legale.",
+    legalNo: "La giocata dichiarata è illegale:",
+    defendingSome: "Giocatori in difesa: {players}.", defendingNone: "Nessun giocatore è in difesa.",
+    targetsSome: "{creature} può attaccare {targets}.", targetsNone: "{creature} non può attaccare niente.",
+    or: " o ", and: " e ", list: ", ",
+    attacksCount: "{ways} di dichiarare gli attacchi{atLeast}:", wayOne: "Un modo legale", wayMany: "{n} modi legali", wayOneLower: "un modo legale", wayManyLower: "{n} modi legali",
+    blocksCountFor: "{defender} ha {ways} di dichiarare i blocchi{atLeast}:",
+    blocksCountOf: "{defenders} hanno {ways} di dichiarare i blocchi{atLeast}:",
+    blocksCount: "{ways} di dichiarare i blocchi{atLeast}:",
+    atLeast: " (almeno: il conteggio si è fermato al limite di modelli)",
+    noAttack: "nessuna creatura attacca", noBlock: "nessuna creatura blocca",
+    attacksPair: "{a} attacca {b}", blocksPair: "{a} blocca {b}",
+    notListed: "… e altri {n}, non elencati",
+    nothingPending: "Nulla è in sospeso.",
+    orderOne: "{lead}: {order}.", orderMany: "{lead}, uno di questi {n}:",
+    orderLead: { order: "L'ordine in cui i giocatori fanno le loro scelte", "block-order": "L'ordine in cui i giocatori in difesa dichiarano i blocchi",
+      "damage-order": "L'ordine in cui i giocatori assegnano il danno da combattimento", stack: "L'ordine in cui le abilità innescate vengono messe in pila" },
+    chooses: "{player} sceglie {what}.", makesChoices: "{by} fa le scelte di {player}.", makesPlays: "{by} fa le giocate di {player}.",
+    knows: "{player} conosce le scelte di {who}.", knowsNone: "{player} non conosce le scelte di nessuno.",
+    life: "{player} ha {n} punti vita.", teamLife: "La squadra {team} ha {n} punti vita.",
+    lostNone: "Nessuno ha perso la partita.", lostSome: "{players}: ha perso la partita.",
+    triggeredOnce: "{source} si è innescato una volta.", triggered: "{source} si è innescato {n} volte.",
+    poison: "{player} ha {counters}.", teamPoison: "La squadra {team} ha {counters}.", counterOne: "un segnalino veleno", counterMany: "{n} segnalini veleno",
+    commanderDamage: "{player} ha subito {n} danni da combattimento dal comandante {source}.",
+    destroyedSome: "Distrutte: {objects}.", destroyedNone: "Nessuna creatura è stata distrutta.",
+    illegalPlay: "Attenzione: la giocata dichiarata è illegale ({rules}); l'esito è quello che accadrebbe comunque.",
+    actionsSome: "{player} ora può: {kinds}.", actionsNone: "{player} ora non può fare niente.",
+    actionKinds: { instant: "lanciare un istantaneo", flash: "lanciare una magia con lampo", ability: "attivare un'abilità",
+      "sorcery-speed ability": "attivare un'abilità a velocità stregoneria", sorcery: "lanciare una stregoneria", land: "giocare una terra" },
+    assignmentsCount: "{creature} può assegnare il suo danno da combattimento in {ways}{atLeast}:",
+    noDamage: "nessun danno da combattimento", damageTo: "{n} a {to}",
+    canPay: "{player} può pagare {n} punti vita.", cannotPay: "{player} non può pagare {n} punti vita.", payUnknown: "Se {player} possa pagare {n} punti vita: nessuna risposta.",
+    canYes: "Sì: “{play}” è permesso.", canNo: "No: “{play}” non è permesso:",
+    fixLegal: "La giocata dichiarata è legale: nulla da cambiare.",
+    fixNone: "Nessuna dichiarazione legale mantiene le bande del file.",
+    fixChanges: "La giocata legale più vicina fa {changes}{others}:",
+    changeOne: "una modifica", changeMany: "{n} modifiche",
+    othersSome: "; {count} dichiarazioni sono ugualmente vicine, questa è una di esse", othersMore: "; almeno {count} dichiarazioni sono ugualmente vicine, questa è una di esse",
+    fixRemove: "Togli “{what}”.", fixAdd: "Aggiungi “{what}”.", fixChange: "Cambia “{what}” in “{to}”.",
+    fixChoice: "Scegli (il file lo lascia aperto): {what}.",
+    remaining: "Resta illegale, qualunque siano attacchi, blocchi e bersagli:",
+    explainOf: "Perché, per “ask {question}”:", explainAll: "Perché:",
+    cut: "La spiegazione è stata tagliata: ha un limite.", folded: "{n} passi invariati omessi",
+    notSupported: "Non ancora supportato.",
+    inconsistent: "La base di regole si contraddice: {atom} di {of} vale {values}.",
+    noAnswerSet: "La base di regole non ha alcun answer set per questo file.",
+    noneWord: "nessuno", nothingWord: "niente",
+    newScenario: "Nuovo scenario",
+    builderHint: "Costruisci qui lo scenario; il testo viene scritto per te. Fai clic su una creatura sul tavolo, poi sul giocatore o planeswalker che attacca, o sull'attaccante che blocca.",
+    game: "Partita", gameDefault: "(secondo il numero di giocatori)", option: "opzione", optionNone: "(nessuna)", players: "Giocatori", addPlayer: "+ giocatore",
+    playerName: "nome", team: "squadra", active: "giocatore attivo", removeWord: "togli",
+    objects: "Creature e permanenti", addObject: "+ aggiungi", objectName: "nome", controller: "controllore",
+    kind: "tipo", power: "forza", toughness: "costituzione", loyalty: "fedeltà", abilities: "abilità",
+    addAbility: "+ abilità", combat: "Attacchi e blocchi", noDeclarations: "Ancora nessuno: fai clic sul tavolo.",
+    picked: "{name} scelta: ora fai clic su ciò che attacca o blocca.",
+    questions: "Domande", resolve: "+ danno da combattimento e ask outcome", fixFirst: "Il testo ha un errore: aggiungi qui i giocatori o correggi il testo per costruire il resto.",
+    kinds: { creature: "creatura", planeswalker: "planeswalker", battle: "battaglia", land: "terra" },
+    outcomeShown: "dopo ask outcome", lostMark: "ha perso", destroyedMark: "distrutta",
   },
 };
 
 const $ = (id) => document.getElementById(id);
 const editor = $("editor");
 const gutter = $("gutter");
-const state = { lang: "en", seq: 0, timer: null, facts: null, run: null };
+const state = { lang: "en", seq: 0, timer: null, facts: null, factsText: null, run: null, error: null, vocabulary: null };
+
+function word(key) {
+  const words = WORDS[state.lang] || WORDS.en;
+  return key in words ? words[key] : WORDS.en[key];
+}
 
 function t(key, values) {
-  let text = (WORDS[state.lang] || WORDS.en)[key] || WORDS.en[key] || key;
+  const text = word(key);
+  if (typeof text !== "string") return key;
   // one pass, so that a name such as "{b}" stays a name
   return text.replace(/\{(\w+)\}/g, (m, k) => (values && k in values ? String(values[k]) : m));
+}
+
+// "A, B and C" in the page's language
+function joined(items, last = "and") {
+  const list = items.map(String);
+  if (list.length < 2) return list.join("");
+  return list.slice(0, -1).join(t("list")) + t(last) + list[list.length - 1];
 }
 
 function el(tag, attrs, ...children) {
@@ -74,7 +214,7 @@ function el(tag, attrs, ...children) {
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else node.setAttribute(k, v);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -122,6 +262,7 @@ function schedule(delay = 350) {
 
 function showError(body) {
   const box = $("error");
+  state.error = body;
   if (!body) { box.hidden = true; box.textContent = ""; drawGutter(null); return; }
   box.hidden = false;
   const where = body.line ? t("errorAt", body) + "\n" : "";
@@ -175,6 +316,8 @@ async function update() {
   if (seq !== state.seq) return; // a newer text is on its way
   const ms = Math.round(performance.now() - started);
   state.facts = facts.status === 200 ? facts.body.scenario : null;
+  state.factsText = facts.status === 200 ? text : null;
+  state.lines = text.split("\n");
   if (run.status === 200 || (run.status === 500 && run.body.answers)) {
     showError(null);
     const answers = run.body.answers || [];
@@ -193,306 +336,74 @@ async function update() {
     }
     $("answers").replaceChildren();
   }
-  drawTable(state.facts, state.run ? state.run.verdict : null);
+  drawTable(state.facts, state.run);
+  drawBuilder();
   document.body.dataset.answered = String(seq);
-}
-
-// ---------------------------------------------------------------- answers
-
-function ruleChip(number) {
-  return el("button", { class: "rule", type: "button", "data-rule": number, onclick: () => showRule(number) }, number);
-}
-
-async function showRule(number) {
-  const box = $("rule-info");
-  const response = await api(`/v1/rules/${encodeURIComponent(number)}?lang=${state.lang}`);
-  const body = await response.json();
-  box.replaceChildren(
-    el("strong", {}, number + " "),
-    body.paraphrase || body.message || "",
-    body.encoded_at ? el("small", {}, (body.encoded_at || []).join(", ")) : null,
-  );
-  box.hidden = false;
-  clearTimeout(showRule.timer);
-  showRule.timer = setTimeout(() => { box.hidden = true; }, 8000);
-}
-$("rule-info").addEventListener("click", () => { $("rule-info").hidden = true; });
-
-function quote(name) {
-  return '"' + name.replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"';
-}
-
-function targetWord(target) {
-  const players = state.facts ? state.facts.players.map((p) => p.name) : [];
-  return players.includes(target) && /^[A-Za-z][A-Za-z0-9_'-]*$/.test(target) ? target : quote(target);
-}
-
-// The questions a judge may ask next about one violation.
-function followUps(violation) {
-  const buttons = [];
-  const objects = violation.objects || [];
-  const facts = state.facts;
-  if (!facts || !objects.length) return buttons;
-  const subject = objects[0];
-  const block = facts.blocks.find((b) => b.blocker === subject && (objects.length < 2 || objects.includes(b.attacker)));
-  if (block) {
-    const line = `ask can ${quote(block.blocker)} block ${quote(block.attacker)}`;
-    buttons.push(el("button", { class: "ask-more", type: "button", "data-ask": line, onclick: () => appendQuestion(line) },
-      t("whyBlock", { a: block.blocker, b: block.attacker })));
-  }
-  const attack = facts.attacks.find((a) => a.attacker === subject);
-  if (attack && !block) {
-    const line = `ask can ${quote(attack.attacker)} attack ${targetWord(attack.target)}`;
-    buttons.push(el("button", { class: "ask-more", type: "button", "data-ask": line, onclick: () => appendQuestion(line) },
-      t("whyAttack", { a: attack.attacker, b: attack.target })));
-  }
-  return buttons;
-}
-
-function fixButton() {
-  const line = "ask fix";
-  return el("button", { class: "ask-more", type: "button", "data-ask": line, onclick: () => appendQuestion(line) }, t("fix"));
-}
-
-function renderValue(value) {
-  if (Array.isArray(value)) {
-    if (value.every((v) => typeof v !== "object" || v === null)) return value.join(", ");
-    return el("ul", { class: "plain" }, value.map((v) => el("li", {}, renderValue(v))));
-  }
-  if (value && typeof value === "object") {
-    const keys = Object.keys(value);
-    if (!keys.length) return "—";
-    return el("ul", { class: "plain" }, keys.map((k) => el("li", {}, `${k}: `, renderValue(value[k]))));
-  }
-  if (value === true) return t("yes");
-  if (value === false) return t("no");
-  return String(value);
-}
-
-function renderOrders(orders) {
-  return el("ul", { class: "plain" }, orders.map((o) => el("li", {}, Array.isArray(o) ? o.join(" → ") : renderValue(o))));
-}
-
-function renderTree(nodes, depth) {
-  return nodes.map((node) => {
-    const chips = [node.rule, ...(node.also || [])].filter(Boolean).map(ruleChip);
-    const tags = [];
-    if (node.fact) tags.push(el("span", { class: "tag" }, `(${t("fact")})`));
-    if (node.repeated) tags.push(el("span", { class: "tag" }, `(${t("repeated")})`));
-    const children = node.because || [];
-    const extra = [];
-    if (node.says) extra.push(el("div", { class: "says" }, node.says));
-    if (node.forbidden_by) {
-      extra.push(el("div", { class: "says" }, `${t("forbiddenBy")} `, node.forbidden_by.rules.map(ruleChip),
-        node.forbidden_by.objects && node.forbidden_by.objects.length ? ` (${node.forbidden_by.objects.join(", ")})` : ""));
-    }
-    if (!children.length && !extra.length) return el("div", { class: "leaf" }, node.conclusion, " ", chips, tags);
-    const details = el("details", { class: "node" }, el("summary", {}, node.conclusion, " ", chips, tags), extra, renderTree(children, depth + 1));
-    if (depth === 0) details.open = true;
-    return details;
-  });
-}
-
-const SHOWN = new Set(["ask", "rules", "violations", "legal", "tree", "orders", "can", "forbidden_by", "assignments", "unmodelled"]);
-
-// The rule index's paraphrase of a rule, in the page's language (asked once each).
-const PARAPHRASES = new Map();
-function paraphraseOf(number) {
-  const key = `${state.lang} ${number}`;
-  if (!PARAPHRASES.has(key)) {
-    PARAPHRASES.set(key, api(`/v1/rules/${encodeURIComponent(number)}?lang=${state.lang}`)
-      .then((response) => response.json())
-      .then((body) => body.paraphrase || "?")
-      .catch(() => "?"));
-  }
-  return PARAPHRASES.get(key);
-}
-
-// A rule the answer does not model (kb/not_modelled.lp, a house rule): one line each.
-function unmodelledLine(number) {
-  const line = el("div", { class: "unmodelled", "data-rule": number }, t("notModelled", { n: number, p: "…" }));
-  paraphraseOf(number).then((p) => { line.textContent = t("notModelled", { n: number, p }); });
-  return line;
-}
-
-function renderAnswer(answer, verdict) {
-  const head = el("h3", {}, el("code", {}, "ask " + answer.ask));
-  const box = el("div", { class: "answer", "data-ask": answer.ask }, head);
-  if (typeof answer.legal === "boolean") {
-    head.append(el("span", { class: "verdict " + (answer.legal ? "ok" : "bad") }, answer.legal ? t("legal") : t("illegal")));
-  }
-  if (typeof answer.can === "boolean") {
-    head.append(el("span", { class: "verdict " + (answer.can ? "ok" : "bad") }, answer.can ? t("yes") : t("no")));
-  }
-  for (const v of answer.violations || []) {
-    if (typeof v !== "object") { box.append(el("div", { class: "violation" }, String(v))); continue; }
-    box.append(el("div", { class: "violation" }, v.rule ? ruleChip(v.rule) : null, " ", v.message || "", el("div", {}, followUps(v))));
-  }
-  if (answer.ask === "legal" && answer.legal === false) box.append(fixButton());
-  if (answer.forbidden_by) box.append(el("div", { class: "field" }, el("b", {}, t("forbiddenBy") + ": "), [].concat(answer.forbidden_by).map((r) => typeof r === "string" ? ruleChip(r) : renderValue(r))));
-  if (answer.orders) box.append(renderOrders(answer.orders));
-  if (answer.assignments) {
-    box.append(el("ul", { class: "plain" }, answer.assignments.map((one) => {
-      const pairs = Object.entries(one).map(([b, a]) => `${b} ⊣ ${[].concat(a).join(", ")}`);
-      return el("li", {}, pairs.length ? pairs.join("; ") : "∅");
-    })));
-  }
-  for (const [key, value] of Object.entries(answer)) {
-    if (SHOWN.has(key)) continue;
-    box.append(el("div", { class: "field" }, el("b", {}, key + ": "), renderValue(value)));
-  }
-  if (answer.tree) box.append(el("div", { class: "tree" }, renderTree(answer.tree, 0)));
-  for (const number of answer.unmodelled || []) box.append(unmodelledLine(number));
-  if (answer.rules && answer.rules.length) box.append(el("div", { class: "rules-line" }, t("rules") + ": ", answer.rules.map(ruleChip)));
-  return box;
-}
-
-function renderAnswers(answers, verdict) {
-  const list = $("answers");
-  list.replaceChildren();
-  if (!answers.length) {
-    list.append(el("p", { class: "hint" }, t("noAnswers")));
-    if (verdict && verdict.legal === false) list.append(renderAnswer(verdict));
-    return;
-  }
-  for (const answer of answers) list.append(renderAnswer(answer, verdict));
-}
-
-// ---------------------------------------------------------------- the drawing
-
-const SVG = "http://www.w3.org/2000/svg";
-const TEAM_COLOURS = ["#5b3fa0", "#0f7b6c", "#b35c00", "#a0325b", "#3a6ea5", "#6a7f1f", "#7a4b2a", "#444"];
-
-function svg(tag, attrs, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  for (const child of children.flat()) {
-    if (child === null || child === undefined) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-function short(name, size) {
-  return name.length > size ? name.slice(0, size - 1) + "…" : name;
-}
-
-function illegalOf(facts, verdict) {
-  const attacks = new Set();
-  const blocks = new Set();
-  if (!verdict || verdict.legal !== false) return { attacks, blocks };
-  for (const v of verdict.violations || []) {
-    const objects = v.objects || [];
-    if (!objects.length) continue;
-    const subject = objects[0];
-    for (const b of facts.blocks) {
-      if (b.blocker === subject && (objects.length < 2 || objects.includes(b.attacker))) blocks.add(b.blocker + "\u0000" + b.attacker);
-    }
-    for (const a of facts.attacks) {
-      if (a.attacker === subject && !facts.blocks.some((b) => b.blocker === subject)) attacks.add(a.attacker + "\u0000" + a.target);
-    }
-  }
-  return { attacks, blocks };
-}
-
-function drawTable(facts, verdict) {
-  const root = $("table");
-  root.replaceChildren();
-  const defs = svg("defs", {},
-    ["attack", "block", "illegal"].map((kind) => svg("marker", { id: "head-" + kind, viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "7", markerHeight: "7", orient: "auto-start-reverse" },
-      svg("path", { d: "M0,0 L10,5 L0,10 z", fill: kind === "attack" ? "#c46a00" : kind === "block" ? "#1f5fbf" : "#b3261e" }))));
-  root.append(defs);
-  if (!facts || !facts.players.length) {
-    root.append(svg("text", { x: 320, y: 230, "text-anchor": "middle", fill: "#6b6b70" }, t("noPlayers")));
-    return;
-  }
-  const W = 640, H = 460, cx = W / 2, cy = H / 2;
-  const players = facts.players;
-  const n = players.length;
-  const teams = facts.teams.map((team) => team.name);
-  const colour = (player) => (player.team ? TEAM_COLOURS[teams.indexOf(player.team) % TEAM_COLOURS.length] : TEAM_COLOURS[(player.seat - 1) % TEAM_COLOURS.length]);
-  root.append(svg("ellipse", { cx, cy, rx: 250, ry: 170, fill: "#f1efe6", stroke: "#d9d6cc" }));
-  const where = new Map(); // a player's or an object's name -> its centre
-  const angle = (i) => Math.PI / 2 + (2 * Math.PI * i) / n; // seat 1 at the bottom, then clockwise
-  const layer = { objects: svg("g", {}), arrows: svg("g", {}), players: svg("g", {}) };
-  players.forEach((player, i) => {
-    const a = angle(i);
-    const x = cx + 272 * Math.cos(a);
-    const y = cy + 192 * Math.sin(a);
-    where.set(player.name, { x, y, w: 96, h: 30 });
-    const group = svg("g", { class: "player" + (player.name === facts.active ? " active" : ""), "data-player": player.name, "data-seat": player.seat, "data-team": player.team || "", "data-colour": colour(player) },
-      svg("title", {}, `${player.name} (seat ${player.seat}${player.team ? ", " + player.team : ""})`),
-      svg("rect", { x: x - 48, y: y - 15, width: 96, height: 30, rx: 15, fill: "#fff", stroke: colour(player) }),
-      svg("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 13, "font-weight": player.name === facts.active ? 700 : 500, fill: colour(player) },
-        (player.name === facts.active ? "▶ " : "") + short(player.name, 11)));
-    if (player.team) group.append(svg("text", { x, y: y + 27, "text-anchor": "middle", "font-size": 10, fill: colour(player) }, short(player.team, 16)));
-    layer.players.append(group);
-    // the player's objects, in rows between the player and the centre
-    const own = facts.objects.filter((o) => o.controller === player.name);
-    const perRow = n > 4 ? 3 : 5;
-    const shown = own.slice(0, perRow * 2);
-    shown.forEach((obj, k) => {
-      const row = Math.floor(k / perRow);
-      const inRow = Math.min(perRow, shown.length - row * perRow);
-      const pos = (k % perRow) - (inRow - 1) / 2;
-      const r = 0.56 - row * 0.22;
-      const tx = -Math.sin(a), ty = Math.cos(a); // along the table's edge
-      const ox = cx + 272 * r * Math.cos(a) + tx * pos * 98;
-      const oy = cy + 192 * r * Math.sin(a) + ty * pos * 32;
-      where.set(obj.name, { x: ox, y: oy, w: 94, h: 24 });
-      const stats = obj.power !== null && obj.power !== undefined ? ` ${obj.power}/${obj.toughness}` : obj.loyalty !== null && obj.loyalty !== undefined ? ` [${obj.loyalty}]` : "";
-      layer.objects.append(svg("g", { class: "obj " + obj.type, "data-object": obj.name },
-        svg("title", {}, `${obj.name} (${obj.type}${stats}${obj.abilities.length ? ", " + obj.abilities.join(", ") : ""}), ${player.name}`),
-        svg("rect", { x: ox - 47, y: oy - 12, width: 94, height: 24, rx: 4 }),
-        svg("text", { x: ox, y: oy + 4, "text-anchor": "middle", "font-size": 10 }, short(obj.name, 15 - stats.length) + stats)));
-    });
-    if (own.length > shown.length) {
-      const ox = cx + 272 * 0.22 * Math.cos(a), oy = cy + 192 * 0.22 * Math.sin(a);
-      layer.objects.append(svg("text", { x: ox, y: oy, "text-anchor": "middle", "font-size": 10, fill: "#6b6b70" }, t("more", { n: own.length - shown.length })));
-    }
-  });
-  const bad = illegalOf(facts, verdict);
-  const arrow = (from, to, kind, illegal, label) => {
-    const p = where.get(from), q = where.get(to);
-    if (!p || !q) return;
-    const dx = q.x - p.x, dy = q.y - p.y;
-    const len = Math.hypot(dx, dy) || 1;
-    const cut = (box) => Math.min(box.w / 2 / (Math.abs(dx / len) || 1e-9), box.h / 2 / (Math.abs(dy / len) || 1e-9)) + 3;
-    const x1 = p.x + (dx / len) * cut(p), y1 = p.y + (dy / len) * cut(p);
-    const x2 = q.x - (dx / len) * cut(q), y2 = q.y - (dy / len) * cut(q);
-    const bend = kind === "block" ? -18 : 18;
-    const mx = (x1 + x2) / 2 - (dy / len) * bend, my = (y1 + y2) / 2 + (dx / len) * bend;
-    const cls = `arrow ${kind}${illegal ? " illegal" : ""}`;
-    const path = svg("path", { class: cls, d: `M${x1},${y1} Q${mx},${my} ${x2},${y2}`, "marker-end": `url(#head-${illegal ? "illegal" : kind})`, "data-from": from, "data-to": to, "data-kind": kind, "data-illegal": illegal ? "true" : "false" },
-      svg("title", {}, label));
-    layer.arrows.append(path);
-    if (illegal) layer.arrows.append(svg("text", { class: "cross", x: mx, y: my + 5, "text-anchor": "middle", "font-size": 16 }, "✗"));
-  };
-  for (const a of facts.attacks) arrow(a.attacker, a.target, "attack", bad.attacks.has(a.attacker + "\u0000" + a.target), `${a.attacker} → ${a.target}`);
-  for (const b of facts.blocks) arrow(b.blocker, b.attacker, "block", bad.blocks.has(b.blocker + "\u0000" + b.attacker), `${b.blocker} ⊣ ${b.attacker}`);
-  root.append(layer.objects, layer.arrows, layer.players);
 }
 
 // ---------------------------------------------------------------- the link
 
-function saveHash(text) {
-  const hash = "#scenario=" + encodeURIComponent(text);
-  if (location.hash !== hash) history.replaceState(null, "", hash);
+// The scenario travels in the address's fragment (never sent to a server):
+// `#z=` the text deflated and base64url-encoded where the browser can
+// compress (CompressionStream), else `#scenario=` the text itself. Both are read.
+function base64url(bytes) {
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-function fromHash() {
-  const match = /^#scenario=(.*)$/s.exec(location.hash);
-  if (!match) return null;
-  try { return decodeURIComponent(match[1]); } catch (e) { return null; }
+function unbase64url(text) {
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
-window.addEventListener("hashchange", () => {
-  const text = fromHash();
+async function squeezed(text, direction) {
+  const Stream = direction === "in" ? CompressionStream : DecompressionStream;
+  const source = direction === "in" ? new TextEncoder().encode(text) : unbase64url(text);
+  const stream = new Blob([source]).stream().pipeThrough(new Stream("deflate-raw"));
+  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  return direction === "in" ? base64url(bytes) : new TextDecoder().decode(bytes);
+}
+
+const COMPRESSING = typeof CompressionStream === "function" && typeof DecompressionStream === "function";
+
+async function linkOf(text) {
+  if (COMPRESSING) {
+    try { return "#z=" + (await squeezed(text, "in")); } catch (e) { /* fall back to the text */ }
+  }
+  return "#scenario=" + encodeURIComponent(text);
+}
+
+async function saveHash(text) {
+  const hash = await linkOf(text);
+  if (editor.value !== text) return; // a newer text has its own link
+  state.hash = hash;
+  if (location.hash !== hash) history.replaceState(null, "", location.pathname + location.search + hash);
+}
+
+async function fromHash() {
+  const plain = /^#scenario=(.*)$/s.exec(location.hash);
+  if (plain) {
+    try { return decodeURIComponent(plain[1]); } catch (e) { return null; }
+  }
+  const packed = /^#z=([A-Za-z0-9_-]*)$/.exec(location.hash);
+  if (packed && COMPRESSING) {
+    try { return await squeezed(packed[1], "out"); } catch (e) { return null; }
+  }
+  return null;
+}
+
+window.addEventListener("hashchange", async () => {
+  if (location.hash === state.hash) return;
+  const text = await fromHash();
   if (text !== null && text !== editor.value) setText(text);
 });
 
 $("share").addEventListener("click", async () => {
-  try { await navigator.clipboard.writeText(location.href); $("status").textContent = t("copied"); } catch (e) { /* no clipboard here */ }
+  const url = location.origin + location.pathname + (await linkOf(editor.value));
+  $("share").dataset.link = url;
+  try { await navigator.clipboard.writeText(url); } catch (e) { /* no clipboard here: the link is in the address bar */ }
+  $("status").textContent = t("copied");
 });
 
 $("lang").addEventListener("change", (event) => {
@@ -514,16 +425,22 @@ async function loadExamples() {
   } catch (e) { return []; }
 }
 
+async function loadVocabulary() {
+  try { state.vocabulary = await (await api("/v1/vocabulary")).json(); } catch (e) { state.vocabulary = null; }
+}
+
 async function start() {
   try { state.lang = localStorage.getItem("mtgkb-lang") || "en"; } catch (e) { /* private mode */ }
   if (!WORDS[state.lang]) state.lang = "en";
   $("lang").value = state.lang;
   translatePage();
-  const examples = await loadExamples();
-  const text = fromHash();
+  const [examples] = await Promise.all([loadExamples(), loadVocabulary()]);
+  const text = await fromHash();
+  const first = examples.find((e) => e.name.startsWith("03")) || examples[0];
   if (text !== null) setText(text);
-  else if (examples.length) setText(examples.find((e) => e.name.startsWith("03")) ? examples.find((e) => e.name.startsWith("03")).text : examples[0].text);
+  else if (first) setText(first.text);
   else setText("players: Ann, Ben\nask legal\n");
 }
 
-start();
+// the other scripts of the page (answers.js, table.js, builder.js) are read by now
+document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,270 @@
+"""The figures of issue 26, measured on the questions users ask
+(`python -m bench --only issue26`), each a ratio to the floor
+`python -c "import clingo, lark"` measured in the same run:
+
+- game: one 8-player x 50-creature game asking `legal`, `blocks for P1
+  limit 5` and `outcome` (target <= 5);
+- count: 2 players x 100 creatures, `ask blocks` (target: exact, <= 5);
+- batch: the marginal cost per scenario of 200 x 4 players x 8 creatures,
+  the same three questions, in one `mtgkb run` (target <= 0.1);
+- cold: `mtgkb run` of c06 (target <= 2.0);
+- explain: `ask explain` (with legal and outcome) on 8 x 25 (target <= 10),
+  and 8 x 50 / 8 x 25 (target <= 2.5).
+
+Beside each figure, what this design pays before mtgkb's own work on that
+very file (its floor): Lark parsing the file in a fresh process (which
+includes the floor's own start-up), and gringo grounding the file's
+groundings with its facts (measured in a fresh process, `python -m
+bench.issue26 FILE...`). A figure that misses its target says how much of it
+those floors take.
+
+The files come from `scenario` below, in the spirit of bench/generate.py:
+players P0..Pn-1, P0 active and attacking with every creature, each one at
+a random opponent; abilities flying, reach, menace, lifelink, mountainwalk,
+tapped and haste with odds 0.12 each; each defender's creatures block a
+random creature attacking that defender with odds 0.5.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from .suite import COLD_FILE, FLOOR, Context, best, best_in_turn, mtgkb_command, part, warm_up
+
+ROOT = Path(__file__).resolve().parent.parent
+
+ABILITIES = ("flying", "reach", "menace", "lifelink", "mountainwalk", "tapped", "haste")
+ODDS = 0.12
+
+# figure -> (comparison, bound): issue 26's targets
+TARGETS = {
+    "game": ("<=", 5.0),
+    "count": ("<=", 5.0),
+    "batch": ("<=", 0.1),
+    "cold": ("<=", 2.0),
+    "explain": ("<=", 10.0),
+    "explain_growth": ("<=", 2.5),
+}
+
+COUNT_TIMEOUT = 600  # seconds: the 2 x 100 count took 161 s before issue 26
+
+THREE = ("legal", "blocks for P1 limit 5", "outcome")
+
+
+def scenario(
+    players: int = 8,
+    creatures: int = 50,
+    seed: int | random.Random = 0,
+    questions: tuple[str, ...] = THREE,
+) -> str:
+    """One combat of issue 26 (see the module's docstring)."""
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    names = [f"P{i}" for i in range(players)]
+    active, others = names[0], names[1:]
+    lines = [
+        "game: free-for-all" if players > 2 else "game: two-player",
+        *(["option: attack-multiple-players"] if players > 2 else []),
+        f"players: {', '.join(names)}",
+        f"active: {active}",
+        "phase: declare-blockers",
+    ]
+    for p in names:
+        for i in range(1, creatures + 1):
+            chosen = [a for a in ABILITIES if rng.random() < ODDS]
+            tail = f" with {', '.join(chosen)}" if chosen else ""
+            power, toughness = rng.randint(0, 6), rng.randint(1, 6)
+            lines.append(f'{p} controls creature "{p} {i}" {power}/{toughness}{tail}')
+        if rng.random() < 0.3:
+            lines.append(f'{p} controls land "{p} Mountain" with type mountain')
+    attacking: dict[str, list[str]] = {p: [] for p in others}
+    for i in range(1, creatures + 1):
+        target = rng.choice(others)
+        attacking[target].append(f"{active} {i}")
+        lines.append(f'"{active} {i}" attacks {target}')
+    for p in others:
+        for i in range(1, creatures + 1):
+            if attacking[p] and rng.random() < 0.5:
+                lines.append(f'"{p} {i}" blocks "{rng.choice(attacking[p])}"')
+    lines.append("combat damage")
+    lines.extend(f"ask {q}" for q in questions)
+    return "\n".join(lines) + "\n"
+
+
+def _target(name: str, value: float) -> str:
+    op, bound = TARGETS[name]
+    if (value <= bound) if op == "<=" else (value >= bound):
+        return f"target {op} {bound:g}: met"
+    return f"target {op} {bound:g}: missed by {value / bound:.1f}x"
+
+
+# --- floors ------------------------------------------------------------------
+
+
+def grounding_seconds(path: str) -> float:
+    """gringo's ground() of the groundings the file's questions are solved
+    in (as mtgkb makes them), with its facts: seconds, in this process."""
+    from mtgkb.engine.state import Engine
+    from mtgkb.language.facts import scenario_facts
+    from mtgkb.language.parser import parse_text
+
+    from .floors import _ground_again, _groundings
+
+    text = Path(path).read_text(encoding="utf-8")
+    engine = Engine()
+    facts = scenario_facts(parse_text(text))
+    return sum(_ground_again(g, facts)[0] for g in _groundings(text, engine))
+
+
+def _floors(ctx: Context, paths: dict[str, Path], repeat: int) -> dict[str, dict]:
+    """Each file's floors / the floor: Lark's parse in a fresh process and
+    gringo's grounding of its groundings (best of `repeat`)."""
+    from .floors import PARSER_SCRIPT
+
+    measured = subprocess.run(
+        [sys.executable, "-m", "bench.issue26", str(repeat), *(str(p) for p in paths.values())],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=ctx.env,
+    )
+    if measured.returncode != 0:
+        raise RuntimeError(f"the grounding floors did not run: {measured.stderr.strip()}")
+    ground = json.loads(measured.stdout)
+    out = {}
+    for name, path in paths.items():
+        parse = [sys.executable, "-c", PARSER_SCRIPT, str(path)]
+        runs = ctx.versus_floor(parse, repeat)
+        out[name] = {
+            "parse": best(runs) / ctx.floor(),
+            "ground": ground[str(path)] / ctx.floor(),
+        }
+    return out
+
+
+def _floor_note(floors: dict, target: float) -> str:
+    total = floors["parse"] + floors["ground"]
+    return (
+        f"floors: Lark parse {floors['parse']:.2f} + gringo {floors['ground']:.2f} = {total:.2f}"
+        + (" (above the target by themselves)" if total > target else "")
+    )
+
+
+# --- the part ----------------------------------------------------------------
+
+
+@part("issue26")
+def bench_issue26(ctx: Context) -> None:
+    report, data = ctx.report, {}
+    run = mtgkb_command() + ["run", "--json"]
+    heavy = max(1, ctx.repeat // 7)  # the large files: minutes with the others' load
+    warm_up(ctx.env)
+    files = {
+        "game": ctx.file("i26_game_8x50.mtg", scenario(8, 50)),
+        "count": ctx.file("i26_count_2x100.mtg", scenario(2, 100, questions=("blocks",))),
+        "explain25": ctx.file(
+            "i26_explain_8x25.mtg", scenario(8, 25, questions=("legal", "outcome", "explain"))
+        ),
+        "explain50": ctx.file(
+            "i26_explain_8x50.mtg", scenario(8, 50, questions=("legal", "outcome", "explain"))
+        ),
+    }
+    times = {}
+    for name, path in files.items():
+        if name != "count":
+            times[name] = best(ctx.versus_floor(run + [str(path)], heavy)) / ctx.floor()
+    # the count once, bounded (it took minutes): its answer from the same run
+    start = time.perf_counter()
+    counted = subprocess.run(
+        run + ["--timeout", str(COUNT_TIMEOUT), str(files["count"])],
+        capture_output=True,
+        text=True,
+        env=ctx.env,
+    )
+    times["count"] = (time.perf_counter() - start) / ctx.floor()
+    floors = _floors(ctx, {**files, "cold": COLD_FILE}, max(2, heavy))
+
+    game = times["game"]
+    report.add(
+        "issue26",
+        "8p x 50c: legal, blocks for P1 limit 5, outcome / floor",
+        game,
+        _target("game", game),
+    )
+    report.add("issue26", "  " + _floor_note(floors["game"], TARGETS["game"][1]), "")
+
+    stopped = counted.returncode == 3
+    answer = {} if stopped else json.loads(counted.stdout)["answers"][0]
+    exact = answer.get("complete") is True
+    count = times["count"]
+    verdict = _target("count", count) + ("" if exact else "; count NOT exact")
+    if stopped:
+        verdict += f"; stopped by --timeout {COUNT_TIMEOUT} (the ratio is a lower bound)"
+    report.add("issue26", "2p x 100c: ask blocks / floor", count, verdict)
+    digits = len(str(answer.get("count", 0)))
+    report.add("issue26", f"  count: {digits} digits, complete: {answer.get('complete')}", "")
+    report.add("issue26", "  " + _floor_note(floors["count"], TARGETS["count"][1]), "")
+
+    n = ctx.batch
+    texts = [scenario(4, 8, seed=seed) for seed in range(n)]
+    paths = [str(ctx.file(f"i26_batch_{i:05d}.mtg", t)) for i, t in enumerate(texts)]
+    base = mtgkb_command() + ["run", "--jsonl"]
+    runs = best_in_turn(
+        {"floor": FLOOR, "one": base + paths[:1], "all": base + paths},
+        max(1, ctx.repeat // 3),
+        ctx.env,
+    )
+    ctx.floor_runs.extend(runs["floor"])
+    marginal = (best(runs["all"]) - best(runs["one"])) / (n - 1) / ctx.floor()
+    report.add(
+        "issue26",
+        f"batch: marginal per scenario, {n} x 4p x 8c, 3 questions / floor",
+        marginal,
+        _target("batch", marginal),
+    )
+    sample = {p: Path(p) for p in paths[:10]}
+    per_file = _floors(ctx, sample, 1)
+    grounding = sum(f["ground"] for f in per_file.values()) / len(per_file)
+    report.add(
+        "issue26",
+        f"  floor: gringo grounding one scenario's groundings / floor: {grounding:.3f}",
+        "",
+    )
+
+    cold = best(ctx.versus_floor(run + [str(COLD_FILE)], ctx.repeat)) / ctx.floor()
+    report.add("issue26", "cold mtgkb run of c06 / floor", cold, _target("cold", cold))
+    report.add("issue26", "  " + _floor_note(floors["cold"], TARGETS["cold"][1]), "")
+
+    explain = times["explain25"]
+    growth = times["explain50"] / times["explain25"]
+    report.add(
+        "issue26",
+        "ask explain (+ legal, outcome), 8p x 25c / floor",
+        explain,
+        _target("explain", explain),
+    )
+    report.add("issue26", "  " + _floor_note(floors["explain25"], TARGETS["explain"][1]), "")
+    report.add("issue26", "  8p x 50c / 8p x 25c", growth, _target("explain_growth", growth))
+    report.add("issue26", "  8x50 " + _floor_note(floors["explain50"], 10 * 2.5), "")
+    data.update(
+        game=game,
+        count=count,
+        count_complete=exact,
+        count_digits=digits,
+        batch=marginal,
+        batch_grounding_floor=grounding,
+        cold=cold,
+        explain=explain,
+        explain_growth=growth,
+        floors=floors,
+    )
+    report.data["issue26"] = data
+
+
+if __name__ == "__main__":
+    repeat = int(sys.argv[1])
+    print(json.dumps({p: min(grounding_seconds(p) for _ in range(repeat)) for p in sys.argv[2:]}))

@@ -1,0 +1,326 @@
+"""`mtgkb serve` under load (issue 27's third "done when", issue 26's server
+figures), on 127.0.0.1 only, with a bounded number of requests:
+
+- latency and throughput: for 1 and 2 workers, 1, 8 and 50 concurrent
+  clients, each on its own kept-alive connection, POST /v1/run with the
+  batch scenario (4 players x 8 creatures; `ask legal`, `ask blocks for`
+  the first defender `limit 5`, `ask outcome`): the median (p50) and 99th
+  percentile latency (ms and / floor, queue time included) and the
+  throughput in scenarios per floor (scenarios per second x the floor's
+  seconds). The server is started with a queue that holds every client
+  (`--queue 64`) and a time-out of 60 s, which the queue time of 50
+  clients stays under: each 503 (busy, or the time-out) is counted and
+  reported.
+- issue 26's two figures, from that grid: one client, 1 worker: the median
+  latency (target <= 20 ms); 2 workers, 8 clients: scenarios per floor
+  (target >= 6). Beside them, the same scenarios answered warm in this
+  process (mtgkb.Answerer with MTGKB_POOL=0): what the server cannot go
+  below without faster answers.
+- memory: the resident memory (RSS) of the server process, and of the
+  server with its workers, over 10,000 requests (2 workers, 2 clients,
+  small scenarios with fresh names each, so that clingo's symbols grow and
+  workers are recycled): first, last and highest, sampled every 1,000.
+
+`python -m bench --only server_load` (with `--quick`: fewer requests per
+cell and 2,000 for the memory).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import statistics
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from . import generate
+
+CLIENTS = (1, 8, 50)
+WORKERS = (1, 2)
+QUEUE = 64  # holds every client: a cell measures answers, not refusals
+TIMEOUT = 60  # seconds: 50 clients' queue time stays under it
+MEMORY_REQUESTS = 10_000
+SAMPLE_EVERY = 1_000
+
+#: issue 26's figures: (comparison, bound)
+TARGETS = {
+    "median_ms_1_client": ("<=", 20.0),
+    "per_floor_2_workers_8_clients": (">=", 6.0),
+}
+
+
+def verdict(name: str, value: float) -> str:
+    op, bound = TARGETS[name]
+    ok = value <= bound if op == "<=" else value >= bound
+    if ok:
+        return f"target {op} {bound:g}: met"
+    factor = value / bound if op == "<=" else bound / value
+    return f"target {op} {bound:g}: missed by {factor:.1f}x"
+
+
+def batch_bodies(n: int) -> list[bytes]:
+    """The batch benchmark's scenarios (bench/suite.py's batch_texts), as bodies."""
+    defender = generate.player_names(4)[1]
+    questions = ("legal", f"blocks for {defender} limit 5", "outcome")
+    return [generate.combat(seed, questions=questions).encode() for seed in range(n)]
+
+
+def fresh_body(i: int) -> bytes:
+    """A small combat whose names no other request used (the memory run)."""
+    lines = ["players: Ann, Ben", "active: Ann"]
+    lines += [f'Ann controls creature "Fresh {i} a{j}" 2/2' for j in range(3)]
+    lines += [f'Ben controls creature "Fresh {i} b{j}" 1/3' for j in range(2)]
+    lines += [f'"Fresh {i} a{j}" attacks Ben' for j in range(3)]
+    lines += [f'"Fresh {i} b0" blocks "Fresh {i} a0"', "ask legal"]
+    return ("\n".join(lines) + "\n").encode()
+
+
+# --------------------------------------------------------------------------
+# the server and its memory
+
+
+def resident_kb(pid: int) -> int:
+    """Resident memory of one process, in KB (0 when it has gone)."""
+    try:
+        with open(f"/proc/{pid}/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def children(pid: int) -> list[int]:
+    """The processes `pid` forked (its workers), from /proc."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """`mtgkb serve` on a free port of 127.0.0.1, started and stopped."""
+
+    def __init__(self, command: list[str], workers: int, env: dict) -> None:
+        self.port = free_port()
+        cmd = command + ["serve", "--port", str(self.port), "--workers", str(workers)]
+        cmd += ["--queue", str(QUEUE), "--timeout", str(TIMEOUT)]
+        self.process = subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
+        )
+        end = time.monotonic() + 60
+        while True:
+            try:
+                post_all(self.port, [b"players: Ann, Ben\nask legal\n"])
+                return
+            except OSError:
+                if time.monotonic() > end or self.process.poll() is not None:
+                    self.stop()
+                    raise
+                time.sleep(0.2)
+
+    def rss_kb(self) -> tuple[int, int]:
+        """(the server process's RSS, the server's with its workers'), in KB."""
+        own = resident_kb(self.process.pid)
+        return own, own + sum(resident_kb(c) for c in children(self.process.pid))
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def post_all(port: int, bodies: list[bytes], refused: list | None = None) -> list[float]:
+    """POST each body to /v1/run over one kept-alive connection; the latencies.
+    A 503 (busy, or the time-out) is counted in `refused` by its "error";
+    any other status but 200 is a fault."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    latencies = []
+    try:
+        for body in bodies:
+            start = time.perf_counter()
+            connection.request("POST", "/v1/run", body, {"content-type": "text/plain"})
+            response = connection.getresponse()
+            body = response.read()
+            latencies.append(time.perf_counter() - start)
+            if response.status == 503 and refused is not None:
+                refused.append(json.loads(body).get("error", "?"))
+                connection.close()  # a refused request's connection is closed
+            elif response.status != 200:
+                raise RuntimeError(f"the server answered {response.status}")
+    finally:
+        connection.close()
+    return latencies
+
+
+def load(port: int, bodies: list[bytes], clients: int) -> tuple[list[float], float, list]:
+    """`bodies` sent by `clients` concurrent clients (each its share, in
+    turn): every latency, the wall time, and the errors of the 503s."""
+    shares = [bodies[i::clients] for i in range(clients)]
+    results: list[list[float]] = [[] for _ in range(clients)]
+    refused: list = []
+    errors: list = []
+
+    def client(i: int) -> None:
+        try:
+            results[i] = post_all(port, shares[i], refused)
+        except Exception as err:  # noqa: BLE001 - reported after the join
+            errors.append(err)
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - start
+    if errors:
+        raise errors[0]
+    return [t for r in results for t in r], wall, refused
+
+
+def refusals(errors: list) -> str:
+    """`503: 3 timeout, 1 busy`, or nothing."""
+    if not errors:
+        return ""
+    kinds = {kind: errors.count(kind) for kind in sorted(set(errors))}
+    return "503: " + ", ".join(f"{n} {kind}" for kind, n in kinds.items())
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+# --------------------------------------------------------------------------
+# the part
+
+
+def in_process_median(bodies: list[bytes]) -> float:
+    """The median time of the same scenarios answered warm in this process."""
+    import mtgkb
+
+    saved = os.environ.get("MTGKB_POOL")
+    os.environ["MTGKB_POOL"] = "0"
+    answerer = mtgkb.Answerer()
+    try:
+        for body in bodies[:10]:
+            answerer.run(body)
+        times = []
+        for body in bodies:
+            start = time.perf_counter()
+            answerer.run(body)
+            times.append(time.perf_counter() - start)
+    finally:
+        answerer.close()
+        if saved is None:
+            os.environ.pop("MTGKB_POOL", None)
+        else:
+            os.environ["MTGKB_POOL"] = saved
+    return statistics.median(times)
+
+
+def bench_server_load(ctx, command: list[str]) -> None:
+    """The grid of latencies and throughputs, issue 26's figures, and the
+    memory over 10,000 requests (see the module's docstring)."""
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        ctx.report.add("server_load", "needs mtgkb[serve]: skipped", "-")
+        return
+    report, floor = ctx.report, ctx.floor()
+    per_cell = 60 if ctx.quick else 200
+    bodies = batch_bodies(max(per_cell, 4 * max(CLIENTS)))
+    data: dict = {"floor_ms": floor * 1000, "cells": {}}
+    for workers in WORKERS:
+        server = Server(command, workers, ctx.env)
+        try:
+            load(server.port, bodies[:40], max(2, workers))  # warm every worker
+            for clients in CLIENTS:
+                sent = bodies[: max(per_cell, 4 * clients)]
+                latencies, wall, refused = load(server.port, sent, clients)
+                p50, p99 = statistics.median(latencies), percentile(latencies, 0.99)
+                per_floor = len(sent) / wall * floor
+                report.add(
+                    "server_load",
+                    f"{workers} worker(s), {clients:2d} client(s): p50 {p50 * 1000:.0f} ms, "
+                    f"p99 {p99 * 1000:.0f} ms, {len(sent) / wall:.1f}/s; scenarios per floor",
+                    per_floor,
+                    refusals(refused),
+                )
+                data["cells"][f"{workers}x{clients}"] = {
+                    "requests": len(sent),
+                    "p50_ms": p50 * 1000,
+                    "p99_ms": p99 * 1000,
+                    "p50_per_floor": p50 / floor,
+                    "p99_per_floor": p99 / floor,
+                    "per_second": len(sent) / wall,
+                    "per_floor": per_floor,
+                    "refused": len(refused),
+                }
+        finally:
+            server.stop()
+    one = data["cells"]["1x1"]["p50_ms"]
+    report.add(
+        "server_load",
+        "issue 26: median latency, warm, one client, 1 worker (ms)",
+        one,
+        verdict("median_ms_1_client", one),
+    )
+    local = in_process_median(bodies[:40]) * 1000
+    report.add("server_load", "  the same scenarios answered in-process, warm: median (ms)", local)
+    throughput = data["cells"]["2x8"]["per_floor"]
+    report.add(
+        "server_load",
+        "issue 26: 2 workers, 8 clients: scenarios per floor",
+        throughput,
+        verdict("per_floor_2_workers_8_clients", throughput),
+    )
+    data.update(median_ms_1_client=one, in_process_median_ms=local, per_floor_2x8=throughput)
+    data["memory"] = memory_run(ctx, command, 2_000 if ctx.quick else MEMORY_REQUESTS)
+    ctx.report.data["server_load"] = data
+
+
+def memory_run(ctx, command: list[str], requests: int) -> dict:
+    """The server's RSS over `requests` small requests with fresh names (2
+    workers, 2 clients), sampled every SAMPLE_EVERY."""
+    server = Server(command, 2, ctx.env)
+    samples = []
+    try:
+        load(server.port, [fresh_body(-i - 1) for i in range(40)], 2)  # warm
+        samples.append(server.rss_kb())
+        for first in range(0, requests, SAMPLE_EVERY):
+            batch = [fresh_body(i) for i in range(first, min(requests, first + SAMPLE_EVERY))]
+            load(server.port, batch, 2)
+            samples.append(server.rss_kb())
+    finally:
+        server.stop()
+    own = [s[0] / 1024 for s in samples]
+    whole = [s[1] / 1024 for s in samples]
+    ctx.report.add(
+        "server_load",
+        f"memory over {requests:,} requests, server process: first / last / highest MB",
+        f"{own[0]:.0f} / {own[-1]:.0f} / {max(own):.0f}",
+    )
+    ctx.report.add(
+        "server_load",
+        "  server with its 2 workers: first / last / highest MB",
+        f"{whole[0]:.0f} / {whole[-1]:.0f} / {max(whole):.0f}",
+    )
+    return {"requests": requests, "server_mb": own, "with_workers_mb": whole}

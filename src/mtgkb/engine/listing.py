@@ -1,0 +1,300 @@
+"""Canonical listings: the order in which an answer lists the models of a query.
+
+An answer that lists declarations or orders (`ask attacks`, `ask blocks`,
+`ask order`, `ask stack`, ...) lists the first N of its models in one order,
+whatever clingo's version, the batch the file is answered in, `--jobs` or
+the server: the order is a property of the models, never of the search.
+
+The order (`Canonical`) ranks the atoms that make a listing (say
+`blocks(B,A)`): each atom gets a rank (a tuple; the caller derives it from
+the file's order of names, mtgkb.questions.listing_order), and a model is
+the vector, over the ranked atoms in rank order, of whether it differs from
+the preferred value there (`prefer_present`: having the atom, else lacking
+it). Models are listed in the lexicographic order of those vectors: the
+model that takes the preferred value at the first atom where two models
+differ comes first. Models with the same vector (they differ only in atoms
+nothing ranks) are listed together, by their shown atoms as text.
+
+How the first N are found (`first_models`), exactly, without enumerating
+every model:
+
+- When every model has been seen (the count is at most the listing), they
+  are sorted (`sort_models`).
+- Otherwise the listing walks the order with clingo assumptions only (the
+  ground program is never changed: the groundings are shared by other
+  questions and observed for counting): the least model is found greedily
+  (fix the preferred value at the first atom where a witness model differs,
+  if some model allows it, else the other one), then the next ones by
+  prefixes. The models sharing the first k values of the last listed model
+  are a contiguous stretch of the order, so enumerating that stretch and
+  sorting it gives the models that follow, in order; k is lowered (the
+  stretch widened) until the stretch holds a later model. A stretch too
+  large for the budget is split by the positions it leaves free, the last
+  first. Solves with a `#minimize`/`#maximize` are bounded by the optimum
+  (clasp's `enum,<bound>` mode), so only optimal models are listed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import clingo
+
+from mtgkb.engine.programs import solve_within
+
+Rank = Callable[[clingo.Symbol], tuple | None]
+
+
+@dataclass(frozen=True)
+class Canonical:
+    """The order of a listing: a rank for each atom of the predicates named
+    (name, arity) -> rank function (None: the atom takes no part), and
+    which value of an atom comes first."""
+
+    ranks: Mapping[tuple[str, int], Rank]
+    prefer_present: bool = False
+
+    def rank(self, symbol: clingo.Symbol) -> tuple | None:
+        if symbol.type != clingo.SymbolType.Function:
+            return None
+        ranked = self.ranks.get((symbol.name, len(symbol.arguments)))
+        return None if ranked is None else ranked(symbol)
+
+
+def sort_models(
+    models: Sequence[Sequence[clingo.Symbol]], canonical: Canonical
+) -> list[Sequence[clingo.Symbol]]:
+    """The models in the canonical order."""
+    ranked = [sorted(r for s in model if (r := canonical.rank(s)) is not None) for model in models]
+    places = {r: i for i, r in enumerate(sorted({r for rs in ranked for r in rs}))}
+    end = len(places)
+
+    def key(i: int) -> tuple:
+        positions = [places[r] for r in ranked[i]]
+        if canonical.prefer_present:
+            # at the first rank only one of two models has, the one having it first
+            vector = (*positions, end)
+        else:
+            # at the first rank only one of two models has, the one lacking it first
+            vector = tuple(-p for p in positions)
+        return vector, sorted(str(s) for s in models[i])
+
+    return [models[i] for i in sorted(range(len(models)), key=key)]
+
+
+class _Timeout(Exception):
+    pass
+
+
+class OrderedSearch:
+    """The first models of `ctl` in the canonical order, by solves under
+    assumptions (the externals already assigned stay as they are)."""
+
+    def __init__(
+        self,
+        ctl: clingo.Control,
+        canonical: Canonical,
+        *,
+        end: float | None = None,
+        stop: type[BaseException] = _Timeout,
+    ):
+        self.ctl, self.canonical, self.end, self.stop = ctl, canonical, end, stop
+        universe = {}
+        for atom in ctl.symbolic_atoms:
+            if atom.is_fact:
+                continue  # (the same in every model: it orders nothing)
+            rank = canonical.rank(atom.symbol)
+            if rank is not None:
+                universe.setdefault(rank, atom.literal)
+        ranks = sorted(universe)
+        self.place = {rank: i for i, rank in enumerate(ranks)}
+        # bit i: a model differs from the preferred value at the atom of rank i
+        sign = -1 if canonical.prefer_present else 1
+        self.bits = [sign * universe[rank] for rank in ranks]
+        self._all = set(range(len(self.bits)))
+        self._seen: dict = {}
+        self.solves = 0
+
+    # -- solving
+
+    def _solve(self, assumptions: list[int], models: int) -> tuple[list, bool]:
+        """Up to `models` models (0: all) under `assumptions`, each as
+        (shown atoms, sort key, positions of its bits), and whether that is
+        all of them."""
+        self.ctl.configuration.solve.models = str(models)
+        found: list = []
+        left = None if self.end is None else max(0.0, self.end - time.monotonic())
+        self.solves += 1
+        outcome = solve_within(
+            self.ctl,
+            left,
+            self.stop,
+            on_model=lambda m: found.append(self._read(m.symbols(shown=True))),
+            assumptions=assumptions,
+        )
+        return found, bool(outcome.exhausted)
+
+    def _read(self, symbols: list[clingo.Symbol]) -> tuple:
+        read = self._symbol
+        seen = [read(s) for s in symbols]
+        present = {p for p, _ in seen if p is not None}
+        if self.canonical.prefer_present:
+            ones = sorted(self._all - present)
+        else:
+            ones = sorted(present)
+        # the lexicographic order of the bit vectors: at the first position
+        # where they differ, the vector without the bit first
+        key = (tuple(-p for p in ones), sorted(text for _, text in seen))
+        return symbols, key, ones
+
+    def _symbol(self, symbol: clingo.Symbol) -> tuple[int | None, str]:
+        """A shown atom's place in the order (None: unranked) and text, read
+        from clingo once (clingo interns symbols: the handle names it)."""
+        handle = getattr(symbol, "_rep", symbol)
+        found = self._seen.get(handle)
+        if found is None:
+            rank = self.canonical.rank(symbol)
+            found = self._seen[handle] = (self.place.get(rank), str(symbol))
+        return found
+
+    def _dense(self, ones: Iterable[int], length: int) -> list[int]:
+        vector = [0] * length
+        for p in ones:
+            if p < length:
+                vector[p] = 1
+        return vector
+
+    def _assume(self, prefix: Sequence[int]) -> list[int]:
+        return [b if v else -b for b, v in zip(self.bits, prefix, strict=False)]
+
+    def _least(self, prefix: list[int]) -> list[int] | None:
+        """The least bit vector of a model whose vector starts with `prefix`."""
+        n = len(self.bits)
+        found, _ = self._solve(self._assume(prefix), 1)
+        if not found:
+            return None
+        witness = self._dense(found[0][2], n)
+        at = len(prefix)
+        while True:
+            # the witness takes the preferred value up to its next difference
+            while at < n and witness[at] == 0:
+                at += 1
+            if at == n:
+                return witness
+            found, _ = self._solve(self._assume([*witness[:at], 0]), 1)
+            if found:
+                witness = self._dense(found[0][2], n)
+            at += 1
+
+    def _fits(self, prefix: Sequence[int], budget: int) -> bool:
+        """Whether at most `budget` models start with `prefix` (counted by
+        clasp alone, no model read into Python)."""
+        self.ctl.configuration.solve.models = str(budget + 1)
+        left = None if self.end is None else max(0.0, self.end - time.monotonic())
+        self.solves += 1
+        outcome = solve_within(self.ctl, left, self.stop, assumptions=self._assume(prefix))
+        models = self.ctl.statistics["summary"]["models"]["enumerated"]
+        return bool(outcome.exhausted) and models <= budget
+
+    def _stretch(self, prefix: Sequence[int], budget: int) -> list | None:
+        """Every model whose vector starts with `prefix`, sorted; None past `budget`."""
+        if not self._fits(prefix, budget):
+            return None
+        found, exhausted = self._solve(self._assume(prefix), budget + 1)
+        if not exhausted or len(found) > budget:
+            return None
+        return sorted(found, key=lambda f: f[1])
+
+    # -- the walk
+
+    def first(self, count: int, budget: int) -> list[list[clingo.Symbol]]:
+        """The first `count` models in the canonical order."""
+        n = len(self.bits)
+        least = self._least([])
+        if least is None:
+            return []
+        out: list = list(self._stretch(least, max(budget, count)) or [])
+        while out and len(out) < count:
+            wide = max(budget, 2 * (count - len(out)))
+            last = out[-1]
+            dense = self._dense(last[2], n)
+            later: list = []
+            step, k, tried = 1, n, n
+            while k > 0:
+                k = max(0, n - step)
+                step *= 2
+                stretch = self._stretch(dense[:k], wide)
+                if stretch is None:
+                    break  # too many: look between k and what was tried
+                later = [f for f in stretch if f[1] > last[1]]
+                if later:
+                    break
+                tried = k
+            if not later:
+                later = self._split(dense, k, tried, wide)
+            if not later:
+                break
+            out.extend(later)
+        return [symbols for symbols, _, _ in out[:count]]
+
+    def _split(self, last: list[int], low: int, high: int, budget: int) -> list:
+        """The first models after `last` whose vectors first differ from it
+        at a position in [low, high) (they agree with it from `high` on
+        otherwise): the stretch after the latest such position."""
+        for at in range(high - 1, low - 1, -1):
+            if last[at]:
+                continue
+            least = self._least([*last[:at], 1])
+            if least is None:
+                continue
+            # the widest stretch of `least` within the budget (every model in
+            # it is at least `least`, the first after `last`)
+            low, high = at + 1, len(least)
+            while low < high:
+                middle = (low + high) // 2
+                if self._fits(least[:middle], budget):
+                    high = middle
+                else:
+                    low = middle + 1
+            return self._stretch(least[:low], budget) or []
+        return []
+
+
+def first_models(
+    ctl: clingo.Control,
+    canonical: Canonical,
+    count: int,
+    *,
+    end: float | None = None,
+    stop: type[BaseException] = _Timeout,
+    budget: int = 4096,
+) -> list[list[clingo.Symbol]]:
+    """The first `count` (optimal) models of `ctl` in the canonical order,
+    with the externals as assigned; the solve configuration is restored."""
+    config = ctl.configuration.solve
+    models, opt_mode = config.models, config.opt_mode
+    try:
+        bound = _optimum(ctl, end, stop)
+        if bound is not None:
+            config.opt_mode = "enum," + ",".join(str(c) for c in bound)
+        search = OrderedSearch(ctl, canonical, end=end, stop=stop)
+        return search.first(count, budget)
+    finally:
+        config.models, config.opt_mode = models, opt_mode
+
+
+def _optimum(ctl: clingo.Control, end, stop) -> list[int] | None:
+    """The optimal cost of the program (None when it optimises nothing)."""
+    ctl.configuration.solve.opt_mode = "opt"
+    ctl.configuration.solve.models = "0"
+    costs: list = []
+
+    def take(model: clingo.Model) -> bool:
+        costs.append(list(model.cost))
+        return bool(model.cost)  # (without a cost, one model says so: stop)
+
+    left = None if end is None else max(0.0, end - time.monotonic())
+    solve_within(ctl, left, stop, on_model=take)
+    return costs[-1] if costs and costs[-1] else None

@@ -1,0 +1,193 @@
+"""Issue 26: the declarations and orders an answer lists are the first N in one
+documented order (docs/engine-developers-guide.md, "Canonical listings";
+mtgkb.questions.listing_order), whoever answers: a file alone, a batch of 50,
+`--jobs 2`, the server.
+
+The expectations are derived by hand from the CR and the documented order:
+- 509.1a: each untapped creature of the defending player may block one
+  attacker or none, so three blockers and three attackers give 4^3 = 64
+  declarations; the first blocker in file order varies slowest, each one's
+  "no block" first, then the attackers in file order.
+- 508.1a / 802.2: in a three-player game each of three attackers may attack
+  either opponent or not attack: 3^3 = 27; same order, opponents by seat.
+- 603.3b: four triggers of one player go on the stack in any order, 4! = 24;
+  orders are compared position by position by file order of the triggers.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+
+import pytest
+
+from mtgkb.questions.answers import Limits
+from mtgkb.running.batch import answer_files, answer_in_pool
+from mtgkb.running.runner import answer_text
+
+CAP = 5
+LIMITS = Limits(max_models=CAP)
+
+BLOCKS = """players: Ann, Ben
+active: Ann
+Ann controls creature "A1" 2/2
+Ann controls creature "A2" 2/2
+Ann controls creature "A3" 2/2
+Ben controls creature "B1" 2/2
+Ben controls creature "B2" 2/2
+Ben controls creature "B3" 2/2
+"A1" attacks Ben
+"A2" attacks Ben
+"A3" attacks Ben
+ask blocks for Ben limit 5
+"""
+
+ATTACKS = """players: Ann, Ben, Cat
+active: Ann
+Ann controls creature "X1" 2/2
+Ann controls creature "X2" 2/2
+Ann controls creature "X3" 2/2
+ask attacks limit 5
+"""
+
+STACK = """players: Ann, Ben
+active: Ann
+trigger "T1" controlled by Ann
+trigger "T2" controlled by Ann
+trigger "T3" controlled by Ann
+trigger "T4" controlled by Ann
+ask stack
+"""
+
+# (file, the first five listed, how many in all, a rule deciding them)
+EXPECTED = {
+    "blocks.mtg": (
+        BLOCKS,
+        [{}, {"B3": "A1"}, {"B3": "A2"}, {"B3": "A3"}, {"B2": "A1"}],
+        4**3,
+        "509.1a",
+    ),
+    "attacks.mtg": (
+        ATTACKS,
+        [{}, {"X3": "Ben"}, {"X3": "Cat"}, {"X2": "Ben"}, {"X2": "Ben", "X3": "Ben"}],
+        3**3,
+        "508.1a",
+    ),
+    "stack.mtg": (
+        STACK,
+        [
+            ["T1", "T2", "T3", "T4"],
+            ["T1", "T2", "T4", "T3"],
+            ["T1", "T3", "T2", "T4"],
+            ["T1", "T3", "T4", "T2"],
+            ["T1", "T4", "T2", "T3"],
+        ],
+        24,
+        "603.3b",
+    ),
+}
+
+
+def _listed(answer: dict) -> list:
+    return answer["orders"] if answer["ask"] == "stack" else answer["assignments"]
+
+
+def _check(name: str, output: dict) -> None:
+    text, first, count, rule = EXPECTED[name]
+    (answer,) = output["answers"]
+    assert _listed(answer) == first
+    assert (answer["count"], answer["complete"]) == (count, True)
+    assert rule in answer["rules"]
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory) -> list[str]:
+    """The three files among 47 others (small combats and stacks)."""
+    folder = tmp_path_factory.mktemp("batch")
+    paths = []
+    for name, (text, *_) in EXPECTED.items():
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        paths.append(path)
+    for i in range(47):
+        source = list(EXPECTED.values())[i % 3][0]
+        other = folder / f"other{i:02}.mtg"
+        other.write_text(source.replace("2/2", f"{i % 4 + 1}/2", i % 3), encoding="utf-8")
+        paths.append(other)
+    order = random.Random(26).sample(range(len(paths)), len(paths))
+    return [str(paths[i]) for i in order]
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_26_509_1a_508_1a_603_3b_first_listed_alone(name):
+    text = EXPECTED[name][0]
+    _check(name, answer_text(text, name, LIMITS).output)
+
+
+def _by_name(results) -> dict:
+    return {r.name.rsplit("/", 1)[-1]: r.output for r in results}
+
+
+def test_26_509_1a_508_1a_603_3b_first_listed_in_a_batch_of_50(batch):
+    assert len(batch) == 50
+    found = _by_name(answer_files(batch, LIMITS))
+    for name in EXPECTED:
+        _check(name, found[name])
+
+
+def test_26_509_1a_508_1a_603_3b_first_listed_with_two_jobs(batch):
+    found = _by_name(answer_in_pool(batch, LIMITS, jobs=2))
+    for name in EXPECTED:
+        _check(name, found[name])
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("fastapi") is None
+    or (importlib.util.find_spec("httpx2") is None and importlib.util.find_spec("httpx") is None),
+    reason="the server needs mtgkb[serve] and httpx",
+)
+def test_26_509_1a_508_1a_603_3b_first_listed_over_the_server():
+    from fastapi.testclient import TestClient
+
+    from mtgkb.serve import app as server
+
+    app = server.create_app(server.Settings(workers=1))
+    with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+        for name, (text, *_) in EXPECTED.items():
+            body = {"scenario": text, "name": name, "max_models": CAP}
+            response = client.post("/v1/run", json=body)
+            assert response.status_code == 200
+            _check(name, response.json())
+
+
+def _random_combat(draw: random.Random) -> str:
+    """A small combat: attackers with random abilities, blockers that may
+    block several (509.1a) or must block (509.1c)."""
+    abilities = ["flying", "reach", "menace", "lifelink"]
+    lines = ["players: Ann, Ben", "active: Ann"]
+    attackers = [f"A{i}" for i in range(draw.randint(1, 3))]
+    blockers = [f"B{i}" for i in range(draw.randint(1, 3))]
+    for name in attackers:
+        chosen = [a for a in abilities if draw.random() < 0.25]
+        extra = f" with {', '.join(chosen)}" if chosen else ""
+        lines.append(f'Ann controls creature "{name}" 2/2{extra}')
+    for name in blockers:
+        chosen = [a for a in ("reach", "flying") if draw.random() < 0.25]
+        extra = f" with {', '.join(chosen)}" if chosen else ""
+        lines.append(f'Ben controls creature "{name}" 2/2{extra}')
+    lines += [f'"{name}" attacks Ben' for name in attackers]
+    lines.append("ask blocks for Ben")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_26_509_1a_a_cut_listing_is_the_start_of_the_whole_one(seed):
+    """Found in order (the count exceeds the cut) or sorted (every model
+    seen): the first N are the same."""
+    text = _random_combat(random.Random(seed))
+    (whole,) = answer_text(text, "whole.mtg", Limits(max_models=0)).output["answers"]
+    assert whole["count"] == len(whole["assignments"]) and "509.1a" in whole["rules"]
+    for cut in (1, 2, 3):
+        (part,) = answer_text(text, "cut.mtg", Limits(max_models=cut)).output["answers"]
+        assert part["count"] == whole["count"]
+        assert part["assignments"] == whole["assignments"][:cut]

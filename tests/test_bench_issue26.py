@@ -1,0 +1,52 @@
+"""bench/issue26.py's generator makes the files issue 26 describes, and the
+questions it asks are answered as the figures assume. No time is asserted:
+the bench measures, the tests say what it measures.
+
+The rules the generated combats rest on: 508.1a (the active player's
+creatures attack, each a chosen opponent), 802.4a (a defending player blocks
+only creatures attacking them) and 509.1a (the blocks of one defender)."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+from helpers import ROOT
+
+sys.path.insert(0, str(ROOT))
+
+from bench import issue26  # noqa: E402
+from mtgkb.language.parser import parse_text  # noqa: E402
+from mtgkb.running.runner import answer_text  # noqa: E402
+
+
+def test_802_4a_every_attacker_attacks_and_blocks_stay_with_their_defender():
+    text = issue26.scenario(4, 8, seed=3)
+    scenario = parse_text(text)
+    attacked = {a.attacker: a.target for a in scenario.attacks}
+    mine = [o.name for o in scenario.objects if o.controller == "P0" and o.card_type == "creature"]
+    assert sorted(attacked) == sorted(mine)  # 508.1a: every one of P0's creatures attacks
+    assert set(attacked.values()) <= {"P1", "P2", "P3"}
+    controller = {o.name: o.controller for o in scenario.objects}
+    for block in scenario.blocks:  # 802.4a: only an attacker of the blocker's controller
+        assert attacked[block.attacker] == controller[block.blocker]
+    asked = [q.kind for q in scenario.questions]
+    assert asked == ["legal", "blocks", "outcome"]
+
+
+def test_509_1a_the_three_questions_list_at_most_five_blocks_with_an_exact_count():
+    text = issue26.scenario(4, 8, seed=random.Random(26).randrange(1000))
+    legal, blocks, outcome = answer_text(text, "i26.mtg").output["answers"]
+    assert legal["ask"] == "legal" and outcome["ask"] == "outcome"
+    assert blocks["defender"] == "P1" and blocks["complete"] is True
+    assert len(blocks["assignments"]) == min(5, blocks["count"])
+    assert "509.1a" in blocks["rules"]
+
+
+def test_the_abilities_drawn_are_the_issues_seven():
+    text = issue26.scenario(8, 50, seed=0)
+    drawn = {
+        a.name for o in parse_text(text).objects if o.card_type == "creature" for a in o.abilities
+    }
+    assert drawn <= set(issue26.ABILITIES) | {"landwalk"}  # (mountainwalk is a landwalk)
+    assert {"flying", "reach", "menace", "lifelink"} <= drawn

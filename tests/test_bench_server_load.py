@@ -1,0 +1,59 @@
+"""The server load part of the bench (bench/server_load.py, issue 27's
+third "done when"): it is one of `python -m bench`'s parts, its memory run
+sends scenarios whose names no other request used and whose play is legal
+(509.1a: each blocker blocks one attacking creature), it finds the server's
+workers and their memory in /proc, and it says how each 503 came. No time
+is asserted: the bench measures, the tests say what it measures."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from helpers import ROOT
+
+sys.path.insert(0, str(ROOT))
+
+from bench import server_load  # noqa: E402
+from bench.suite import PARTS  # noqa: E402
+
+
+def test_the_server_load_part_is_registered():
+    assert "server_load" in PARTS
+    assert server_load.CLIENTS == (1, 8, 50)
+    assert server_load.WORKERS == (1, 2)
+    assert server_load.MEMORY_REQUESTS == 10_000
+
+
+def test_509_1a_the_memory_runs_scenarios_are_legal_with_fresh_names():
+    import mtgkb
+    from mtgkb.language.parser import parse_text
+
+    first, second = (server_load.fresh_body(i).decode() for i in (1, 2))
+    names = {o.name for o in parse_text(first).objects}
+    assert names.isdisjoint(o.name for o in parse_text(second).objects)
+    answer = mtgkb.run(first)["answers"][0]
+    assert answer["legal"] is True
+    assert answer.get("violations", []) == []
+
+
+def test_the_workers_of_a_process_are_found_with_their_memory():
+    import os
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert child.pid in server_load.children(os.getpid())
+        assert server_load.resident_kb(child.pid) > 0
+    finally:
+        child.kill()
+        child.wait()
+    assert server_load.resident_kb(child.pid) == 0
+
+
+def test_503s_are_told_apart_and_targets_judged():
+    assert server_load.refusals([]) == ""
+    assert server_load.refusals(["timeout", "busy", "timeout"]) == "503: 1 busy, 2 timeout"
+    assert server_load.percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.99) == 5.0
+    assert server_load.verdict("median_ms_1_client", 10.0).endswith("met")
+    assert "missed by 2.0x" in server_load.verdict("median_ms_1_client", 40.0)
+    assert "missed by 3.0x" in server_load.verdict("per_floor_2_workers_8_clients", 2.0)
