@@ -78,6 +78,16 @@ def test_702_999b_a_bigger_creature_may_block_it():
     text = BASE + 'Ben controls creature "Ogre" 3/3\\n' + ATTACK + '"Ogre" blocks "Wisp"\\n' + ASK
     (legal,) = run(text)["answers"]
     assert legal["legal"] is True and legal["violations"] == []
+
+
+def test_702_999b_ask_can_fix_and_outcome_see_the_illegal_block():
+    table = BASE + 'Ben controls creature "Bear" 2/2\\n' + ATTACK
+    (can,) = run(table + 'ask can "Bear" block "Wisp"\\n')["answers"]
+    assert can["can"] is False and "702.999b" in can["forbidden_by"]
+    declared = table + '"Bear" blocks "Wisp"\\ncombat damage\\nask fix\\nask outcome\\n'
+    fix, outcome = run(declared)["answers"]
+    assert [edit["op"] for edit in fix["edits"]] == ["remove"]  # the block goes
+    assert outcome["illegal_play"] is True and "702.999b" in outcome["rules"]
 '''
 
 # The keyword's rows of the interaction matrix (tests/interaction_matrix.toml):
@@ -92,26 +102,23 @@ questions = ["legal", "blocks"]
 test = "tests/test_702_999_glimmer.py::test_702_999b_a_creature_with_power_2_or_less_cannot_block_glimmer"
 rule = "702.999b"
 
+[[tested]]
+features = ["ability:glimmer"]
+questions = ["can", "fix", "outcome"]
+test = "tests/test_702_999_glimmer.py::test_702_999b_ask_can_fix_and_outcome_see_the_illegal_block"
+rule = "702.999b"
+
 [[independent]]
 features = ["ability:glimmer"]
-questions = ["defending", "attack_targets", "attacks", "order", "knowledge", "stack", "pay", "actions"]
-reason = "702.999b, 509.1b: a restriction on blocking changes no attack, choice, payment or priority"
-
-[[not_modelled]]
-rule = "702.999b"
-features = ["ability:glimmer"]
-questions = ["block_order", "damage_order", "outcome", "can", "fix", "assignments"]
-"""
-KEYWORD_NOT_MODELLED = """
-% no rule: 702.999b (a throwaway of tests/test_contributing.py) is tested with the
-% blocking questions only: the others say it is not modelled where it is in play.
-not_modelled(rule("702.999b")) :- has(_,glimmer).
-% no rule: the answers it could change that no test checks.
-not_modelled_in(rule("702.999b"),(block_order;damage_order;outcome;can;fix;assignments)).
+questions = ["defending", "attack_targets", "attacks", "order", "knowledge", "stack", "pay", "actions", "block_order", "damage_order", "assignments"]
+reason = "702.999b, 509.1b: a restriction on blocking changes no attack, choice, payment, priority, APNAP order or division of damage"
 """
 KEYWORD_INDEX = (
-    'rule_text("702.999b", "glimmer: a creature with power 2 or less cannot block it '
-    '(a throwaway)", "glimmer: una creatura con forza 2 o meno non può bloccarla").\n'
+    'cr_rule("702.999b"). cr_section("702.999b","702"). cr_edition("702.999b","2026-04-17").\n'
+    'paraphrase("702.999b",en,"Glimmer (a throwaway): creatures with power 2 or less '
+    "can't block it.\").\n"
+    'paraphrase("702.999b",it,"Luccichio (di prova): le creature con forza 2 o meno '
+    'non possono bloccarla.").\n'
 )
 
 #: What the keyword recipe writes: and nothing else.
@@ -120,7 +127,6 @@ KEYWORD_FILES = {
     "rules/702_999_glimmer.lp",
     "kb/messages.lp",
     "kb/rule_index.lp",
-    "kb/not_modelled.lp",
     "tests/test_702_999_glimmer.py",
     "tests/interaction_matrix.toml",
     "docs/language.md",
@@ -141,9 +147,8 @@ def follow_the_keyword_recipe(root):
     _append(root / "kb/messages.lp", "\n" + MESSAGES)
     # 4. its tests
     (root / "tests/test_702_999_glimmer.py").write_text(TEST_FILE, encoding="utf-8")
-    # 5. its rows of the interaction matrix, and what it leaves not modelled
+    # 5. its rows of the interaction matrix
     _append(root / "tests/interaction_matrix.toml", KEYWORD_MATRIX_ROWS)
-    _append(root / "kb/not_modelled.lp", KEYWORD_NOT_MODELLED)
     # 6. its documentation: an example in docs/language.md, its name in docs/predicates.md
     _add(
         root / "docs/language.md",
@@ -271,6 +276,7 @@ QUESTION_FILES = {
     "docs/language.md",
     "docs/predicates.md",
     "tests/test_102_3_teammates.py",
+    "tests/test_question_registry.py",
     "tests/interaction_matrix.toml",
 }
 
@@ -310,8 +316,14 @@ def follow_the_question_recipe(root):
         "| `teammates.lp` | `teammate(P,Q)`: Q is on the asked player P's team |\n",
         after="for each asked payment that is possible |\n",
     )
-    # 6. its tests and its rows of the interaction matrix
+    # 6. its tests (and its line in the registry test's scenario of every kind),
+    # and its rows of the interaction matrix
     (root / "tests/test_102_3_teammates.py").write_text(QUESTION_TEST_FILE, encoding="utf-8")
+    _add(
+        root / "tests/test_question_registry.py",
+        "ask teammates for Ann\n",
+        after='ask assignments for "Bear"\n',
+    )
     _append(root / "tests/interaction_matrix.toml", QUESTION_MATRIX_ROWS)
 
 
@@ -319,7 +331,7 @@ def follow_the_question_recipe(root):
 
 IGNORED = ("__pycache__", ".pytest_cache", ".venv", ".git", ".ruff_cache")
 #: The checkout: what a clone holds (its tests, examples and bench included).
-CHECKOUT = ("src", "rules", "kb", "queries", "docs", "tests", "examples", "bench")
+CHECKOUT = ("src", "rules", "kb", "queries", "docs", "tests", "examples", "bench", ".ci")
 
 
 def _append(path, text):
@@ -410,7 +422,7 @@ def test_the_recipe_for_a_new_keyword_ability_makes_it_answerable_and_touches_it
         root, "-m", "pytest", "-p", "no:cacheprovider", "-n0", "-v", "tests/test_702_999_glimmer.py"
     )
     assert tests.returncode == 0, tests.stdout + tests.stderr
-    assert "2 passed" in tests.stdout, tests.stdout
+    assert "3 passed" in tests.stdout, tests.stdout
     # nothing else changed: not the grammar, not its tables, not Python
     assert _changed(root, files) == KEYWORD_FILES
 

@@ -16,40 +16,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mtgkb.rulebase.registry import ANSWER_CLASS_NAMES
+
 __version__ = "0.1.0"
 
 __all__ = [
-    "ActionsAnswer",
     "Answer",
     "Answerer",
-    "AssignmentsAnswer",
-    "AttackTargetsAnswer",
-    "AttacksAnswer",
-    "BlockOrderAnswer",
-    "BlocksAnswer",
-    "CanAnswer",
     "Change",
-    "DamageOrderAnswer",
     "Declaration",
-    "DefendingAnswer",
     "Edit",
-    "ExplainAnswer",
-    "FixAnswer",
     "Inconsistent",
-    "KnowledgeAnswer",
-    "LegalAnswer",
     "Limits",
     "Node",
-    "OrderAnswer",
     "Outcome",
-    "OutcomeAnswer",
-    "PayAnswer",
     "RuleBase",
     "RunError",
     "RunResult",
     "ScenarioError",
     "SolveTimeout",
-    "StackAnswer",
     "UnansweredAnswer",
     "UnsupportedAnswer",
     "UsageError",
@@ -59,6 +44,8 @@ __all__ = [
     "run",
     "run_many",
 ]
+# one typed answer class per kind of question (the registry names them)
+__all__ += ANSWER_CLASS_NAMES
 
 #: where each lazily imported public name lives
 _HOMES = {
@@ -71,36 +58,20 @@ _HOMES = {
     # the typed answers
     **dict.fromkeys(
         (
-            "ActionsAnswer",
-            "AssignmentsAnswer",
-            "AttackTargetsAnswer",
-            "AttacksAnswer",
-            "BlockOrderAnswer",
-            "BlocksAnswer",
-            "CanAnswer",
             "Change",
-            "DamageOrderAnswer",
             "Declaration",
-            "DefendingAnswer",
             "Edit",
-            "ExplainAnswer",
-            "FixAnswer",
             "Inconsistent",
-            "KnowledgeAnswer",
-            "LegalAnswer",
             "Node",
-            "OrderAnswer",
-            "OutcomeAnswer",
-            "PayAnswer",
             "RuleBase",
             "RunError",
             "RunResult",
-            "StackAnswer",
             "UnansweredAnswer",
             "UnsupportedAnswer",
             "Violation",
             "Answer",
             "ViolationKind",
+            *ANSWER_CLASS_NAMES,
         ),
         "mtgkb.output.models",
     ),

@@ -606,14 +606,12 @@ class StateWriter:
                 "can ",
                 *self.declaration(field_name, question["play"], path + "/play", base=True),
             ]
-        if kind in ("attack_targets", "assignments"):
-            return [
-                kind.replace("_", " "),
-                " for ",
-                self.obj(question["creature"], path + "/creature"),
-            ]
-        if kind == "actions":
-            return ["actions for ", self.player(question["player"], path + "/player")]
+        if len(entry.asked) == 1 and kind != "blocks":
+            # a question of one named parameter, written last after `for`
+            # (`ask attack targets for "C"`, `ask actions for P`: the registry's `asked`)
+            (name, of_type), where = entry.asked[0], f"{path}/{entry.asked[0][0]}"
+            named = self.player if of_type == "player" else self.obj
+            return [kind.replace("_", " "), " for ", named(question[name], where)]
         parts: list = [QUESTION_WORDS.get(kind, kind.replace("_", " "))]
         if kind == "blocks" and question.get("defender") is not None:
             parts += [" for ", self.player(question["defender"], path + "/defender")]

@@ -36,8 +36,8 @@ SCALARS: dict[str, Any] = {"str": str, "int": int, "bool": bool, "null": None, "
 
 
 def class_name(kind: str) -> str:
-    """`attack_targets` -> `AttackTargetsAnswer`."""
-    return "".join(part.capitalize() for part in kind.split("_")) + "Answer"
+    """`attack_targets` -> `AttackTargetsAnswer` (the registry names them)."""
+    return registry.answer_class_name(kind)
 
 
 def _split(text: str, separator: str) -> list[str]:

@@ -460,6 +460,17 @@ ENTRIES: tuple[Entry, ...] = (
 )
 
 BY_KIND: MappingProxyType[str, Entry] = MappingProxyType({e.kind: e for e in ENTRIES})
+
+
+def answer_class_name(kind: str) -> str:
+    """The name of a kind's typed answer class (mtgkb.output.models):
+    `attack_targets` -> `AttackTargetsAnswer`."""
+    return "".join(part.capitalize() for part in kind.split("_")) + "Answer"
+
+
+#: The typed answer class of each kind, by name (mtgkb.output.models makes them).
+ANSWER_CLASS_NAMES: tuple[str, ...] = tuple(answer_class_name(e.kind) for e in ENTRIES)
+
 BY_ASK: MappingProxyType[str, Entry] = MappingProxyType({e.ask: e for e in ENTRIES})
 
 # --- the tables the rest of mtgkb reads (views of the entries) ---------------
