@@ -295,6 +295,7 @@ def test_27_every_answer_of_every_scenario_file_fits_its_class(monkeypatch):
     assert asked == {entry.ask for entry in registry.ENTRIES}
 
 
+@pytest.mark.slow  # two copies of the rule base, each answered: the slow tier
 @pytest.mark.parametrize(
     ("house", "classes"),
     [

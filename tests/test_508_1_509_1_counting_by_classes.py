@@ -140,9 +140,9 @@ def _compare(seed: int) -> None:
     assert _class_counts(text, questions) == _plain_counts(text, questions), text
 
 
-# a thousand random games in the slow tier (MTGKB_EXAMPLES=all), thirty in the fast one
+# a thousand random games in the slow tier (MTGKB_EXAMPLES=all), ten in the fast one
 @settings(
-    max_examples=1000 if ALL_EXAMPLES else 30,
+    max_examples=1000 if ALL_EXAMPLES else 10,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],

@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import random
 
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -122,7 +123,10 @@ def _blocks_answer(text: str, engine: Engine | None = None) -> dict:
 
 
 @settings(
-    max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(60),
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 @given(st.integers(0, 10**6))
 def test_509_1_counts_equal_a_direct_enumeration_from_the_cr(seed):
@@ -133,7 +137,10 @@ def test_509_1_counts_equal_a_direct_enumeration_from_the_cr(seed):
 
 
 @settings(
-    max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(20),
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 @given(st.integers(0, 10**6))
 def test_509_1_counts_by_parts_equal_plain_enumeration(seed):

@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 import time
 
+import pytest
+
 from mtgkb.questions.answers import Limits
 from mtgkb.running.runner import answer_text
 
@@ -26,6 +28,7 @@ def test_603_3b_every_order_of_five_triggers_once():
     assert "complete" not in answer and "603.3b" in answer["rules"]
 
 
+@pytest.mark.slow  # 9! orders counted, 30,000 listed: the slow tier
 def test_603_3b_nine_triggers_stop_at_the_cap_in_linear_time_and_count_all():
     cap = 30000  # of 9! = 362,880: listing them with a list search took minutes
     start = time.process_time()
