@@ -461,7 +461,7 @@ def test_with_both_recipes_followed_the_whole_fast_tier_passes(tmp_path):
     fast = {**_env(root), "MTGKB_CACHE_DIR": str(tmp_path / "cache")}
     fast.pop("MTGKB_CACHE")
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-m", "not slow", "-q"],
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-m", "not slow"],
         capture_output=True,
         text=True,
         env=fast,
