@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 
 from .suite import COLD_FILE, FLOOR, Context, best, best_in_turn, mtgkb_command, part, warm_up
+from .targets import verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,13 +94,6 @@ def scenario(
     lines.append("combat damage")
     lines.extend(f"ask {q}" for q in questions)
     return "\n".join(lines) + "\n"
-
-
-def _target(name: str, value: float) -> str:
-    op, bound = TARGETS[name]
-    if (value <= bound) if op == "<=" else (value >= bound):
-        return f"target {op} {bound:g}: met"
-    return f"target {op} {bound:g}: missed by {value / bound:.1f}x"
 
 
 # --- floors ------------------------------------------------------------------
@@ -193,7 +187,7 @@ def bench_issue26(ctx: Context) -> None:
         "issue26",
         "8p x 50c: legal, blocks for P1 limit 5, outcome / floor",
         game,
-        _target("game", game),
+        verdict(TARGETS, "game", game),
     )
     report.add("issue26", "  " + _floor_note(floors["game"], TARGETS["game"][1]), "")
 
@@ -201,10 +195,10 @@ def bench_issue26(ctx: Context) -> None:
     answer = {} if stopped else json.loads(counted.stdout)["answers"][0]
     exact = answer.get("complete") is True
     count = times["count"]
-    verdict = _target("count", count) + ("" if exact else "; count NOT exact")
+    stands = verdict(TARGETS, "count", count) + ("" if exact else "; count NOT exact")
     if stopped:
-        verdict += f"; stopped by --timeout {COUNT_TIMEOUT} (the ratio is a lower bound)"
-    report.add("issue26", "2p x 100c: ask blocks / floor", count, verdict)
+        stands += f"; stopped by --timeout {COUNT_TIMEOUT} (the ratio is a lower bound)"
+    report.add("issue26", "2p x 100c: ask blocks / floor", count, stands)
     digits = len(str(answer.get("count", 0)))
     report.add("issue26", f"  count: {digits} digits, complete: {answer.get('complete')}", "")
     report.add("issue26", "  " + _floor_note(floors["count"], TARGETS["count"][1]), "")
@@ -224,7 +218,7 @@ def bench_issue26(ctx: Context) -> None:
         "issue26",
         f"batch: marginal per scenario, {n} x 4p x 8c, 3 questions / floor",
         marginal,
-        _target("batch", marginal),
+        verdict(TARGETS, "batch", marginal),
     )
     sample = {p: Path(p) for p in paths[:10]}
     per_file = _floors(ctx, sample, 1)
@@ -236,7 +230,7 @@ def bench_issue26(ctx: Context) -> None:
     )
 
     cold = best(ctx.versus_floor(run + [str(COLD_FILE)], ctx.repeat)) / ctx.floor()
-    report.add("issue26", "cold mtgkb run of c06 / floor", cold, _target("cold", cold))
+    report.add("issue26", "cold mtgkb run of c06 / floor", cold, verdict(TARGETS, "cold", cold))
     report.add("issue26", "  " + _floor_note(floors["cold"], TARGETS["cold"][1]), "")
 
     explain = times["explain25"]
@@ -245,10 +239,12 @@ def bench_issue26(ctx: Context) -> None:
         "issue26",
         "ask explain (+ legal, outcome), 8p x 25c / floor",
         explain,
-        _target("explain", explain),
+        verdict(TARGETS, "explain", explain),
     )
     report.add("issue26", "  " + _floor_note(floors["explain25"], TARGETS["explain"][1]), "")
-    report.add("issue26", "  8p x 50c / 8p x 25c", growth, _target("explain_growth", growth))
+    report.add(
+        "issue26", "  8p x 50c / 8p x 25c", growth, verdict(TARGETS, "explain_growth", growth)
+    )
     report.add("issue26", "  8x50 " + _floor_note(floors["explain50"], 10 * 2.5), "")
     data.update(
         game=game,

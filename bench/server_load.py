@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 
 from . import generate
+from .targets import verdict
 
 CLIENTS = (1, 8, 50)
 WORKERS = (1, 2)
@@ -50,15 +51,6 @@ TARGETS = {
     "median_ms_1_client": ("<=", 20.0),
     "per_floor_2_workers_8_clients": (">=", 6.0),
 }
-
-
-def verdict(name: str, value: float) -> str:
-    op, bound = TARGETS[name]
-    ok = value <= bound if op == "<=" else value >= bound
-    if ok:
-        return f"target {op} {bound:g}: met"
-    factor = value / bound if op == "<=" else bound / value
-    return f"target {op} {bound:g}: missed by {factor:.1f}x"
 
 
 def batch_bodies(n: int) -> list[bytes]:
@@ -281,7 +273,7 @@ def bench_server_load(ctx, command: list[str]) -> None:
         "server_load",
         "issue 26: median latency, warm, one client, 1 worker (ms)",
         one,
-        verdict("median_ms_1_client", one),
+        verdict(TARGETS, "median_ms_1_client", one),
     )
     local = in_process_median(bodies[:40]) * 1000
     report.add("server_load", "  the same scenarios answered in-process, warm: median (ms)", local)
@@ -290,7 +282,7 @@ def bench_server_load(ctx, command: list[str]) -> None:
         "server_load",
         "issue 26: 2 workers, 8 clients: scenarios per floor",
         throughput,
-        verdict("per_floor_2_workers_8_clients", throughput),
+        verdict(TARGETS, "per_floor_2_workers_8_clients", throughput),
     )
     data.update(median_ms_1_client=one, in_process_median_ms=local, per_floor_2x8=throughput)
     data["memory"] = memory_run(ctx, command, 2_000 if ctx.quick else MEMORY_REQUESTS)

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import generate
+from .targets import verdict
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -196,15 +197,6 @@ def _set_flags(speedups: bool) -> None:
             solve.COUNT_PARTS = speedups
 
 
-def _target(name: str, value: float) -> str:
-    op, bound = TARGETS[name]
-    ok = value <= bound if op == "<=" else value >= bound
-    if ok:
-        return f"target {op} {bound:g}: met"
-    factor = value / bound if op == "<=" else bound / value
-    return f"target {op} {bound:g}: missed by {factor:.1f}x"
-
-
 @dataclass
 class Context:
     """What every part is given: where to report, how often to repeat, the
@@ -261,7 +253,9 @@ def bench_cold(ctx: Context) -> None:
     measure(cmd, ctx.env)  # the first run of a rule base builds its analysis cache
     runs = ctx.versus_floor(cmd)
     ratio = best(runs) / ctx.floor()
-    ctx.report.add("cold", "mtgkb run, c06-like blocks file / floor", ratio, _target("cold", ratio))
+    ctx.report.add(
+        "cold", "mtgkb run, c06-like blocks file / floor", ratio, verdict(TARGETS, "cold", ratio)
+    )
     combat = ctx.versus_floor(mtgkb_command() + ["run", str(COMBAT_FILE), "--json"])
     other = best(combat) / ctx.floor()
     ctx.report.add("cold", "  3-player combat, legal + blocks + outcome / floor", other)
@@ -283,7 +277,9 @@ def bench_audit(ctx: Context) -> None:
         wall = best(runs) / ctx.floor()
         cpu = best_cpu(runs) / best_cpu(ctx.floor_runs)
         shown = "mtgkb audit " + (" ".join(options) or "(whole)")
-        ctx.report.add("audit", f"{shown} / floor, wall", wall, _target(f"audit_{name}", wall))
+        ctx.report.add(
+            "audit", f"{shown} / floor, wall", wall, verdict(TARGETS, f"audit_{name}", wall)
+        )
         ctx.report.add("audit", f"{shown} / floor, CPU (user + sys)", cpu)
         data[name], data[f"{name}_cpu"] = wall, cpu
     ctx.report.data["audit"] = data
@@ -325,7 +321,7 @@ def bench_batch(ctx: Context) -> None:
         "batch",
         f"marginal cost per scenario ({n} x 4p x 8c, 3 questions) / floor",
         ratio,
-        _target("batch", ratio),
+        verdict(TARGETS, "batch", ratio),
     )
     ctx.report.add("batch", f"  block counts exact: {exact} of {len(counts)}", "")
     data = {"n": n, "ratio": ratio, "exact_counts": exact, "counts": len(counts)}
@@ -358,7 +354,10 @@ def bench_game(ctx: Context) -> None:
     ratio = best(runs) / ctx.floor()
     peak, vs = _peak_vs_floor(ctx, cmd)
     ctx.report.add(
-        "game", "8 players x 50 creatures, legal + outcome / floor", ratio, _target("game", ratio)
+        "game",
+        "8 players x 50 creatures, legal + outcome / floor",
+        ratio,
+        verdict(TARGETS, "game", ratio),
     )
     ctx.report.add("game", f"  peak memory {peak / 1024:.0f} MB / floor's", vs)
     ctx.report.data["game"] = {"ratio": ratio, "peak_mb": peak / 1024, "peak_vs_floor": vs}
@@ -378,7 +377,7 @@ def bench_count(ctx: Context) -> None:
         "count",
         "exact count of 2 players x 100 creatures' block declarations / floor",
         ratio,
-        _target("count", ratio) + ("" if exact else " (count NOT exact)"),
+        verdict(TARGETS, "count", ratio) + ("" if exact else " (count NOT exact)"),
     )
     digits = len(str(answer.get("count", 0)))
     ctx.report.add("count", f"  count: {digits} digits, complete: {answer.get('complete')}", "")
@@ -405,9 +404,11 @@ def bench_explain(ctx: Context) -> None:
         "explain",
         "8 players x 25 creatures, legal + outcome + explain / floor",
         ratio,
-        _target("explain", ratio),
+        verdict(TARGETS, "explain", ratio),
     )
-    ctx.report.add("explain", "  8 x 50 / 8 x 25", growth, _target("explain_growth", growth))
+    ctx.report.add(
+        "explain", "  8 x 50 / 8 x 25", growth, verdict(TARGETS, "explain_growth", growth)
+    )
     ctx.report.data["explain"] = {"ratio": ratio, "growth": growth}
 
 
@@ -523,7 +524,7 @@ def bench_enumeration(ctx: Context) -> None:
         "enumeration",
         "6^6 block declarations counted: mtgkb models/s / clingo's enumeration",
         ratio,
-        _target("enumeration", ratio),
+        verdict(TARGETS, "enumeration", ratio),
     )
     ctx.report.data["enumeration"] = {"ratio": ratio}
 

@@ -16,6 +16,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import server_load  # noqa: E402
 from bench.suite import PARTS  # noqa: E402
+from bench.targets import verdict  # noqa: E402
 
 
 def test_the_server_load_part_is_registered():
@@ -54,6 +55,6 @@ def test_503s_are_told_apart_and_targets_judged():
     assert server_load.refusals([]) == ""
     assert server_load.refusals(["timeout", "busy", "timeout"]) == "503: 1 busy, 2 timeout"
     assert server_load.percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.99) == 5.0
-    assert server_load.verdict("median_ms_1_client", 10.0).endswith("met")
-    assert "missed by 2.0x" in server_load.verdict("median_ms_1_client", 40.0)
-    assert "missed by 3.0x" in server_load.verdict("per_floor_2_workers_8_clients", 2.0)
+    assert verdict(server_load.TARGETS, "median_ms_1_client", 10.0).endswith("met")
+    assert "missed by 2.0x" in verdict(server_load.TARGETS, "median_ms_1_client", 40.0)
+    assert "missed by 3.0x" in verdict(server_load.TARGETS, "per_floor_2_workers_8_clients", 2.0)
