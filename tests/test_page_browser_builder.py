@@ -24,10 +24,11 @@ from helpers.browser import (
     answered,
     arrows,
     chromium,
+    chromium_browser,
     crossing_arrows,
-    launch,
     open_scenario,
     screenshot_folder,
+    served_page,
     watch_errors,
 )
 
@@ -37,12 +38,11 @@ if CHROMIUM is None:
         "no Chromium to test the page in: install Debian's `chromium` (apt-get install chromium)",
         allow_module_level=True,
     )
-sync_api = pytest.importorskip(
+pytest.importorskip(
     "playwright.sync_api", reason="the page tests need Playwright: pip install playwright"
 )
 pytest.importorskip("fastapi", reason="the page is served by mtgkb[serve]")
 
-from helpers.serving import free_port, start_server, stop_server, wait_for  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -69,24 +69,14 @@ COMBAT = (
 
 @pytest.fixture(scope="module")
 def base_url():
-    port = free_port()
-    process = start_server(port)
-    try:
-        wait_for(f"http://127.0.0.1:{port}/health", 60)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop_server(process)
+    with served_page() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as playwright:
-        try:
-            launched = launch(playwright, CHROMIUM)
-        except Exception as err:  # noqa: BLE001 - any launch failure is a reason to skip
-            pytest.skip(f"Chromium at {CHROMIUM} does not start under Playwright: {err}")
+    with chromium_browser(CHROMIUM) as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import urllib.parse
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -32,6 +33,36 @@ def launch(playwright, executable: str):
     return playwright.chromium.launch(
         executable_path=executable, args=["--no-sandbox", "--disable-gpu"], timeout=60000
     )
+
+
+@contextmanager
+def served_page():
+    """The base URL of a real `mtgkb serve` on a free loopback port, stopped after."""
+    from .serving import free_port, start_server, stop_server, wait_for
+
+    port = free_port()
+    process = start_server(port)
+    try:
+        wait_for(f"http://127.0.0.1:{port}/health", 60)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop_server(process)
+
+
+@contextmanager
+def chromium_browser(executable: str):
+    """A launched headless Chromium, closed after; the test skips, saying why,
+    where Playwright cannot start it."""
+    import pytest
+    from playwright import sync_api
+
+    with sync_api.sync_playwright() as playwright:
+        try:
+            launched = launch(playwright, executable)
+        except Exception as err:  # noqa: BLE001 - any launch failure is a reason to skip
+            pytest.skip(f"Chromium at {executable} does not start under Playwright: {err}")
+        yield launched
+        launched.close()
 
 
 def watch_errors(page) -> list[str]:
