@@ -191,16 +191,27 @@ def _run(args: argparse.Namespace, limits: Limits) -> int:
     return status
 
 
+def _read_or_say(file: str) -> tuple[str, bytes] | None:
+    """One input file's name and bytes, or None once the reason it cannot be
+    read is on standard error (mtgkb.running.batch.read_input)."""
+    from mtgkb.running.batch import read_input
+
+    name, data, error = read_input(file)
+    if error is not None:
+        print(error, file=sys.stderr)
+        return None
+    return name, data
+
+
 def cmd_facts(args: argparse.Namespace) -> int:
     from mtgkb.language.errors import ScenarioError
     from mtgkb.language.facts import facts_text, scenario_facts
     from mtgkb.language.json_state import parse_scenario
-    from mtgkb.running.batch import read_input
 
-    name, data, error = read_input(args.file)
-    if error is not None:
-        print(error, file=sys.stderr)
+    read = _read_or_say(args.file)
+    if read is None:
         return EXIT_INPUT
+    name, data = read
     try:
         scenario = parse_scenario(data, name)
     except ScenarioError as err:
@@ -215,12 +226,11 @@ def cmd_convert(args: argparse.Namespace) -> int:
     """A scenario file as a JSON state, or a JSON state as a scenario file."""
     from mtgkb.language.errors import ScenarioError
     from mtgkb.language.json_state import convert
-    from mtgkb.running.batch import read_input
 
-    name, data, error = read_input(args.file)
-    if error is not None:
-        print(error, file=sys.stderr)
+    read = _read_or_say(args.file)
+    if read is None:
         return EXIT_INPUT
+    name, data = read
     try:
         sys.stdout.write(convert(data, name, args.to))
     except ScenarioError as err:
