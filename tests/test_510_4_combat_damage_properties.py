@@ -14,7 +14,14 @@ and, with prevention effects (615.1, 615.7), counters already on creatures
   damage reaches it (615.7);
 - prevented damage gains no life by lifelink and gives no poison counters;
 - a creature's toughness after combat is its toughness, plus its +1/+1 counters,
-  less its -1/-1 counters and the damage infect or wither sources dealt it (120.3d).
+  less its -1/-1 counters and the damage infect or wither sources dealt it (120.3d);
+
+and, with first strike or double strike gained, lost or pumped after the first
+step (510.4, 702.4c-d, 702.7b-c):
+
+- the first step's dealers are those with either ability as it began, the
+  regular step's those with neither then or with double strike now, each dealing
+  its power as it is in that step.
 """
 
 import clingo
@@ -313,3 +320,66 @@ def test_120_3d_122_1a_toughness_after_combat_counts_the_counters(facts):
     assert {n: m for n, m in found.get("damage_marked", [])} == {
         n: m for n, m in marked.items() if m > 0
     }
+
+
+# -------------------- changes between the two steps (510.4, 702.4c-d, 702.7b-c)
+
+STRIKE_ABILITIES = ["first_strike", "double_strike"]
+CHANGE_SHOW = "#show combat_dealt/5.\n"
+
+
+@st.composite
+def changed_combats(draw):
+    """Ann's unblocked attackers on Ben, with random changes after the first-strike step.
+
+    Returns the facts and, per attacker, (abilities and power at the start,
+    abilities and power after the changes), worked out here from the lines drawn.
+    """
+    facts = table(["Ann", "Ben"])
+    expected, lines = {}, []
+    for i in range(draw(st.integers(min_value=1, max_value=4))):
+        name = f"A{i}"
+        start = set(draw(st.lists(st.sampled_from(STRIKE_ABILITIES), max_size=2, unique=True)))
+        power = draw(st.integers(0, 4))
+        facts += creature("Ann", name, power, 3, *sorted(start))
+        facts += attack(name, "Ben")
+        after, first_power = set(start), power
+        for change in draw(st.lists(st.sampled_from(["gains", "loses", "gets"]), max_size=2)):
+            if change == "gets":
+                bonus = draw(st.integers(1, 3))
+                lines.append(f'after_first_strike("{name}",gets({bonus},0))')
+                power += bonus
+            else:
+                ability = draw(st.sampled_from(STRIKE_ABILITIES))
+                lines.append(f'after_first_strike("{name}",{change}({ability}))')
+                (after.add if change == "gains" else after.discard)(ability)
+        expected[name] = (start, first_power, after, power)
+    lines.append("combat_damage")
+    facts += "".join(f"event({i},{e}).\n" for i, e in enumerate(lines, start=1))
+    return facts, expected
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(changed_combats())
+def test_510_4_702_4d_702_7c_who_deals_damage_in_each_step_after_changes_between_them(case):
+    facts, expected = case
+    found = models("outcome", facts + CHANGE_SHOW + ask("outcome"))
+    assert len(found) == 1
+    dealt = {}
+    for atom in (clingo.parse_term(a) for a in found[0]):
+        if atom.name != "combat_dealt":
+            continue
+        _, step, source, recipient, n = args(atom)
+        assert recipient == "Ben"
+        dealt[(step, source)] = dealt.get((step, source), 0) + n
+    for name, (start, first_power, after, power) in expected.items():
+        # 702.7b: only creatures with first strike or double strike as the first
+        # step began deal damage in it (with the power they had then)
+        in_first = bool(start & {"first_strike", "double_strike"})
+        # 510.4: the regular step's dealers are those that had neither as the first
+        # step began (702.7c: gaining first strike later does not stop them), and
+        # those that have double strike now (702.4d: gained or kept; 702.4c)
+        in_regular = not in_first or "double_strike" in after
+        assert dealt.get(("first", name), 0) == (first_power if in_first else 0), (name, dealt)
+        # 510.1a: in the regular step it deals its power as it is then (the bonus included)
+        assert dealt.get(("regular", name), 0) == (power if in_regular else 0), (name, dealt)
