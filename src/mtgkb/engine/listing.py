@@ -102,12 +102,15 @@ class OrderedSearch:
     ):
         self.ctl, self.canonical, self.end, self.stop = ctl, canonical, end, stop
         universe = {}
-        for atom in ctl.symbolic_atoms:
-            if atom.is_fact:
-                continue  # (the same in every model: it orders nothing)
-            rank = canonical.rank(atom.symbol)
-            if rank is not None:
-                universe.setdefault(rank, atom.literal)
+        for name, arity in canonical.ranks:
+            # only the ranked predicates' atoms (not the whole ground program)
+            for positive in (True, False):
+                for atom in ctl.symbolic_atoms.by_signature(name, arity, positive):
+                    if atom.is_fact:
+                        continue  # (the same in every model: it orders nothing)
+                    rank = canonical.rank(atom.symbol)
+                    if rank is not None:
+                        universe.setdefault(rank, atom.literal)
         ranks = sorted(universe)
         self.place = {rank: i for i, rank in enumerate(ranks)}
         # bit i: a model differs from the preferred value at the atom of rank i
