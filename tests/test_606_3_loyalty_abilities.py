@@ -68,11 +68,33 @@ Rob controls planeswalker "Jace" loyalty 3
     assert out["legal"] is True
 
 
-def test_606_3_the_earlier_activation_must_name_a_planeswalker():
+def test_606_2_the_earlier_activation_must_name_a_planeswalker():
+    # 606.2: only planeswalkers have loyalty abilities: a table that says a creature
+    # activated one is bad input (rules/100_input_checks.lp), reported at the name
     text = TWO + 'Rob controls creature "Bear" 2/2\n"Bear" activated a loyalty ability this turn\n'
     with pytest.raises(ScenarioError, match="not a planeswalker") as error:
         mtgkb.run(text + "ask legal\n")
-    assert error.value.line == 5
+    assert (error.value.line, error.value.column) == (5, 1)
+    with pytest.raises(ScenarioError, match="non è un planeswalker"):
+        mtgkb.run(text + "ask legal\n", lang="it")
+
+
+@pytest.mark.parametrize("permanent", ['land "Mountain"', 'creature "Bear" 2/2'])
+def test_606_2_a_loyalty_ability_of_a_permanent_that_is_no_planeswalker_is_illegal(permanent):
+    # 606.2: a play, not bad input: legal false under 606.2, the other questions answered
+    name = permanent.split('"')[1]
+    text = TWO + f"Rob controls {permanent}\n"
+    text += f'Rob activates a loyalty ability of "{name}" targeting Alex\n'
+    out = mtgkb.run(text + "ask legal\nask outcome\n")
+    legal, outcome = out["answers"]
+    assert legal["legal"] is False and "606.2" in broken(legal)
+    found = [v for v in legal["violations"] if v["rule"] == "606.2"]
+    assert found[0]["objects"][0] == name and "only a planeswalker" in found[0]["message"]
+    assert outcome["life"] == {"Rob": 20, "Alex": 20}  # (103.4: the other question answered)
+    italian = mtgkb.run(text + "ask legal\n", lang="it")["answers"][0]["violations"]
+    assert any("solo un planeswalker" in v["message"] for v in italian if v["rule"] == "606.2")
+    # Jace's own activation stays legal beside it
+    assert ask(TWO + ACTIVATE, "legal")["legal"] is True
 
 
 def test_606_3_the_message_is_in_english_and_italian():

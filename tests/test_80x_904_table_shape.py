@@ -150,6 +150,16 @@ def test_702_22c_101_4d_810_4_904_2a_faults_of_one_statement_are_the_rule_bases(
     assert err.message == "there is one archenemy (904.2a); already given at line 3"
 
 
+def test_100_1_a_game_has_two_or_more_players_by_the_rule_base():
+    one = "players: Rob\nactive: Rob\n"
+    assert rules_broken(one)["too_few_players"] == {"100.1"}
+    assert where_of(one) == (1, 10)
+    assert error(one).message == "a game needs at least two players"
+    with pytest.raises(ScenarioError, match="almeno due giocatori"):
+        parse_text(one, "t.mtg", lang="it")
+    assert rules_broken("players: Rob, Alex\n") == {}
+
+
 def test_faults_of_one_statement_are_reported_with_the_names_in_file_order():
     # the band fault (line 4) comes before the unknown player (line 5), as before
     text = 'players: A, B\nA controls creature "X" 1/1\n"X" attacks B\nband "X"\nC loses 1 life\n'

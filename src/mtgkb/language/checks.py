@@ -1,8 +1,8 @@
 """Is the input one the rules allow? Asked of the rule base, before any question.
 
-The rules of a table's shape (805.1, 806.2b, 808.1, 809.1, 809.2, 810.1,
-810.11, 904.2, 904.2a) and the faults of one statement (702.22c, 101.4d,
-810.4, 904.2a) are in `rules/100_input_checks.lp`. This module only hands it
+The rules of a table's shape (100.1, 805.1, 806.2b, 808.1, 809.1, 809.2,
+810.1, 810.11, 904.2, 904.2a) and the faults of one statement (702.22c,
+101.4d, 606.2, 810.4, 904.2a) are in `rules/100_input_checks.lp`. This module only hands it
 the table facts and where each statement was written (`written(Part, Line,
 Column)`), grounds only the statements that can fire on them, and turns each
 `input_error` into (line, column, text) with its text from
@@ -77,6 +77,8 @@ def position_facts(sc: Scenario) -> list[Symbol]:
     for given in sc.commander_damage:
         part = Function("commander", [String(given.player), String(given.commander)])
         out.append(_at(part, given.at("commander")))
+    for setting in sc.loyalty_used:
+        out.append(_at(Function("loyalty_used", [String(setting.name)]), setting.at("name")))
     return out
 
 

@@ -157,8 +157,6 @@ class _Checker:
 
     def references(self) -> None:
         sc = self.sc
-        if len(sc.players) < 2:
-            self.add(sc.players[0].at(), "too_few_players")
         for key in ("active", "starting"):
             setting = sc.settings.get(key)
             if setting is not None:
@@ -291,8 +289,8 @@ class _Checker:
                 self.add(item.at("name"), "stack_item_on_battlefield", _q(item.name), kind)
         for setting in sc.lands_played:
             self.player(setting.name, setting.at("player"))
-        for setting in sc.loyalty_used:  # spec section 13 (606.3)
-            self.obj(setting.name, setting.at("name"), ("planeswalker",))
+        for setting in sc.loyalty_used:  # spec section 13 (606.3; 606.2 is the rule base's)
+            self.obj(setting.name, setting.at("name"))
         self.plays()
 
     def plays(self) -> None:
@@ -315,8 +313,6 @@ class _Checker:
                 cast_names[name] = play.line
             if play.kind == "activate" and play.name in self.players:
                 self.add(play.at("name"), "player_not_source", play.name)
-            if play.kind == "activate" and play.speed == "loyalty" and play.name in self.objects:
-                self.obj(play.name, play.at("name"), ("planeswalker",))
             for i, target in enumerate(play.targets):
                 where = play.at(f"target.{i}")
                 if target.name in self.players:
