@@ -54,6 +54,8 @@ class SharedGroundings:
         self.remaining = {tuple(g): sum(self.uses.get(name, 0) for name in g) for g in self.groups}
         self.asked = list(dict.fromkeys(asked))
         self.built: dict[tuple, Grounding] = {}
+        # what forward slicing read of the file's facts, shared by its groundings
+        self.readings: dict = {}
 
     def matches(self, scenario, fixed: list) -> bool:
         return (
@@ -70,10 +72,10 @@ class SharedGroundings:
         group = self.group_of(query)
         alone = group is None or (len(group) == 1 and self.uses.get(query, 0) <= 1)
         if alone or any(a not in self.asked for a in asked):
-            return Grounding([query], facts, engine=self.engine), ()
+            return Grounding([query], facts, engine=self.engine, readings=self.readings), ()
         if group not in self.built:
             self.built[group] = Grounding(
-                group, self.fixed, switchable=self.asked, engine=self.engine
+                group, self.fixed, switchable=self.asked, engine=self.engine, readings=self.readings
             )
         return self.built[group], asked
 

@@ -126,6 +126,7 @@ class Grounding:
         slicing: bool = True,
         engine: Engine | None = None,
         record: bool | None = None,
+        readings: dict | None = None,
     ):
         """Ground the rule base of `engine` with `queries` and `facts`. The
         `switchable` atoms (say the `asked/1` of each question) are externals,
@@ -134,7 +135,9 @@ class Grounding:
         #defined. Facts given as text (tests, plain clingo users) turn
         slicing off, as does `slicing=False` or the engine's option.
         `record`: whether to record the ground program and count by parts
-        only (None: when a counted query needs it)."""
+        only (None: when a counted query needs it). `readings`: what forward
+        slicing read of these facts, kept for the next grounding of the same
+        facts (Analysis.sources; the groundings of one file share it)."""
         self.queries = list(dict.fromkeys(queries))
         if not self.queries:
             raise ValueError("a grounding needs at least one query")
@@ -150,6 +153,7 @@ class Grounding:
             self._guards = {q: clingo.Function(GUARD, [clingo.Function(q)]) for q in self.queries}
         self._switchable = list(dict.fromkeys(switchable))
         self.facts, self.project = facts, project
+        self._readings = readings
         ctl = new_control(["--project=show"] if project else [], quiet)
         self.ctl = ctl
         self.recorder = None
@@ -218,7 +222,9 @@ class Grounding:
         derived = analysis.query_heads(self.queries)
         if derived is None:
             return kept
-        sources = analysis.sources([*facts, *self._switchable], also=derived)
+        sources = analysis.sources(
+            [*facts, *self._switchable], also=derived, readings=self._readings
+        )
         sources.setdefault(GUARD, set()).add(())
         return analysis.live(kept, sources)
 
@@ -310,7 +316,12 @@ class Grounding:
             return result
         counting = COUNTED_BY[query]
         forms = Grounding(
-            [counting], self.facts, switchable=self._switchable, engine=self.engine, record=False
+            [counting],
+            self.facts,
+            switchable=self._switchable,
+            engine=self.engine,
+            record=False,
+            readings=self._readings,
         )
         left = None if end is None else max(0.0, end - time.monotonic())
         derived = forms.solve(counting, max_models=1, timeout=left, true=on)
@@ -322,7 +333,12 @@ class Grounding:
             raise SolveTimeout() from None
         except Unsupported:
             recorded = Grounding(
-                [query], self.facts, switchable=self._switchable, engine=self.engine, record=True
+                [query],
+                self.facts,
+                switchable=self._switchable,
+                engine=self.engine,
+                record=True,
+                readings=self._readings,
             )
             left = None if end is None else max(0.0, end - time.monotonic())
             return recorded.solve(query, max_models=max_models, keep=keep, timeout=left, true=on)
