@@ -238,6 +238,7 @@ class Grounding:
         on_model: ModelCallback | None = None,
         true: Iterable[clingo.Symbol] = (),
         canonical: Canonical | None = None,
+        forms: Sequence[clingo.Symbol] | None = None,
     ) -> SolveResult:
         """The models of the rule base with `query` (one of this grounding's),
         the switchable atoms in `true` true and the others false.
@@ -247,9 +248,11 @@ class Grounding:
         `on_model`. With a `#minimize`/`#maximize` only optimal models count.
         With a `canonical` order (mtgkb.engine.listing), the models kept are
         the first ones in that order, sorted (else: as clingo found them).
+        `forms`: the model of the query's counting query on the same facts,
+        when solved already (a batch solves them for a chunk at once).
         """
         end = None if timeout is None else time.monotonic() + timeout
-        result = self._solve(query, max_models, keep, timeout, on_model, true)
+        result = self._solve(query, max_models, keep, timeout, on_model, true, forms)
         if canonical is not None and result.models:
             self._in_order(result, canonical, end)
         if result.complete and not result.satisfiable:
@@ -267,7 +270,7 @@ class Grounding:
             self.ctl, canonical, len(result.models), end=end, stop=SolveTimeout
         )
 
-    def _solve(self, query, max_models, keep, timeout, on_model, true) -> SolveResult:
+    def _solve(self, query, max_models, keep, timeout, on_model, true, forms=None) -> SolveResult:
         if query not in self.queries:
             raise ValueError(f"query {query!r} is not part of this grounding")
         for name, guard in self._guards.items():
@@ -278,7 +281,7 @@ class Grounding:
         end = None if timeout is None else time.monotonic() + timeout
         result = SolveResult()
         if self._by_classes(query) and on_model is None and self.project:
-            return self._solve_by_classes(query, result, max_models, keep, end, on, timeout)
+            return self._solve_by_classes(query, result, max_models, keep, end, on, forms)
         if self.recorder is not None and on_model is None:
             return self._solve_by_parts(query, result, max_models, keep, end, on)
         count_only = (
@@ -300,7 +303,7 @@ class Grounding:
         result.complete = bool(outcome.exhausted)
         return result
 
-    def _solve_by_classes(self, query, result, max_models, keep, end, on, timeout) -> SolveResult:
+    def _solve_by_classes(self, query, result, max_models, keep, end, on, forms) -> SolveResult:
         """The first `keep` models (None: all; at most `max_models`) by
         enumeration, and the exact count of all of them from the forms the
         query's counting query derives (mtgkb.engine.classes); when that
@@ -314,21 +317,23 @@ class Grounding:
             result.satisfiable = result.count > 0 or bool(outcome.satisfiable)
             result.complete = True
             return result
-        counting = COUNTED_BY[query]
-        forms = Grounding(
-            [counting],
-            self.facts,
-            switchable=self._switchable,
-            engine=self.engine,
-            record=False,
-            readings=self._readings,
-        )
-        left = None if end is None else max(0.0, end - time.monotonic())
-        derived = forms.solve(counting, max_models=1, timeout=left, true=on)
+        if forms is None:
+            counting = COUNTED_BY[query]
+            grounding = Grounding(
+                [counting],
+                self.facts,
+                switchable=self._switchable,
+                engine=self.engine,
+                record=False,
+                readings=self._readings,
+            )
+            left = None if end is None else max(0.0, end - time.monotonic())
+            derived = grounding.solve(counting, max_models=1, timeout=left, true=on)
+            forms = derived.models[0] if derived.models else None
         try:
-            if not derived.models:
+            if forms is None:
                 raise Unsupported("no forms derived")
-            count = count_space(derived.models[0], query, end)
+            count = count_space(forms, query, end)
         except TimeoutError:
             raise SolveTimeout() from None
         except Unsupported:

@@ -131,6 +131,7 @@ def _grounding(query: str, scenario, facts, session: Session) -> tuple[Grounding
 # (Session.ahead), keyed by scenario (identity), query and the question's
 # asked/1 atoms.
 SINGLE_MODEL_QUERIES = registry.SINGLE_MODEL_QUERIES
+COUNTED_BY = registry.COUNTED_BY
 
 
 def ahead_key(scenario, query: str, facts) -> tuple:
@@ -139,13 +140,20 @@ def ahead_key(scenario, query: str, facts) -> tuple:
 
 def single_model_solves(scenario, facts) -> list[tuple[str, list]]:
     """The (query, facts) of every single-model solve the file's questions
-    make, once each: a batch may solve them ahead (mtgkb.running.batch)."""
+    make, once each: a batch may solve them ahead (mtgkb.running.batch).
+    A listing question's counting query (registry.COUNTED_BY: the forms its
+    exact count reads) is one of them."""
     out: dict[tuple, tuple[str, list]] = {}
     for question in scenario.questions:
         query = QUERY_OF.get(question.kind, question.kind)
-        if question.kind not in ANSWERS or query not in SINGLE_MODEL_QUERIES:
+        if question.kind not in ANSWERS:
             continue
         own = facts_for(question, facts)
+        if query in COUNTED_BY and query_file(COUNTED_BY[query]).exists():
+            counting = COUNTED_BY[query]
+            out.setdefault(ahead_key(scenario, counting, own), (counting, own))
+        if query not in SINGLE_MODEL_QUERIES:
+            continue
         out.setdefault(ahead_key(scenario, query, own), (query, own))
         if _judges_play(question) and (judged := play_facts(scenario, facts)) is not None:
             out.setdefault(ahead_key(scenario, "legal", judged), ("legal", judged))
@@ -188,6 +196,10 @@ def _all_models(
     (mtgkb.questions.listing_order) when one is given."""
     session = Session() if session is None else session
     grounding, on = _grounding(query, scenario, facts, session)
+    forms = None
+    if query in COUNTED_BY and not isinstance(facts, str):
+        # the forms its exact count reads, when a batch solved them ahead
+        forms = session.ahead.pop(ahead_key(scenario, COUNTED_BY[query], facts), None)
     return grounding.solve(
         query,
         max_models=limits.max_models,
@@ -195,6 +207,7 @@ def _all_models(
         timeout=limits.timeout,
         true=on,
         canonical=canonical,
+        forms=forms,
     )
 
 
