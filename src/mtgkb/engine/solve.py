@@ -238,7 +238,7 @@ class Grounding:
         on_model: ModelCallback | None = None,
         true: Iterable[clingo.Symbol] = (),
         canonical: Canonical | None = None,
-        forms: Sequence[clingo.Symbol] | None = None,
+        forms: Callable[[], Sequence[clingo.Symbol] | None] | None = None,
     ) -> SolveResult:
         """The models of the rule base with `query` (one of this grounding's),
         the switchable atoms in `true` true and the others false.
@@ -248,16 +248,30 @@ class Grounding:
         `on_model`. With a `#minimize`/`#maximize` only optimal models count.
         With a `canonical` order (mtgkb.engine.listing), the models kept are
         the first ones in that order, sorted (else: as clingo found them).
-        `forms`: the model of the query's counting query on the same facts,
-        when solved already (a batch solves them for a chunk at once).
+        `forms`: gives the model of the query's counting query on the same
+        facts (None: not found), where the caller has it or can solve it in a
+        grounding it shares (a batch, a file's other questions); called only
+        when the count needs it.
         """
         end = None if timeout is None else time.monotonic() + timeout
         result = self._solve(query, max_models, keep, timeout, on_model, true, forms)
         if canonical is not None and result.models:
+            # (`forms` may have solved another query of this grounding meanwhile)
+            self._switch(query, true)
             self._in_order(result, canonical, end)
         if result.complete and not result.satisfiable:
             self.engine.unsatisfied += 1
         return result
+
+    def _switch(self, query: str, true: Iterable[clingo.Symbol]) -> set[clingo.Symbol]:
+        """The externals set for a solve of `query`: its guard on, the others
+        off, the switchable atoms in `true` true and the others false."""
+        for name, guard in self._guards.items():
+            self.ctl.assign_external(guard, name == query)
+        on = set(true)
+        for atom in self._switchable:
+            self.ctl.assign_external(atom, atom in on)
+        return on
 
     def _in_order(self, result: SolveResult, canonical: Canonical, end: float | None) -> None:
         """The kept models made the first ones in the canonical order: sorted
@@ -273,11 +287,7 @@ class Grounding:
     def _solve(self, query, max_models, keep, timeout, on_model, true, forms=None) -> SolveResult:
         if query not in self.queries:
             raise ValueError(f"query {query!r} is not part of this grounding")
-        for name, guard in self._guards.items():
-            self.ctl.assign_external(guard, name == query)
-        on = set(true)
-        for atom in self._switchable:
-            self.ctl.assign_external(atom, atom in on)
+        on = self._switch(query, true)
         end = None if timeout is None else time.monotonic() + timeout
         result = SolveResult()
         if self._by_classes(query) and on_model is None and self.project:
@@ -317,6 +327,7 @@ class Grounding:
             result.satisfiable = result.count > 0 or bool(outcome.satisfiable)
             result.complete = True
             return result
+        forms = forms() if forms is not None else None
         if forms is None:
             counting = COUNTED_BY[query]
             grounding = Grounding(

@@ -198,8 +198,19 @@ def _all_models(
     grounding, on = _grounding(query, scenario, facts, session)
     forms = None
     if query in COUNTED_BY and not isinstance(facts, str):
-        # the forms its exact count reads, when a batch solved them ahead
-        forms = session.ahead.pop(ahead_key(scenario, COUNTED_BY[query], facts), None)
+        counting = COUNTED_BY[query]
+        # the forms its exact count reads: solved ahead by a batch, else (when
+        # the count needs them) on their own, as one model of the file
+        # (measured: grouping the counting query with the file's other
+        # questions made its grounding larger where the listing needs no count)
+        ahead = session.ahead.pop(ahead_key(scenario, counting, facts), None)
+
+        def forms() -> list[clingo.Symbol] | None:
+            if ahead is not None:
+                return ahead
+            model = solve_single(counting, scenario, facts, limits, session)
+            return model or None
+
     return grounding.solve(
         query,
         max_models=limits.max_models,
