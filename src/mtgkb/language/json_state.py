@@ -133,12 +133,11 @@ def _schema_message(error, state: dict, lang: str = "en") -> tuple[str, str]:
         holder: Any = state
         for key in where:
             holder = holder[key]
-        kind = next((holder[k] for k in ("kind", "ask", "type", "change") if k in holder), None)
+        named = next((holder[k] for k in ("kind", "ask", "type", "change") if k in holder), None)
         extra = next((k for k, v in holder.items() if v is error.instance), None)
         where += [extra] if extra is not None else []
-        message = say(
-            "schema_not_field", lang, json.dumps(kind) if kind else say("schema_this_item", lang)
-        )
+        item = json.dumps(named) if named else say("schema_this_item", lang)
+        message = say("schema_not_field", lang, item)
     elif validator == "type":
         kinds = expected if isinstance(expected, list) else [expected]
         types = [say(_TYPE_KINDS[k], lang) if k in _TYPE_KINDS else k for k in kinds]
@@ -184,6 +183,8 @@ def _schema_message(error, state: dict, lang: str = "en") -> tuple[str, str]:
         message = say(kind, lang, expected)
     elif validator == "uniqueItems":
         message = say("schema_unique", lang)
+    elif validator in ("oneOf", "anyOf") and error.context:  # (no alternative fits)
+        message = say("schema_no_variant", lang, repr(error.instance))
     else:
         message = error.message  # (jsonschema's own words)
     return pointer(*where), message
