@@ -200,6 +200,16 @@ def input_text(kind: str, language: str = "en") -> str:
     return texts.get(language, {}).get(kind) or texts["en"].get(kind, kind)
 
 
+# a place for an argument in a text: {1}, {2}, ...
+_PLACE = re.compile(r"\{(\d+)\}")
+
+
+def say(kind: str, language: str = "en", *args: object) -> str:
+    """The text of `kind` in `language` (input_text), {1}, {2}, ... the
+    `args` as written (one pass: an argument's own braces stay)."""
+    return _PLACE.sub(lambda m: str(args[int(m.group(1)) - 1]), input_text(kind, language))
+
+
 @cache
 def _texts_of(program: _Checks) -> dict[str, dict[str, str]]:
     ctl = new_control(logger=quiet)

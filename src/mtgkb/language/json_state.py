@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from mtgkb.language.checks import say
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.model import Scenario
 from mtgkb.language.parser import MAX_BYTES, parse_text, read_text
@@ -57,113 +58,135 @@ def is_state(source: Any) -> bool:
     return False
 
 
-def state_json(state: dict, filename: str = "<state>") -> str:
+def state_json(state: dict, filename: str = "<state>", lang: str = "en") -> str:
     """A state given as a dict, as JSON text (to send to a worker); a dict
     that is no JSON data (a set in it, nested past any state) is an error."""
     try:
         return json.dumps(state, ensure_ascii=False, allow_nan=False)
     except RecursionError:
-        raise state_error(filename, "/", "the state nests too deep to be a state") from None
+        raise state_error(filename, "/", say("state_too_deep", lang)) from None
     except (TypeError, ValueError) as err:
-        raise state_error(filename, "/", f"not JSON data: {err}") from None
+        raise state_error(filename, "/", say("state_not_json_data", lang, err)) from None
 
 
-def decode(source: Any, filename: str) -> dict:
+def decode(source: Any, filename: str, lang: str = "en") -> dict:
     """The JSON object of a state given as a dict, text or UTF-8 bytes."""
     if isinstance(source, dict):
         data = source
     else:
+        too_large = say("state_too_large", lang, MAX_BYTES // 1024)
         if isinstance(source, (bytes, bytearray, memoryview)):
             raw = bytes(source)
             if len(raw) > MAX_BYTES:
-                raise state_error(
-                    filename, "/", f"the state is larger than {MAX_BYTES // 1024} KiB"
-                )
+                raise state_error(filename, "/", too_large)
             try:
                 source = raw.decode("utf-8")
             except UnicodeDecodeError as err:
-                raise state_error(
-                    filename,
-                    "/",
-                    f"the state is not valid UTF-8 ({err.reason} at byte {err.start})",
-                ) from None
+                message = say("state_not_utf8", lang, err.reason, err.start)
+                raise state_error(filename, "/", message) from None
         elif len(source.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-            raise state_error(filename, "/", f"the state is larger than {MAX_BYTES // 1024} KiB")
+            raise state_error(filename, "/", too_large)
         try:
             data = json.loads(source.lstrip("\ufeff"))
         except RecursionError:
-            raise state_error(filename, "/", "the JSON nests too deep to be a state") from None
+            raise state_error(filename, "/", say("json_too_deep", lang)) from None
         except ValueError as err:
-            raise state_error(filename, "/", f"not JSON: {err}") from None
+            raise state_error(filename, "/", say("state_not_json", lang, err)) from None
     if not isinstance(data, dict):
-        raise state_error(filename, "/", "a state is a JSON object")
+        raise state_error(filename, "/", say("state_not_object", lang))
     return data
 
 
-_TYPE_WORDS = {
-    "object": "an object",
-    "array": "a list",
-    "string": "a string",
-    "integer": "an integer",
-    "boolean": "true or false",
-    "number": "a number",
-    "null": "null",
+# What a JSON value of each type is (kb/input_messages.lp).
+_TYPE_KINDS = {
+    "object": "type_object",
+    "array": "type_array",
+    "string": "type_string",
+    "integer": "type_integer",
+    "boolean": "type_boolean",
+    "number": "noun_number",
+    "null": "type_null",
+}
+# What a text of each pattern of the schema ($defs) is: its description, said
+# in the language asked.
+_PATTERN_KINDS = {
+    "player": "pattern_player",
+    "name": "pattern_name",
+    "playerOrName": "pattern_player_or_name",
+    "word": "pattern_word",
 }
 
 
-def _schema_message(error, state: dict) -> tuple[str, str]:
-    """(JSON path, message) of one jsonschema error, said plainly."""
+def _pattern_text(part: dict, lang: str) -> str:
+    """What a text matching the schema `part` (with a pattern) is."""
+    for name, kind in _PATTERN_KINDS.items():
+        if schema()["$defs"].get(name) == part:
+            return say(kind, lang)
+    return part.get("description") or say("schema_matching", lang, part["pattern"])
+
+
+def _schema_message(error, state: dict, lang: str = "en") -> tuple[str, str]:
+    """(JSON path, message) of one jsonschema error, said plainly in `lang`."""
     where = list(error.absolute_path)
     validator, expected = error.validator, error.validator_value
     if validator is None:  # a field this kind does not have (a `false` schema)
         holder: Any = state
         for key in where:
             holder = holder[key]
-        kind = next((holder[k] for k in ("kind", "ask", "type", "change") if k in holder), None)
+        named = next((holder[k] for k in ("kind", "ask", "type", "change") if k in holder), None)
         extra = next((k for k, v in holder.items() if v is error.instance), None)
         where += [extra] if extra is not None else []
-        message = "not a field of " + (json.dumps(kind) if kind else "this item")
+        item = json.dumps(named) if named else say("schema_this_item", lang)
+        message = say("schema_not_field", lang, item)
     elif validator == "type":
         kinds = expected if isinstance(expected, list) else [expected]
-        message = "must be " + " or ".join(_TYPE_WORDS.get(k, k) for k in kinds)
+        types = [say(_TYPE_KINDS[k], lang) if k in _TYPE_KINDS else k for k in kinds]
+        message = say("schema_must_be", lang, say("word_or", lang).join(types))
     elif validator == "required":
         missing = next((k for k in expected if k not in (error.instance or {})), expected[0])
-        message = f"'{missing}' is required"
+        message = say("schema_required", lang, missing)
     elif validator == "additionalProperties":
         known = set(error.schema.get("properties", {}))
         extra = sorted(k for k in error.instance if k not in known)
         where.append(extra[0] if extra else "")
-        message = "unknown field"
+        message = say("schema_unknown_field", lang)
         if known and extra:
             close = closest(extra[0], sorted(known))
-            message += did_you_mean(extra[0], close) if close else ""
-            message += f" (known: {', '.join(sorted(known))})"
+            message += did_you_mean(extra[0], close, lang) if close else ""
+            message += say("hint_known", lang, ", ".join(sorted(known)))
     elif validator == "enum" or validator == "const":
         values = expected if validator == "enum" else [expected]
-        message = "must be one of: " + ", ".join(json.dumps(v) for v in values)
+        message = say("schema_one_of", lang, ", ".join(json.dumps(v) for v in values))
     elif validator == "pattern":
-        what = error.schema.get("description", f"text matching {expected}")
-        message = f"{json.dumps(error.instance, ensure_ascii=False)} is not {what}"
+        value = json.dumps(error.instance, ensure_ascii=False)
+        message = say("value_is_not", lang, value, _pattern_text(error.schema, lang))
     elif validator == "minimum":
-        message = f"must be at least {expected}"
+        message = say("schema_at_least", lang, expected)
     elif validator == "maximum":
-        message = f"must be at most {expected}"
+        message = say("schema_at_most", lang, expected)
     elif validator in ("minItems", "minLength", "minProperties"):
-        message = {
-            "minItems": f"must have at least {expected} item(s)",
-            "minLength": "may not be empty" if expected == 1 else f"needs {expected} characters",
-            "minProperties": f"must have at least {expected} field(s)",
-        }[validator]
+        if validator == "minLength" and expected == 1:
+            message = say("schema_not_empty", lang)
+        else:
+            kind = {
+                "minItems": "schema_min_items",
+                "minLength": "schema_min_length",
+                "minProperties": "schema_min_fields",
+            }[validator]
+            message = say(kind, lang, expected)
     elif validator in ("maxItems", "maxLength", "maxProperties"):
-        message = {
-            "maxItems": f"may have at most {expected} item(s)",
-            "maxLength": f"may be at most {expected} characters long",
-            "maxProperties": f"may have at most {expected} field(s)",
+        kind = {
+            "maxItems": "schema_max_items",
+            "maxLength": "schema_max_length",
+            "maxProperties": "schema_max_fields",
         }[validator]
+        message = say(kind, lang, expected)
     elif validator == "uniqueItems":
-        message = "names the same item twice"
+        message = say("schema_unique", lang)
+    elif validator in ("oneOf", "anyOf") and error.context:  # (no alternative fits)
+        message = say("schema_no_variant", lang, repr(error.instance))
     else:
-        message = error.message
+        message = error.message  # (jsonschema's own words)
     return pointer(*where), message
 
 
@@ -174,7 +197,7 @@ def _validator():
     return Draft202012Validator(schema())
 
 
-def check_schema(state: dict, filename: str) -> None:
+def check_schema(state: dict, filename: str, lang: str = "en") -> None:
     """Refuse a state the schema does not describe, naming the JSON path
     of the first fault."""
     from jsonschema.exceptions import best_match
@@ -182,31 +205,32 @@ def check_schema(state: dict, filename: str) -> None:
     try:
         error = best_match(_validator().iter_errors(state))
     except RecursionError:
-        raise state_error(filename, "/", "the state nests too deep to be a state") from None
+        raise state_error(filename, "/", say("state_too_deep", lang)) from None
     if error is not None:
-        path, message = _schema_message(error, state)
+        path, message = _schema_message(error, state, lang)
         raise state_error(filename, path, message)
 
 
-def read_state(source: Any, filename: str = "<state>") -> Scenario:
+def read_state(source: Any, filename: str = "<state>", lang: str = "en") -> Scenario:
     """A JSON state read into a Scenario, not yet validated (like
-    parser.read_text); its `origin` maps its text back to the JSON."""
-    state = decode(source, filename)
-    check_schema(state, filename)
-    lines = write_state(state, filename)
+    parser.read_text); its `origin` maps its text back to the JSON. Its
+    errors speak `lang`."""
+    state = decode(source, filename, lang)
+    check_schema(state, filename, lang)
+    lines = write_state(state, filename, lang)
     try:
-        scenario = read_text(lines.text(), filename)
+        scenario = read_text(lines.text(), filename, lang)
     except ScenarioError as err:
         raise lines.map.located(err) from None
     scenario.origin = lines.map
     return scenario
 
 
-def read_scenario(source: Any, filename: str = "<stdin>") -> Scenario:
-    """Scenario text or a JSON state, read but not validated."""
+def read_scenario(source: Any, filename: str = "<stdin>", lang: str = "en") -> Scenario:
+    """Scenario text or a JSON state, read but not validated (its errors in `lang`)."""
     if is_state(source):
-        return read_state(source, filename)
-    return read_text(source, filename)
+        return read_state(source, filename, lang)
+    return read_text(source, filename, lang)
 
 
 def validate_scenario(scenario: Scenario, lang: str = "en", checked: list | None = None) -> None:
@@ -221,7 +245,7 @@ def validate_scenario(scenario: Scenario, lang: str = "en", checked: list | None
 
 def parse_scenario(source: Any, filename: str = "<stdin>", lang: str = "en") -> Scenario:
     """Scenario text or a JSON state, read and validated (parser.parse_text)."""
-    scenario = read_scenario(source, filename)
+    scenario = read_scenario(source, filename, lang)
     validate_scenario(scenario, lang)
     return scenario
 

@@ -2,7 +2,9 @@
 
 `parse_text(text_or_bytes, filename)` and `parse_file(path)` return a
 validated `Scenario` or raise `ScenarioError` (with file, line, column and
-the source line); no other exception escapes for any input.
+the source line); no other exception escapes for any input. Every message
+is a text of kb/input_messages.lp (mtgkb.language.checks.say), in the
+language asked (`lang`: en, it).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from mtgkb.language.checks import say
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.model import (
     Ability,
@@ -188,7 +191,18 @@ def _words_after_names(vocab: Vocabulary) -> frozenset[str]:
 
 
 class ReadTimeout(Exception):
-    """The input did not arrive within the time allowed for reading it."""
+    """The input did not arrive within the time allowed for reading it
+    (`timeout`: the seconds allowed; `message(lang)`: what to say)."""
+
+    def __init__(self, timeout: float) -> None:
+        super().__init__(timeout)
+        self.timeout = timeout
+
+    def message(self, lang: str = "en") -> str:
+        return say("read_timeout", lang, f"{self.timeout:g}")
+
+    def __str__(self) -> str:
+        return self.message()
 
 
 def read_source(path: str | os.PathLike, timeout: float | None = None) -> bytes:
@@ -213,7 +227,7 @@ def read_source(path: str | os.PathLike, timeout: float | None = None) -> bytes:
             if end is not None:
                 left = end - time.monotonic()
                 if left <= 0 or not select.select([fd], [], [], left)[0]:
-                    raise ReadTimeout(f"no input within the time-out of {timeout:g} s")
+                    raise ReadTimeout(timeout)
             try:
                 chunk = os.read(fd, min(1 << 16, MAX_BYTES + 1 - size))
             except BlockingIOError:
@@ -228,40 +242,40 @@ def read_source(path: str | os.PathLike, timeout: float | None = None) -> bytes:
     return b"".join(chunks)
 
 
-def parse_file(path: str | os.PathLike) -> Scenario:
-    """Read and parse one scenario file."""
+def parse_file(path: str | os.PathLike, lang: str = "en") -> Scenario:
+    """Read and parse one scenario file (its errors in `lang`)."""
     name = str(path)
     try:
         data = read_source(path)
     except (OSError, ValueError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise ScenarioError(
-            f"cannot read the file: {reason}", filename=name, line=0, column=0
+            say("read_failed", lang, reason), filename=name, line=0, column=0
         ) from None
-    return parse_text(data, filename=name)
+    return parse_text(data, filename=name, lang=lang)
 
 
 def parse_text(text: str | bytes, filename: str = "<stdin>", lang: str = "en") -> Scenario:
     """Parse scenario text (str, or bytes in UTF-8) into a validated Scenario;
-    the errors the rule base finds in the table speak `lang`."""
-    scenario = read_text(text, filename)
+    its errors, of syntax and of the table, speak `lang`."""
+    scenario = read_text(text, filename, lang)
     validate(scenario, lang)
     return scenario
 
 
-def read_text(text: str | bytes, filename: str = "<stdin>") -> Scenario:
+def read_text(text: str | bytes, filename: str = "<stdin>", lang: str = "en") -> Scenario:
     """Scenario text read into a Scenario, not yet validated (parse_text
-    validates it: mtgkb.language.validate)."""
-    text = _decode(text, filename)
+    validates it: mtgkb.language.validate); its syntax errors speak `lang`."""
+    text = _decode(text, filename, lang)
     lines = text.split("\n")
-    _check_characters(text, lines, filename)
+    _check_characters(text, lines, filename, lang)
     try:
         tree = grammar().parse(text + "\n", start="start")
     except UnexpectedInput as exc:
-        error = _syntax_error(exc, lines, filename)
+        error = _syntax_error(exc, lines, filename, lang)
         # A keyword used as a name misleads the parser on a later line: say so.
-        raise _keyword_name_error(lines, filename, error.line) or error from None
-    return _Builder(filename, lines).build(tree)
+        raise _keyword_name_error(lines, filename, error.line, lang) or error from None
+    return _Builder(filename, lines, lang).build(tree)
 
 
 # -------------------- bytes and characters
@@ -273,11 +287,11 @@ def _line_col(text: str, index: int) -> tuple[int, int]:
     return line, index - start + 1
 
 
-def _decode(text: str | bytes, filename: str) -> str:
+def _decode(text: str | bytes, filename: str, lang: str = "en") -> str:
     if isinstance(text, (bytes, bytearray, memoryview)):
         data = bytes(text)
         if len(data) > MAX_BYTES:
-            _too_big(data[: MAX_BYTES + 1].decode("utf-8", "replace"), filename)
+            _too_big(data[: MAX_BYTES + 1].decode("utf-8", "replace"), filename, lang)
         try:
             decoded = data.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -285,7 +299,7 @@ def _decode(text: str | bytes, filename: str) -> str:
             line, col = _line_col(good, len(good))
             shown = data.split(b"\n")[line - 1].decode("utf-8", "replace")
             raise ScenarioError(
-                f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+                say("not_utf8", lang, f"{data[exc.start]:02x}"),
                 filename=filename,
                 line=line,
                 column=col,
@@ -297,10 +311,10 @@ def _decode(text: str | bytes, filename: str) -> str:
             len(decoded) > MAX_BYTES // 4
             and len(decoded.encode("utf-8", "surrogatepass")) > MAX_BYTES
         ):
-            _too_big(decoded, filename)
+            _too_big(decoded, filename, lang)
     else:
         raise ScenarioError(
-            f"expected text or bytes, not {type(text).__name__}",
+            say("not_text", lang, type(text).__name__),
             filename=filename,
             line=0,
             column=0,
@@ -310,22 +324,21 @@ def _decode(text: str | bytes, filename: str) -> str:
     return decoded.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _too_big(text: str, filename: str) -> None:
+def _too_big(text: str, filename: str, lang: str = "en") -> None:
     # The line holding the first byte past the limit.
+    message = say("file_too_large", lang, MAX_BYTES // 1024)
     size = 0
     for number, line in enumerate(text.split("\n"), start=1):
         size += len(line.encode("utf-8", "surrogatepass")) + 1
         if size > MAX_BYTES:
             raise ScenarioError(
-                f"the file is larger than {MAX_BYTES // 1024} KiB",
+                message,
                 filename=filename,
                 line=number,
                 column=1,
                 source_line=line[:400],
             )
-    raise ScenarioError(
-        f"the file is larger than {MAX_BYTES // 1024} KiB", filename=filename, line=1, column=1
-    )
+    raise ScenarioError(message, filename=filename, line=1, column=1)
 
 
 # Control characters other than tab, form feed and vertical tab (newlines
@@ -333,12 +346,12 @@ def _too_big(text: str, filename: str) -> None:
 _BAD_CHAR = re.compile(r"[\x00-\x08\x0e-\x1f\x7f\x80-\x9f\ud800-\udfff]")
 
 
-def _check_characters(text: str, lines: list[str], filename: str) -> None:
+def _check_characters(text: str, lines: list[str], filename: str, lang: str = "en") -> None:
     bad = _BAD_CHAR.search(text)
     if bad:
         line, col = _line_col(text, bad.start())
         raise ScenarioError(
-            f"character U+{ord(bad.group()):04X} is not allowed in a scenario file",
+            say("character_not_allowed", lang, f"{ord(bad.group()):04X}"),
             filename=filename,
             line=line,
             column=col,
@@ -348,13 +361,16 @@ def _check_characters(text: str, lines: list[str], filename: str) -> None:
 
 # -------------------- syntax errors
 
+# The terminals said in words (kb/input_messages.lp), and those shown as written.
+_TOKEN_KINDS = {
+    "_NL": "token_end_of_line",
+    "$END": "token_end_of_file",
+    "NAME": "token_player_name",
+    "STRING": "token_quoted_name",
+    "WORD": "token_word",
+    "SIGNED_INT": "noun_number",
+}
 _TOKEN_WORDS = {
-    "_NL": "end of line",
-    "$END": "end of file",
-    "NAME": "a player name",
-    "STRING": 'a quoted name ("...")',
-    "WORD": "a word",
-    "SIGNED_INT": "a number",
     "POSS": "'s",
     "CANT": "can't",
     "TYPEWALK": "<type>walk",
@@ -369,7 +385,9 @@ _TOKEN_WORDS = {
 }
 
 
-def _describe(terminal: str) -> str:
+def _describe(terminal: str, lang: str = "en") -> str:
+    if terminal in _TOKEN_KINDS:
+        return say(_TOKEN_KINDS[terminal], lang)
     if terminal in _TOKEN_WORDS:
         return _TOKEN_WORDS[terminal]
     if terminal.isupper() and terminal.isidentifier():
@@ -377,9 +395,9 @@ def _describe(terminal: str) -> str:
     return terminal
 
 
-def _expected(names: Any) -> str:
+def _expected(names: Any, lang: str = "en") -> str:
     """The words expected, every one (or none: mtgkb.language.suggest.listed)."""
-    return listed(sorted({_describe(n) for n in names or ()}))
+    return listed(sorted({_describe(n, lang) for n in names or ()}), lang)
 
 
 @cache
@@ -392,7 +410,7 @@ def grammar_keywords() -> dict[str, str]:
     }
 
 
-def _suggestion(value: str, expected: Any, line: str, column: int) -> str:
+def _suggestion(value: str, expected: Any, line: str, column: int, lang: str = "en") -> str:
     """The closest keyword to the word the parser stopped at (among those it
     expected there), else to a mistyped word earlier in the line."""
     first = re.match(r"[A-Za-z][A-Za-z'’-]*", value)
@@ -400,12 +418,12 @@ def _suggestion(value: str, expected: Any, line: str, column: int) -> str:
         wanted = [w for w, name in grammar_keywords().items() if name in set(expected)]
         close = closest(first.group(), wanted)
         if close is not None:
-            return did_you_mean(first.group(), close)
+            return did_you_mean(first.group(), close, lang)
     typo = typo_in_line(line, column, grammar_keywords()) or typo_in_word(
         line, column, grammar_keywords()
     )
     if typo is not None:
-        return f"; did you mean '{typo[1]}' (not '{typo[0]}')?"
+        return say("hint_typo", lang, typo[1], typo[0])
     return ""
 
 
@@ -429,21 +447,24 @@ def _code_end(line: str) -> int:
     return len(line[:end].rstrip())
 
 
-def _syntax_error(exc: UnexpectedInput, lines: list[str], filename: str) -> ScenarioError:
+def _syntax_error(
+    exc: UnexpectedInput, lines: list[str], filename: str, lang: str = "en"
+) -> ScenarioError:
     line = getattr(exc, "line", None) or 1
     column = getattr(exc, "column", None) or 1
     if isinstance(exc, UnexpectedCharacters):
         char = exc.char
         if char == '"':
-            message = 'unterminated quoted name (or a backslash escape other than \\" and \\\\)'
+            message = say("syntax_unterminated_quote", lang)
         else:
-            message = f"unexpected character {char!r}" + _expected(exc.allowed)
+            message = say("syntax_unexpected_character", lang, repr(char))
+            message += _expected(exc.allowed, lang)
             source = lines[line - 1] if 1 <= line <= len(lines) else ""
-            message += _suggestion("", (), source, column)
+            message += _suggestion("", (), source, column, lang)
     elif isinstance(exc, UnexpectedToken):
         token = exc.token
         if token.type in ("_NL", "$END"):
-            message = "the statement ends too early"
+            message = say("syntax_ends_early", lang)
             # A statement cut short: point just past its last character.
             line = token.line if isinstance(token.line, int) else len(lines)
             if not (1 <= line <= len(lines)):
@@ -452,21 +473,21 @@ def _syntax_error(exc: UnexpectedInput, lines: list[str], filename: str) -> Scen
         else:
             value = str(token.value)
             shown = value if len(value) <= 40 else value[:40] + "..."
-            message = f"unexpected {shown!r}"
+            message = say("syntax_unexpected", lang, repr(shown))
         expected = exc.accepts or exc.expected
-        message += _expected(expected)
+        message += _expected(expected, lang)
         source = lines[line - 1] if 1 <= line <= len(lines) else ""
-        message += _suggestion(str(token.value), expected, source, column)
+        message += _suggestion(str(token.value), expected, source, column, lang)
     elif isinstance(exc, UnexpectedEOF):
         line = len(lines)
         column = len(lines[-1]) + 1 if lines else 1
-        message = "the file ends in the middle of a statement" + _expected(exc.expected)
+        message = say("syntax_file_ends", lang) + _expected(exc.expected, lang)
     else:  # pragma: no cover - Lark has no other kinds
-        message = "syntax error"
+        message = None
     if not (1 <= line <= len(lines)):
         line = max(1, min(line, len(lines)))
     return ScenarioError(
-        "syntax error: " + message,
+        say("syntax_error_bare", lang) if message is None else say("syntax_error", lang, message),
         filename=filename,
         line=line,
         column=column,
@@ -477,7 +498,9 @@ def _syntax_error(exc: UnexpectedInput, lines: list[str], filename: str) -> Scen
 _NAMING_LINE = re.compile(r"\s*(?:players|team)\b", re.IGNORECASE)
 
 
-def _keyword_name_error(lines: list[str], filename: str, before: int) -> ScenarioError | None:
+def _keyword_name_error(
+    lines: list[str], filename: str, before: int, lang: str = "en"
+) -> ScenarioError | None:
     """The error of a `players:` or `team` line up to line `before` that gives
     a keyword as a bare name, if there is one."""
     for number, line in enumerate(lines[:before], start=1):
@@ -487,7 +510,7 @@ def _keyword_name_error(lines: list[str], filename: str, before: int) -> Scenari
             tree = grammar().parse(line + "\n", start="start")
         except UnexpectedInput:
             continue
-        builder = _Builder(filename, lines)
+        builder = _Builder(filename, lines, lang)
         for stmt in tree.children:
             if not isinstance(stmt, Tree) or stmt.data not in ("players", "team"):
                 continue
@@ -498,7 +521,7 @@ def _keyword_name_error(lines: list[str], filename: str, before: int) -> Scenari
                     try:
                         builder.check_keyword(
                             Token.new_borrow_pos("NAME", str(tok.value), tok),
-                            "a player's name" if stmt.data == "players" else "a team's name",
+                            "noun_player_name" if stmt.data == "players" else "noun_team_name",
                         )
                     except ScenarioError as err:
                         err.line = number
@@ -599,9 +622,10 @@ def _tokens(tree: Tree) -> list[Token]:
 
 
 class _Builder:
-    def __init__(self, filename: str, lines: list[str]) -> None:
+    def __init__(self, filename: str, lines: list[str], lang: str = "en") -> None:
         self.filename = filename
         self.lines = lines
+        self.lang = lang  # the language of the errors' texts
         self.sc = Scenario(filename=filename, source_lines=lines)
         self._vocabulary: Vocabulary | None = None
 
@@ -613,13 +637,22 @@ class _Builder:
 
     # ---- errors and tokens
 
-    def fail(self, where: Token | tuple[int, int], message: str) -> None:
+    def say(self, kind: str, *args: object) -> str:
+        """The text of `kind` (kb/input_messages.lp) in the file's language."""
+        return say(kind, self.lang, *args)
+
+    def grouped(self, number: int) -> str:
+        """A number with its thousands separated, as the language writes it."""
+        return f"{number:,}".replace(",", self.say("thousands_separator"))
+
+    def fail(self, where: Token | tuple[int, int], kind: str, *args: object) -> None:
+        """Raise the error of `kind` (its text filled in with `args`) at `where`."""
         if isinstance(where, Token):
             line, column = where.line or 1, where.column or 1
         else:
             line, column = where
         raise ScenarioError(
-            message,
+            self.say(kind, *args),
             filename=self.filename,
             line=line,
             column=column,
@@ -642,28 +675,32 @@ class _Builder:
         if tok.type == "STRING":
             value = _UNESCAPE.sub(r"\1", tok.value[1:-1])
             if not value.strip():
-                self.fail(tok, "a name may not be empty")
+                self.fail(tok, "name_empty")
         else:
             value = str(tok.value)
         if len(value) > MAX_NAME:
-            self.fail(tok, f"a name may be at most {MAX_NAME} characters long ({len(value)} here)")
+            self.fail(tok, "name_too_long", MAX_NAME, len(value))
         return value
 
     @staticmethod
     def name_token(node: Token | Tree) -> Token:
         return _tokens(node)[0] if isinstance(node, Tree) else node
 
-    def number(self, tok: Token, minimum: int | None = None, what: str = "the number") -> int:
+    def number(
+        self, tok: Token, minimum: int | None = None, what: str = "what_number", *args: object
+    ) -> int:
+        """The number of `tok`, refused (said as the text `what`, filled in
+        with `args`) past MAX_NUMBER or below `minimum`."""
         value = _int_value(tok.value)
         digits = len(tok.value.lstrip("+-"))
         if digits > MAX_DIGITS:
-            self.fail(tok, f"{what} is written with {digits} digits (at most {MAX_DIGITS})")
+            self.fail(tok, "number_digits", self.say(what, *args), digits, MAX_DIGITS)
         if value is None or abs(value) > MAX_NUMBER:
-            self.fail(tok, f"{what} is too large (at most {MAX_NUMBER:,})")
+            self.fail(tok, "number_too_large", self.say(what, *args), self.grouped(MAX_NUMBER))
         if minimum is not None and value < minimum:
             if minimum == 0:
-                self.fail(tok, f"{what} may not be negative")
-            self.fail(tok, f"{what} must be at least {minimum}")
+                self.fail(tok, "number_negative", self.say(what, *args))
+            self.fail(tok, "number_at_least", self.say(what, *args), minimum)
         return value
 
     def check_totals(self, statements: list[Tree]) -> None:
@@ -677,15 +714,7 @@ class _Builder:
                 value = _int_value(tok.value)
                 total += weight * abs(value) if value is not None else MAX_TOTAL + 1
                 if total > MAX_TOTAL:
-                    self.fail(
-                        tok,
-                        f"the numbers of this file add up to more than {MAX_TOTAL:,} here, "
-                        "so a life total or a sum of damage or counters could pass the "
-                        "32-bit integers the rules compute with (a number of an object or a "
-                        f"declaration counts {repeat} times, once per damage step each "
-                        "`combat damage` may have; 40 life per player stand for the starting "
-                        "totals)",
-                    )
+                    self.fail(tok, "numbers_add_up", self.grouped(MAX_TOTAL), repeat)
 
     @staticmethod
     def numbers_of(stmt: Tree) -> list[Token]:
@@ -702,30 +731,28 @@ class _Builder:
 
     def check_keyword(self, tok: Token, what: str) -> None:
         """A bare name may not be a word the grammar reads as a keyword: where
-        the keyword may stand, the name would silently be read as it."""
+        the keyword may stand, the name would silently be read as it (`what`:
+        the text that says what the name is)."""
         word = keyword_of(str(tok.value))
         if word is not None:
-            self.fail(
-                tok,
-                f"'{tok.value}' cannot be {what}: the scenario language reads it as the "
-                f"word {word} where a name may stand too",
-            )
+            self.fail(tok, "keyword_as_name", tok.value, self.say(what), word)
 
-    def word(self, node: Tree | list[Token], vocab: dict[str, str], what: str) -> str:
+    def word(self, node: Tree | list[Token], vocab: dict[str, str], unknown: str) -> str:
+        """The vocabulary's word written at `node`, else the error `unknown`."""
         toks = _tokens(node) if isinstance(node, Tree) else node
         text = "-".join(t.value.lower().replace("_", "-") for t in toks)
         if text not in vocab:
             known = ", ".join(vocab)
             close = closest(text, vocab)
-            hint = did_you_mean(text, close) if close else ""
-            self.fail(toks[0], f"unknown {what} '{text}'; expected one of: {known}{hint}")
+            hint = did_you_mean(text, close, self.lang) if close else ""
+            self.fail(toks[0], unknown, text, known, hint)
         return vocab[text]
 
     def setting(self, key: str, first: Token, value: Any, at: Token) -> Setting:
         """A setting written at most once (`active:`, `phase:`, ...)."""
         if key in self.sc.settings:
             before = self.sc.settings[key]
-            self.fail(first, f"'{key}:' is already given at line {before.line}")
+            self.fail(first, "setting_twice", key, before.line)
         made = Setting(line=first.line, column=first.column, name=key, value=value)
         made.positions["value"] = self.pos(at)
         self.sc.settings[key] = made
@@ -738,7 +765,7 @@ class _Builder:
         for stmt in statements:
             handler = getattr(self, "s_" + stmt.data, None)
             if handler is None:  # pragma: no cover - every rule has a handler
-                self.fail(self.first_token(stmt), f"unsupported statement {stmt.data}")
+                self.fail(self.first_token(stmt), "unsupported_statement", stmt.data)
             handler(stmt, self.first_token(stmt))
         self.check_totals(statements)
         return self.sc
@@ -753,7 +780,7 @@ class _Builder:
 
     def s_game(self, t: Tree, first: Token) -> None:
         words = t.children[1]
-        value = self.word(words, _game_words(), "game")
+        value = self.word(words, _game_words(), "unknown_game")
         made = self.setting("game", first, value, _tokens(words)[0])
         self.sc.game = value
         self.sc.game_given = True
@@ -761,22 +788,20 @@ class _Builder:
 
     def s_option(self, t: Tree, first: Token) -> None:
         words, num = t.children[1], t.children[2]
-        value = self.word(words, _option_words(), "option")
+        value = self.word(words, _option_words(), "unknown_option")
         at = _tokens(words)[0]
         amount = None
         if value == "range_of_influence":
             if num is None:
-                self.fail(
-                    at, "range-of-influence needs a number of seats, as in 'range-of-influence 2'"
-                )
-            amount = self.number(num, 1, "a range of influence")
+                self.fail(at, "option_range_needs_number")
+            amount = self.number(num, 1, "what_range")
         elif num is not None:
-            self.fail(num, f"the option {at.value} takes no number")
+            self.fail(num, "option_takes_no_number", at.value)
         for before in self.sc.options:
             if before.name == value and before.value == amount:
                 return  # the same option twice says nothing new
             if before.name == value == "range_of_influence":
-                self.fail(num, f"a range of influence is already given at line {before.line}")
+                self.fail(num, "range_twice", before.line)
         option = Option(line=first.line, column=first.column, name=value, value=amount)
         option.positions["value"] = self.pos(at)
         self.sc.options.append(option)
@@ -784,22 +809,22 @@ class _Builder:
     def s_players(self, t: Tree, first: Token) -> None:
         for tok in _tokens(t)[1:]:
             if len(self.sc.players) >= MAX_PLAYERS:
-                self.fail(tok, f"too many players (at most {MAX_PLAYERS})")
+                self.fail(tok, "too_many_players", MAX_PLAYERS)
             name = self.name(tok)
-            self.check_keyword(tok, "a player's name")
+            self.check_keyword(tok, "noun_player_name")
             seat = len(self.sc.players) + 1
             self.sc.players.append(Player(line=tok.line, column=tok.column, name=name, seat=seat))
 
     def s_team(self, t: Tree, first: Token) -> None:
         name_node = t.children[1]
         if self.name_token(name_node).type == "NAME":
-            self.check_keyword(self.name_token(name_node), "a team's name unless quoted")
+            self.check_keyword(self.name_token(name_node), "noun_team_name_unquoted")
         team = Team(line=first.line, column=first.column, name=self.name(name_node))
         team.positions["name"] = self.pos(self.name_token(name_node))
         for i, tok in enumerate(t.children[2:]):
             member = self.name(tok)
             if member in team.members:
-                self.fail(tok, f"{member} is named twice in team {team.name}")
+                self.fail(tok, "team_member_twice", member, team.name)
             team.members.append(member)
             team.positions[f"member.{i}"] = self.pos(tok)
             team.positions[f"player:{member}"] = self.pos(tok)
@@ -817,10 +842,12 @@ class _Builder:
 
     def s_phase(self, t: Tree, first: Token) -> None:
         words = t.children[1]
-        self.sc.phase = self.word(words, _phase_words(), "phase")
+        self.sc.phase = self.word(words, _phase_words(), "unknown_phase")
         self.setting("phase", first, self.sc.phase, _tokens(words)[0])
 
-    def _player_setting(self, t: Tree, first: Token, key: str, bucket: list, minimum=None, what=""):
+    def _player_setting(
+        self, t: Tree, first: Token, key: str, bucket: list, minimum=None, what="what_number"
+    ):
         tok = t.children[1]
         player = self.name(tok)
         value = None
@@ -831,7 +858,7 @@ class _Builder:
         made.positions["value"] = self.pos(t.children[2]) if len(t.children) > 2 else self.pos(tok)
         for before in bucket:
             if before.name == player and key in ("vanguard", "range"):
-                self.fail(first, f"'{key}:' for {player} is already given at line {before.line}")
+                self.fail(first, "player_setting_twice", key, player, before.line)
         bucket.append(made)
         return made
 
@@ -844,10 +871,10 @@ class _Builder:
         made.value = made.name
 
     def s_vanguard(self, t: Tree, first: Token) -> None:
-        self._player_setting(t, first, "vanguard", self.sc.vanguards, None, "a life modifier")
+        self._player_setting(t, first, "vanguard", self.sc.vanguards, None, "what_life_modifier")
 
     def s_range(self, t: Tree, first: Token) -> None:
-        self._player_setting(t, first, "range", self.sc.ranges, 1, "a range of influence")
+        self._player_setting(t, first, "range", self.sc.ranges, 1, "what_range")
 
     def s_life(self, t: Tree, first: Token) -> None:
         for item in t.children[1:]:
@@ -856,9 +883,9 @@ class _Builder:
             who = self.name(tok)
             for before in self.sc.life:
                 if before.name == who:
-                    self.fail(tok, f"the life of {who} is already given at line {before.line}")
+                    self.fail(tok, "life_twice", who, before.line)
             made = Setting(line=tok.line, column=tok.column, name=who)
-            made.value = self.number(num, None, "a life total")
+            made.value = self.number(num, None, "what_life_total")
             made.positions["player"] = self.pos(tok)
             made.positions["value"] = self.pos(num)
             self.sc.life.append(made)
@@ -867,8 +894,8 @@ class _Builder:
         num = next(c for c in t.children if isinstance(c, Token) and c.type == "SIGNED_INT")
         if self.sc.max_attackers is not None:
             before = self.sc.max_attackers.line
-            self.fail(first, f"a limit on attacking creatures is already given at line {before}")
-        count = self.number(num, 0, "the number of creatures")
+            self.fail(first, "attack_limit_twice", before)
+        count = self.number(num, 0, "what_creature_count")
         self.sc.max_attackers = MaxAttackers(line=first.line, column=first.column, count=count)
 
     # ---- section 8 setup: counters, players' abilities, control, timing
@@ -880,11 +907,9 @@ class _Builder:
             who = self.name(tok)
             for before in self.sc.poison:
                 if before.name == who:
-                    self.fail(
-                        tok, f"the poison counters of {who} are already given at line {before.line}"
-                    )
+                    self.fail(tok, "poison_twice", who, before.line)
             made = Setting(line=tok.line, column=tok.column, name=who)
-            made.value = self.number(num, 0, "a number of poison counters")
+            made.value = self.number(num, 0, "what_poison")
             made.positions["player"] = self.pos(tok)
             made.positions["value"] = self.pos(num)
             self.sc.poison.append(made)
@@ -896,18 +921,14 @@ class _Builder:
             line=first.line,
             column=first.column,
             player=self.name(player),
-            amount=self.number(num, 0, "commander damage"),
+            amount=self.number(num, 0, "what_commander_damage"),
             commander=self.name(commander),
         )
         made.positions["player"] = self.pos(player)
         made.positions["commander"] = self.pos(commander)
         for before in self.sc.commander_damage:
             if (before.player, before.commander) == (made.player, made.commander):
-                self.fail(
-                    first,
-                    f"the damage {made.player} was dealt by {made.commander} is already given "
-                    f"at line {before.line}",
-                )
+                self.fail(first, "commander_damage_twice", made.player, made.commander, before.line)
         self.sc.commander_damage.append(made)
 
     def s_player_has(self, t: Tree, first: Token) -> None:
@@ -919,7 +940,7 @@ class _Builder:
         if ability.name not in vocab.player_abilities:
             shown = " ".join(tok.value for tok in toks)
             known = ", ".join(vocab.written_for_players())
-            self.fail(toks[0], f"a player cannot have '{shown}'; a player may have: {known}")
+            self.fail(toks[0], "player_ability_unknown", shown, known)
         made.ability = ability.name
         if ability.args:  # protection from COLOR
             made.color = ability.args[0]
@@ -938,9 +959,7 @@ class _Builder:
         for before in self.sc.player_controls:
             if before.controlled == made.controlled:
                 self.fail(
-                    toks[3],
-                    f"{made.controlled} is already controlled by {before.controller} "
-                    f"(line {before.line}); one player controls another at a time",
+                    toks[3], "already_controlled", made.controlled, before.controller, before.line
                 )
         self.sc.player_controls.append(made)
 
@@ -973,11 +992,9 @@ class _Builder:
             who = self.name(tok)
             for before in self.sc.lands_played:
                 if before.name == who:
-                    self.fail(
-                        tok, f"the lands {who} played are already given at line {before.line}"
-                    )
+                    self.fail(tok, "lands_played_twice", who, before.line)
             made = Setting(line=tok.line, column=tok.column, name=who)
-            made.value = self.number(num, 0, "a number of lands played")
+            made.value = self.number(num, 0, "what_lands_played")
             made.positions["player"] = self.pos(tok)
             self.sc.lands_played.append(made)
 
@@ -1013,7 +1030,7 @@ class _Builder:
             first,
             "cast",
             name=self.name(name_tok),
-            spell_type=self.word([kind_tok], _spell_words(), "kind of spell"),
+            spell_type=self.word([kind_tok], _spell_words(), "unknown_spell_kind"),
         )
         made.positions["name"] = self.pos(name_tok)
         targeting = None
@@ -1030,9 +1047,9 @@ class _Builder:
                     made.flash = True
                 else:
                     word = _tokens(option)[-1]
-                    color = self.word([word], _color_words(), "color")
+                    color = self.word([word], _color_words(), "unknown_color")
                     if color in made.colors:
-                        self.fail(word, f"the color {color} is named twice")
+                        self.fail(word, "color_twice", color)
                     made.colors.append(color)
         self.targets(made, targeting)
 
@@ -1059,7 +1076,7 @@ class _Builder:
         """`"X" activated a loyalty ability this turn` (606.3)."""
         for before in self.sc.loyalty_used:
             if before.name == self.name(first):
-                self.fail(first, f"this is already said at line {before.line}")
+                self.fail(first, "said_twice", before.line)
         made = Setting(line=first.line, column=first.column, name=self.name(first))
         made.positions["name"] = self.pos(first)
         self.sc.loyalty_used.append(made)
@@ -1078,7 +1095,7 @@ class _Builder:
 
     def s_controls(self, t: Tree, first: Token) -> None:
         if len(self.sc.objects) >= MAX_OBJECTS:
-            self.fail(first, f"too many objects (at most {MAX_OBJECTS})")
+            self.fail(first, "too_many_objects", MAX_OBJECTS)
         spec = t.children[-1]
         kids = spec.children
         name_tok = kids[1]
@@ -1093,12 +1110,12 @@ class _Builder:
         obj.positions["name"] = self.pos(name_tok)
         abilities = kids[-1]
         if spec.data == "creature":
-            obj.power = self.number(kids[2], None, "power")
-            obj.toughness = self.number(kids[3], None, "toughness")
+            obj.power = self.number(kids[2], None, "what_power")
+            obj.toughness = self.number(kids[3], None, "what_toughness")
         elif spec.data == "planeswalker":
-            obj.loyalty = self.number(kids[3], 0, "loyalty")
+            obj.loyalty = self.number(kids[3], 0, "what_loyalty")
         elif spec.data == "battle":
-            obj.defense = self.number(kids[3], 0, "defense")
+            obj.defense = self.number(kids[3], 0, "what_defense")
             protector = kids[4]
             if protector is not None:
                 tok = protector.children[2]
@@ -1149,15 +1166,11 @@ class _Builder:
                 return made
             k = 1
         if found is None:
-            self.fail(toks[0], self.unknown_ability(toks, vocab))
+            self.unknown_ability(toks, vocab)
         rest = toks[k:] if found.shape != "suffix" else toks[1:]
         if found.shape in ("simple", "suffix"):
             shown = " ".join(t.value for t in toks[:k])
-            self.fail(
-                rest[0],
-                f"unexpected {rest[0].value!r} after the ability '{shown}'; "
-                "separate abilities with ',' or 'and'",
-            )
+            self.fail(rest[0], "unexpected_after_ability", repr(rest[0].value), shown)
         made.name = found.name
         self.ability_arguments(made, found, toks[:k], rest, vocab)
         return made
@@ -1167,18 +1180,20 @@ class _Builder:
     ) -> None:
         """What follows the phrase of an ability that takes arguments."""
         shown = " ".join(t.value for t in head)
-        wants = {
-            "player": "a player's name",
-            "number": "a number",
-            "color": "a color",
-            "type": "a land type",
-            "types": "one or more land types",
-            "counter": "a kind of counter and a number",
-        }[found.shape]
+        wants = self.say(
+            {
+                "player": "noun_player_name",
+                "number": "noun_number",
+                "color": "noun_color",
+                "type": "noun_land_type",
+                "types": "noun_land_types",
+                "counter": "noun_counter_and_number",
+            }[found.shape]
+        )
         if not rest:
             examples = [e for e in vocab.examples if e.startswith(found.phrase + " ")]
-            example = f", as in '{examples[0]}'" if examples else ""
-            self.fail(head[0], f"'{shown}' needs {wants} after it{example}")
+            example = self.say("as_in", examples[0]) if examples else ""
+            self.fail(head[0], "ability_needs", shown, wants, example)
         if found.shape == "counter":
             self.counter_arguments(made, shown, rest, vocab)
             return
@@ -1189,32 +1204,29 @@ class _Builder:
             rest = rest[:1]
         if not many and len(rest) > 1:
             self.fail(
-                rest[1],
-                f"unexpected {rest[1].value!r} after the ability '{shown} {rest[0].value}'; "
-                "separate abilities with ',' or 'and'",
+                rest[1], "unexpected_after_ability", repr(rest[1].value), f"{shown} {rest[0].value}"
             )
         for tok in rest:
             if many and tok.type != "WORD":
-                self.fail(tok, f"unexpected {tok.value!r}; '{shown}' takes {wants}")
+                self.fail(tok, "ability_takes", repr(tok.value), shown, wants)
         tok = rest[0]
         if found.shape == "number":
             if tok.type != "SIGNED_INT":
-                self.fail(tok, f"unexpected {tok.value!r}; '{shown}' takes {wants}")
-            made.args = (str(self.number(tok, 1, f"a {found.phrase} value")),)
+                self.fail(tok, "ability_takes", repr(tok.value), shown, wants)
+            made.args = (str(self.number(tok, 1, "what_ability_value", found.phrase)),)
             return
         if tok.type != "WORD":
-            self.fail(tok, f"unexpected {tok.value!r}; '{shown}' takes {wants}")
+            self.fail(tok, "ability_takes", repr(tok.value), shown, wants)
         if found.shape == "player":
             if not _BARE_NAME.fullmatch(tok.value):
-                self.fail(tok, f"unexpected {tok.value!r}; '{shown}' takes {wants}")
+                self.fail(tok, "ability_takes", repr(tok.value), shown, wants)
             made.args = (self.name(tok),)
             made.positions["player"] = self.pos(tok)
         elif found.shape == "color":
             color = tok.value.lower()
             colors = vocabulary().colors
             if color not in colors:
-                known = ", ".join(colors)
-                self.fail(tok, f"unknown color '{color}'; expected one of: {known}")
+                self.fail(tok, "unknown_color", color, ", ".join(colors), "")
             made.args = (color,)
             made.positions["color"] = self.pos(tok)
         else:  # a land type, or several
@@ -1231,14 +1243,11 @@ class _Builder:
         wanted = f"'{shown} N {' '.join(after)}'"
         for tok, word, want in zip(rest[1:], written, after, strict=False):
             if word != want:
-                self.fail(tok, f"unexpected {tok.value!r}; expected '{want}' as in {wanted}")
+                self.fail(tok, "expected_word_as_in", repr(tok.value), want, wanted)
         if len(written) > len(after):
-            self.fail(
-                rest[len(after) + 1],
-                f"unexpected {rest[len(after) + 1].value!r} after {wanted}; "
-                "separate abilities with ',' or 'and'",
-            )
-        self.fail(rest[-1], f"expected '{' '.join(after[len(written) :])}' after this: {wanted}")
+            extra = rest[len(after) + 1]
+            self.fail(extra, "unexpected_after", repr(extra.value), wanted)
+        self.fail(rest[-1], "expected_after_this", " ".join(after[len(written) :]), wanted)
 
     def counter_arguments(
         self, made: Ability, shown: str, rest: list[Token], vocab: Vocabulary
@@ -1247,22 +1256,18 @@ class _Builder:
         kinds = dict(vocab.counter_kinds)
         kind_tok = rest[0]
         if kind_tok.value not in kinds:
-            known = ", ".join(kinds)
-            self.fail(
-                kind_tok, f"unknown kind of counter {kind_tok.value!r}; expected one of: {known}"
-            )
+            self.fail(kind_tok, "unknown_counter_kind", repr(kind_tok.value), ", ".join(kinds))
+        phrase = f"{shown} {kind_tok.value}"
         if len(rest) < 2:
-            self.fail(kind_tok, f"'{shown} {kind_tok.value}' needs a number after it")
+            self.fail(kind_tok, "ability_needs", phrase, self.say("noun_number"), "")
         num = rest[1]
         if num.type != "SIGNED_INT":
-            self.fail(num, f"unexpected {num.value!r}; '{shown} {kind_tok.value}' takes a number")
+            self.fail(num, "ability_takes", repr(num.value), phrase, self.say("noun_number"))
         if len(rest) > 2:
             self.fail(
-                rest[2],
-                f"unexpected {rest[2].value!r} after the ability '{shown} {kind_tok.value} "
-                f"{num.value}'; separate abilities with ',' or 'and'",
+                rest[2], "unexpected_after_ability", repr(rest[2].value), f"{phrase} {num.value}"
             )
-        made.args = (kinds[kind_tok.value], str(self.number(num, 1, "a number of counters")))
+        made.args = (kinds[kind_tok.value], str(self.number(num, 1, "what_counters")))
 
     @staticmethod
     def suffixed(tok: Token, vocab: Vocabulary) -> AbilityWord | None:
@@ -1273,17 +1278,16 @@ class _Builder:
                 return found
         return None
 
-    @staticmethod
-    def unknown_ability(toks: list[Token], vocab: Vocabulary) -> str:
-        """The message for a phrase that is no ability, with a suggestion."""
+    def unknown_ability(self, toks: list[Token], vocab: Vocabulary) -> None:
+        """Refuse a phrase that is no ability, with a suggestion."""
         shown = " ".join(t.value for t in toks)
         phrase = " ".join(normal_word(t.value) for t in toks)
         known = [*vocab.simple(), *vocab.with_arguments()]
         longer = [p for p in known if p.startswith(phrase + " ")]
         close = longer[:1] or difflib.get_close_matches(phrase, known, n=1, cutoff=0.6)
         if close:
-            return f"unknown ability '{shown}'; did you mean '{close[0]}'?"
-        return f"unknown ability '{shown}'; expected one of: {', '.join(vocab.written())}"
+            self.fail(toks[0], "unknown_ability_close", shown, close[0])
+        self.fail(toks[0], "unknown_ability_list", shown, ", ".join(vocab.written()))
 
     # ---- 3. declarations
 
@@ -1317,7 +1321,7 @@ class _Builder:
         for i, tok in enumerate(_tokens(t)[1:]):
             member = self.name(tok)
             if member in band.members:
-                self.fail(tok, f'"{member}" is named twice in this band')
+                self.fail(tok, "band_member_twice", member)
             band.members.append(member)
             band.positions[f"member.{i}"] = self.pos(tok)
         self.sc.bands.append(band)
@@ -1330,7 +1334,7 @@ class _Builder:
         for tok in toks[2:]:
             attacker = self.name(tok)
             if attacker in named:
-                self.fail(tok, f'"{attacker}" is named twice in this block')
+                self.fail(tok, "block_attacker_twice", attacker)
             named.add(attacker)
             made = Block(
                 line=first.line,
@@ -1350,8 +1354,8 @@ class _Builder:
             target = self.name_token(target_node)
             who = self.name(target)
             if any(r == who for r, _, _ in made.amounts):
-                self.fail(target, f"{who} is named twice in this damage assignment")
-            made.amounts.append((who, self.number(num, 0, "damage"), target.type == "STRING"))
+                self.fail(target, "recipient_twice", who)
+            made.amounts.append((who, self.number(num, 0, "what_damage"), target.type == "STRING"))
             made.positions[f"recipient.{k}"] = self.pos(target)
             made.positions[f"amount.{k}"] = self.pos(num)
         self.sc.assignments.append(made)
@@ -1373,7 +1377,7 @@ class _Builder:
     def s_damage(self, t: Tree, first: Token) -> None:
         num = t.children[2]
         target = self.name_token(t.children[5])
-        amount = self.number(num, 0, "damage")
+        amount = self.number(num, 0, "what_damage")
         made = self.event(first, "damage", (self.name(first), self.name(target), amount))
         made.positions["recipient"] = self.pos(target)
         made.recipient_quoted = target.type == "STRING"
@@ -1385,20 +1389,20 @@ class _Builder:
         return made
 
     def s_lose_life(self, t: Tree, first: Token) -> None:
-        self._player_amount(t, first, "lose_life", t.children[2], "life lost")
+        self._player_amount(t, first, "lose_life", t.children[2], "what_life_lost")
 
     def s_gain_life(self, t: Tree, first: Token) -> None:
-        made = self._player_amount(t, first, "gain_life", t.children[2], "life gained")
+        made = self._player_amount(t, first, "gain_life", t.children[2], "what_life_gained")
         source = t.children[-1]
         if source is not None:
             made.source = self.name(source)
 
     def s_pay_life(self, t: Tree, first: Token) -> None:
-        self._player_amount(t, first, "pay_life", t.children[2], "life paid")
+        self._player_amount(t, first, "pay_life", t.children[2], "what_life_paid")
 
     def s_set_life(self, t: Tree, first: Token) -> None:
         made = self.event(
-            first, "set_life", (self.name(first), self.number(t.children[-1], 0, "a life total"))
+            first, "set_life", (self.name(first), self.number(t.children[-1], 0, "what_life_total"))
         )
         made.positions["player"] = self.pos(first)
 
@@ -1422,7 +1426,7 @@ class _Builder:
         self._player_event(first, "cant_lose_game")
 
     def s_get_poison(self, t: Tree, first: Token) -> None:
-        self._player_amount(t, first, "poison", t.children[2], "a number of poison counters")
+        self._player_amount(t, first, "poison", t.children[2], "what_poison")
 
     def s_cant_get_poison(self, t: Tree, first: Token) -> None:
         self._player_event(first, "cant_get_poison")
@@ -1450,7 +1454,7 @@ class _Builder:
     def s_prevent_next(self, t: Tree, first: Token) -> None:
         num = t.children[3]
         target = self.name_token(t.children[-1])
-        amount = self.number(num, 1, "the damage to prevent")
+        amount = self.number(num, 1, "what_damage_prevented")
         made = self.event(first, "prevent_next_damage", (self.name(target), amount))
         made.positions["recipient"] = self.pos(target)
         made.recipient_quoted = target.type == "STRING"
@@ -1464,18 +1468,14 @@ class _Builder:
             power, toughness = (int(x) for x in tok.value.split("/"))
             for value in (power, toughness):
                 if abs(value) > MAX_NUMBER:
-                    self.fail(tok, f"a change of at most {MAX_NUMBER} is supported")
+                    self.fail(tok, "change_too_large", MAX_NUMBER)
             args = (self.name(creature), "gets", power, toughness)
         else:
             toks = _tokens(change.children[-1])
             phrase = " ".join(normal_word(tok.value) for tok in toks)
             found = self.vocabulary().simple().get(phrase)
             if found is None or found.name not in STEP_ABILITIES:
-                self.fail(
-                    toks[0],
-                    f"'{' '.join(tok.value for tok in toks)}' can't change between the combat "
-                    "damage steps here; expected first strike or double strike",
-                )
+                self.fail(toks[0], "step_ability", " ".join(tok.value for tok in toks))
             verb = "gains" if change.data == "step_gains" else "loses"
             args = (self.name(creature), verb, found.name)
         made = self.event(first, "after_first_strike", args)
@@ -1511,11 +1511,7 @@ class _Builder:
         )
         if any(thens) and not ordered:
             then = next(tok for s in seps for tok in _tokens(s) if tok.type == "THEN")
-            self.fail(
-                then,
-                "join several choices with commas and a final 'then' (in that order) "
-                "or with 'and' (any order)",
-            )
+            self.fail(then, "choices_joined")
         hidden = False
         if zones:
             zone = _tokens(zones[0])[-1]
@@ -1595,8 +1591,8 @@ class _Builder:
             where = (line, column + (verb.start() if verb is not None else 0))
             forms = ", ".join(sorted(PLAY_VERBS))
             close = closest(base, PLAY_VERBS) if base else None
-            hint = did_you_mean(base, close) if close else ""
-            self.fail(where, f"a play names its verb in the base form, one of: {forms}{hint}")
+            hint = did_you_mean(base, close, self.lang) if close else ""
+            self.fail(where, "play_verb_form", forms, hint)
         form = PLAY_VERBS[base]
         shift = len(form) - len(base)
         rewritten = text[: verb.start()] + form + text[verb.end() :]
@@ -1612,7 +1608,7 @@ class _Builder:
         try:
             tree = grammar().parse(PLAY_MARK + rewritten).children[0]
         except UnexpectedInput as exc:
-            err = _syntax_error(exc, [PLAY_MARK + rewritten], self.filename)
+            err = _syntax_error(exc, [PLAY_MARK + rewritten], self.filename, self.lang)
             where = place(max(0, err.column - 1 - len(PLAY_MARK)))
             raise ScenarioError(
                 err.message,
@@ -1636,15 +1632,15 @@ class _Builder:
             question.positions["target"] = self.pos(target)
             return
         if stmt.data not in DECLARATIONS:
-            self.fail(place(0), "only a declaration (or 'P target X') can be asked with 'ask can'")
-        scratch = _Builder(self.filename, self.lines)
+            self.fail(place(0), "ask_can_not_declaration")
+        scratch = _Builder(self.filename, self.lines, self.lang)
         getattr(scratch, "s_" + stmt.data)(stmt, self.first_token(stmt))
         for field_name, items in vars(scratch.sc).items():
             if isinstance(items, list) and items and field_name != "source_lines":
                 play = items[0]
                 break
         else:  # pragma: no cover - every declaration handler adds an item
-            self.fail(place(0), "this play declares nothing")
+            self.fail(place(0), "play_declares_nothing")
         if isinstance(play, Event) and play.kind == "pay_life":
             # `ask can P pay N life`: the payment question of section 5
             question.kind = "pay"
@@ -1666,14 +1662,12 @@ class _Builder:
         if text not in EXPLAINED_KINDS:
             known = ", ".join(sorted(EXPLAINED_KINDS))
             close = closest(text, EXPLAINED_KINDS)
-            hint = did_you_mean(text, close) if close else ""
-            self.fail(
-                toks[0], f"unknown question '{text}' to explain; expected one of: {known}{hint}"
-            )
+            hint = did_you_mean(text, close, self.lang) if close else ""
+            self.fail(toks[0], "unknown_explain", text, known, hint)
         question.params["only"] = EXPLAINED_KINDS[text]
 
     def limit(self, node: Tree | None) -> int | None:
         if node is None:
             return None
         num = [x for x in _tokens(node) if x.type == "SIGNED_INT"][0]
-        return self.number(num, 0, "a limit")
+        return self.number(num, 0, "what_limit")

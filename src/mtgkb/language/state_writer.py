@@ -6,7 +6,8 @@ column of it is said at the JSON path there).
 Every value that becomes a bare word or name of the text is checked to be
 exactly one (a player's name `Dana, Eve` would be two players; a name with a
 line break two statements), so no value can change the meaning of the text
-around it; names in quotes are escaped.
+around it; names in quotes are escaped. Errors are said with the texts of
+kb/input_messages.lp, in the language asked.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from mtgkb.language.checks import say
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.suggest import closest, did_you_mean
 from mtgkb.rulebase import registry
@@ -63,7 +65,7 @@ class SourceMap:
         if err.path is None:
             message = re.sub(
                 r"\b(?:line|riga) (\d+)\b",
-                lambda m: self.statement_of(int(m.group(1))),
+                lambda m: self.statement_of(int(m.group(1))) or m.group(),
                 message,
             )
         return ScenarioError(
@@ -75,9 +77,10 @@ class SourceMap:
         )
 
     def statement_of(self, line: int) -> str:
+        """The JSON path of the statement at `line` ("" past the text)."""
         if 1 <= line <= len(self.statements):
             return self.statements[line - 1] or "/"
-        return f"line {line}"
+        return ""
 
 
 class Lines:
@@ -125,11 +128,12 @@ def quoted(name: str) -> str:
 
 class StateWriter:
     """Writes one state as text; each value is checked to stay one word or
-    one name of the text (else an error at its path)."""
+    one name of the text (else an error at its path, said in `lang`)."""
 
-    def __init__(self, state: dict, filename: str) -> None:
+    def __init__(self, state: dict, filename: str, lang: str = "en") -> None:
         self.state = state
         self.filename = filename
+        self.lang = lang
         self.out = Lines()
         self.players = {p for p in state.get("players", []) if isinstance(p, str)}
         # the names that can only be objects' (so an unknown bare name is a player's)
@@ -141,25 +145,27 @@ class StateWriter:
         }
         self.vocab: Vocabulary = vocabulary()
 
-    def fail(self, path: str, message: str) -> ScenarioError:
-        return state_error(self.filename, path, message)
+    def say(self, kind: str, *args: object) -> str:
+        """The text of `kind` (kb/input_messages.lp) in the state's language."""
+        return say(kind, self.lang, *args)
+
+    def fail(self, path: str, kind: str, *args: object) -> ScenarioError:
+        """The error of `kind` (its text filled in with `args`) at `path`."""
+        return state_error(self.filename, path, self.say(kind, *args))
 
     # ---- values
 
     def player(self, value: str, path: str) -> tuple[str, str]:
         """A player's name, written bare."""
         if not BARE_NAME.fullmatch(value):
-            raise self.fail(
-                path,
-                f"{json.dumps(value, ensure_ascii=False)} is not a player's name (letters, "
-                "digits and _, not starting with a digit)",
-            )
+            shown = json.dumps(value, ensure_ascii=False)
+            raise self.fail(path, "value_is_not", shown, self.say("pattern_player"))
         return (value, path)
 
     def obj(self, value: str, path: str) -> tuple[str, str]:
         """An object's name, written in quotes."""
         if "\n" in value or "\r" in value:
-            raise self.fail(path, "a name may not hold a line break")
+            raise self.fail(path, "state_name_line_break")
         return (quoted(value), path)
 
     def either(self, value: str, path: str) -> tuple[str, str]:
@@ -176,7 +182,8 @@ class StateWriter:
     def word(self, value: str, path: str) -> tuple[str, str]:
         """A word of the vocabulary (a game, a phase, a color, ...)."""
         if not WORD.fullmatch(value):
-            raise self.fail(path, f"{json.dumps(value, ensure_ascii=False)} is not a word")
+            shown = json.dumps(value, ensure_ascii=False)
+            raise self.fail(path, "value_is_not", shown, self.say("token_word"))
         return (value, path)
 
     @staticmethod
@@ -194,17 +201,17 @@ class StateWriter:
             suffix = self.suffixed(phrase)
             if suffix:
                 return (phrase, path)
-            raise self.fail(path, self.unknown(value, list(vocab.simple())))
+            raise self.unknown(path, value, list(vocab.simple()))
         ((key, argument),) = value.items()
         phrase = " ".join(normal_word(w) for w in key.split())
         found = vocab.with_arguments().get(phrase)
         where = path + pointer(key)
         if found is None:
-            raise self.fail(where, self.unknown(key, list(vocab.with_arguments())))
+            raise self.unknown(where, key, list(vocab.with_arguments()))
         shape = found.shape
         if shape == "number":
             if not whole(argument):
-                raise self.fail(where, f"'{phrase}' takes a number")
+                raise self.fail(where, "state_takes_number", phrase)
             text = f"{phrase} {int(argument)}"
             after = vocab.words_after(found.name)
             if after:
@@ -214,18 +221,18 @@ class StateWriter:
             kinds = dict(vocab.counter_kinds)
             ok = isinstance(argument, dict) and set(argument) == {"kind", "count"}
             if not ok or argument["kind"] not in kinds or not whole(argument["count"]):
-                raise self.fail(
-                    where,
-                    f'\'{phrase}\' takes {{"kind": one of {", ".join(kinds)}, "count": N}}',
-                )
+                raise self.fail(where, "state_takes_counter", phrase, ", ".join(kinds))
             return (f"{phrase} {argument['kind']} {int(argument['count'])}", where)
         if shape == "types":
             items = argument if isinstance(argument, list) else None
             if not items or not all(isinstance(t, str) and WORD.fullmatch(t) for t in items):
-                raise self.fail(where, f"'{phrase}' takes a list of land types (words)")
+                raise self.fail(where, "state_takes_land_types", phrase)
             return (f"{phrase} {' '.join(items)}", where)
         if not isinstance(argument, str):
-            raise self.fail(where, f"'{phrase}' takes a {shape} (a string)")
+            noun = {"player": "thing_player", "color": "noun_color", "type": "noun_type"}
+            raise self.fail(
+                where, "state_takes_string", phrase, self.say(noun.get(shape, "noun_value"))
+            )
         if shape == "player":
             self.player(argument, where)
         else:
@@ -238,11 +245,11 @@ class StateWriter:
             for suffix in self.vocab.suffixes()
         )
 
-    @staticmethod
-    def unknown(value: str, known: list[str]) -> str:
+    def unknown(self, path: str, value: str, known: list[str]) -> ScenarioError:
+        """The error of an ability not in the vocabulary, with a suggestion."""
         close = closest(value.lower(), known)
-        hint = did_you_mean(value, close) if close else ""
-        return f"unknown ability {json.dumps(value, ensure_ascii=False)}{hint}"
+        hint = did_you_mean(value, close, self.lang) if close else ""
+        return self.fail(path, "state_unknown_ability", json.dumps(value, ensure_ascii=False), hint)
 
     # ---- statements
 
@@ -456,7 +463,7 @@ class StateWriter:
                 " target ",
                 self.either(item["target"], path + "/target"),
             ]
-        raise self.fail(path, f"unknown declaration {field_name!r}")  # pragma: no cover
+        raise self.fail(path, "state_unknown_declaration", repr(field_name))  # pragma: no cover
 
     def play(self, item: dict, path: str, verb) -> list:
         kind = item["kind"]
@@ -561,14 +568,14 @@ class StateWriter:
                 power, toughness = int(event["power"]), int(event["toughness"])
                 return [*parts, "gets ", (f"{power:+d}/{toughness:+d}", path + "/power")]
             return [*parts, f"{change} ", self.ability(event["ability"], path + "/ability")]
-        raise self.fail(path + "/kind", f"unknown event {kind!r}")  # pragma: no cover
+        raise self.fail(path + "/kind", "state_unknown_event", repr(kind))  # pragma: no cover
 
     def simultaneous(self, event: dict, path: str) -> list:
         action = event["action"]
         items = [self.word(item, f"{path}/items/{k}") for k, item in enumerate(event["items"])]
         verbs = {"sacrifice": "sacrifices", "draw": "draws", "choose": "chooses"}
         if action != "choose" and len(items) != 1:
-            raise self.fail(path + "/items", f"'{action}' takes exactly one item")
+            raise self.fail(path + "/items", "state_one_item", action)
         written = [(("an " if w[0].lower() in "aeiou" else "a ") + w, where) for w, where in items]
         parts: list = [f"each player {verbs[action]} "]
         for k, item in enumerate(written):
@@ -588,9 +595,7 @@ class StateWriter:
         ask = question["ask"]
         entry = ASKS.get(ask)
         if entry is None:
-            raise self.fail(
-                path + "/ask", f"unknown question {ask!r}; expected one of: " + ", ".join(ASKS)
-            )
+            raise self.fail(path + "/ask", "state_unknown_question", repr(ask), ", ".join(ASKS))
         kind = entry.kind
         if kind == "pay":
             return [
@@ -621,17 +626,15 @@ class StateWriter:
             only = ASKS.get(question["only"])
             if only is None or only.explained_by is None:
                 known = [e.ask for e in registry.ENTRIES if e.explained_by is not None]
-                raise self.fail(
-                    path + "/only",
-                    f"unknown question to explain; expected one of: {', '.join(known)}",
-                )
+                raise self.fail(path + "/only", "state_unknown_explain", ", ".join(known))
             parts += [" ", (only.explain_words[0], path + "/only")]
         return parts
 
 
-def write_state(state: dict, filename: str = "<state>") -> Lines:
-    """A state (checked against the schema) as text, with its map."""
-    return StateWriter(state, filename).write()
+def write_state(state: dict, filename: str = "<state>", lang: str = "en") -> Lines:
+    """A state (checked against the schema) as text, with its map (its
+    errors said in `lang`)."""
+    return StateWriter(state, filename, lang).write()
 
 
 # The Scenario lists that hold declarations, in the order a state's text

@@ -5,13 +5,16 @@ did you mean 'legal'?).
 A word is close to a keyword when one edit (a letter changed, added, left
 out, or two neighbours swapped) makes it the keyword, or two edits for a
 keyword of six letters or more. Nothing here reads a scenario's meaning:
-only words."""
+only words; the texts of the suggestions are kb/input_messages.lp's, in the
+language asked."""
 
 from __future__ import annotations
 
 import difflib
 import re
 from collections.abc import Iterable
+
+from mtgkb.language.checks import say
 
 #: The first word of a line, lowercase (names are capitalised or quoted).
 _FIRST_WORD = re.compile(r"\s*([a-z][a-z'’-]*)")
@@ -88,16 +91,18 @@ def typo_in_word(line: str, column: int, keywords: Iterable[str]) -> tuple[str, 
     return (word.group(), close) if close is not None else None
 
 
-def did_you_mean(word: str, keyword: str) -> str:
+def did_you_mean(word: str, keyword: str, lang: str = "en") -> str:
     """The suggestion, as the other messages of the parser give it."""
     if word.lower() == keyword:
         return ""
-    return f"; did you mean '{keyword}'?"
+    return say("hint_close", lang, f"'{keyword}'")
 
 
-def listed(words: list[str]) -> str:
+def listed(words: list[str], lang: str = "en") -> str:
     """'; expected X' or '; expected one of: X, Y, ...' with every word, or
     nothing when there are too many to read."""
     if not words or len(words) > MAX_LISTED:
         return ""
-    return "; expected " + (words[0] if len(words) == 1 else "one of: " + ", ".join(words))
+    if len(words) == 1:
+        return say("expected_one", lang, words[0])
+    return say("expected_any", lang, ", ".join(words))

@@ -23,11 +23,10 @@ one reported. Every text is the rule base's, in English and Italian
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from mtgkb.language.checks import input_text, table_errors
+from mtgkb.language.checks import say, table_errors
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.model import Position, Scenario, Team
 from mtgkb.rulebase import registry
@@ -41,10 +40,6 @@ NAMED: dict[str, tuple[str, ...]] = {
     "combatant": ("creature",),
     "object": (),
 }
-
-
-# a place for an argument in a text: {1}, {2}, ...
-_PLACE = re.compile(r"\{(\d+)\}")
 
 
 def _q(name: str) -> str:
@@ -65,7 +60,7 @@ class _Checker:
 
     def say(self, kind: str, *args: str) -> str:
         """The text of `kind` in the checker's language, {1}, {2}... filled in."""
-        return _PLACE.sub(lambda m: args[int(m.group(1)) - 1], input_text(kind, self.lang))
+        return say(kind, self.lang, *args)
 
     def add(self, where: Position, kind: str, *args: str) -> None:
         self.errors.append((where[0], where[1], self.say(kind, *args)))

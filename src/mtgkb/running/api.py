@@ -38,7 +38,7 @@ class Answerer:
         `text` may be a JSON game state, as a dict too."""
         bounds = Limits(lang=lang, **limits)
         if isinstance(text, dict):
-            text = state_json(text, name)  # JSON text, read as a state by the worker
+            text = state_json(text, name, lang)  # JSON text, read as a state by the worker
         if self.pool is None:
             result = answer_text(text, name, bounds, engine=self.engine)
         else:

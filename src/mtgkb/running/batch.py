@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator
 
 from mtgkb.engine.session import Session
 from mtgkb.engine.state import Engine
+from mtgkb.language.checks import say
 from mtgkb.language.parser import ReadTimeout, read_source
 from mtgkb.questions.answers import Limits
 from mtgkb.questions.symbols import Shown
@@ -57,17 +58,19 @@ class _ReadStopped(str):
     """The message of an input the time-out stopped reading (exit 3)."""
 
 
-def read_input(path: str, timeout: float | None = None) -> Item:
+def read_input(path: str, timeout: float | None = None, lang: str = "en") -> Item:
     """The name, bytes and read error of one input ('-' is standard input):
-    at most the size limit plus one byte, within `timeout` seconds if given."""
+    at most the size limit plus one byte, within `timeout` seconds if given;
+    the error said in `lang`."""
     name = "<stdin>" if path == "-" else path
     try:
         return name, read_source(path, timeout), None
     except ReadTimeout as err:
-        return name, None, _ReadStopped(f"{name}: error: the time-out stopped reading: {err}")
+        stopped = say("read_stopped", lang, err.message(lang))
+        return name, None, _ReadStopped(f"{name}: error: {stopped}")
     except (OSError, ValueError) as err:
         reason = getattr(err, "strerror", None) or err
-        return name, None, f"{name}:1:1: error: cannot read the file: {reason}"
+        return name, None, f"{name}:1:1: error: {say('read_failed', lang, reason)}"
 
 
 def _unreadable(name: str, error: str) -> FileResult:
@@ -79,7 +82,7 @@ def _unreadable(name: str, error: str) -> FileResult:
 def _read_timed(path: str, limits: Limits) -> tuple[Item, float]:
     """Read one input within the time-out; the item and the seconds spent."""
     start = time.monotonic()
-    item = read_input(path, limits.timeout)
+    item = read_input(path, limits.timeout, limits.lang)
     return item, time.monotonic() - start
 
 
@@ -145,7 +148,8 @@ def _answer_item(item: Item, limits: Limits, engine: Engine | None = None) -> Fi
 
 def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[FileResult]:
     loaded: list[Item] = [
-        read_input(n) if d is None and e is None else (n, d, e) for n, d, e in items
+        read_input(n, lang=limits.lang) if d is None and e is None else (n, d, e)
+        for n, d, e in items
     ]
     from mtgkb.engine.scenarios import Readings, solve_many
     from mtgkb.language.checks import input_errors_many
@@ -154,7 +158,10 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
 
     read: list = []
     for name, data, error in loaded:
-        read.append(_unreadable(name, error) if error is not None else read_or_fail(data, name))
+        if error is not None:
+            read.append(_unreadable(name, error))
+        else:
+            read.append(read_or_fail(data, name, limits.lang))
     # the tables' input checks, in one grounding for the chunk (a table
     # without players is refused before its checks; one the chunk could not
     # solve is checked alone)
@@ -205,7 +212,8 @@ def _pending(paths: list[str], limits: Limits) -> list[Item]:
     """Inputs to answer: standard input is read here (once, within the
     time-out), files by whoever answers."""
     return [
-        read_input(path, limits.timeout) if path == "-" else (path, None, None) for path in paths
+        read_input(path, limits.timeout, limits.lang) if path == "-" else (path, None, None)
+        for path in paths
     ]
 
 
@@ -346,7 +354,7 @@ def answer_on_dask(paths: list[str], limits: Limits, address: str) -> Iterator[F
         for path in paths:
             yield _unreadable(path, error)
         return
-    items = [read_input(path, limits.timeout) for path in paths]
+    items = [read_input(path, limits.timeout, limits.lang) for path in paths]
     try:
         client = Client(address, timeout=30, set_as_default=False)
     except Exception as err:  # noqa: BLE001 - any failure to connect is one message

@@ -163,12 +163,12 @@ def parse_or_fail(text: str | bytes, name: str, lang: str = "en"):
         return input_error(name, err)
 
 
-def read_or_fail(text: str | bytes, name: str):
+def read_or_fail(text: str | bytes, name: str, lang: str = "en"):
     """The scenario read but not yet validated (parser.read_text), or the
-    FileResult (exit 2) of its input error: parse_or_fail in two steps, for
-    a batch that checks many tables at once."""
+    FileResult (exit 2) of its input error (said in `lang`): parse_or_fail
+    in two steps, for a batch that checks many tables at once."""
     try:
-        return read_scenario(text, name)
+        return read_scenario(text, name, lang)
     except ScenarioError as err:
         return input_error(name, err)
 

@@ -314,8 +314,9 @@ def as_printed(output: dict, engine=None) -> dict:
 # the parsed scenario, for the page's drawing (computed in a worker)
 
 
-def scenario_view(text: str, name: str) -> dict:
-    """The parsed scenario as JSON data, and its clingo facts."""
+def scenario_view(text: str, name: str, lang: str = "en") -> dict:
+    """The parsed scenario as JSON data, and its clingo facts (or its
+    input error, said in `lang`)."""
     from mtgkb.language.errors import ScenarioError
     from mtgkb.language.facts import facts_text, scenario_facts
     from mtgkb.language.json_state import parse_scenario, scenario_state
@@ -323,7 +324,7 @@ def scenario_view(text: str, name: str) -> dict:
     from mtgkb.serve.page_data import written_abilities
 
     try:
-        scenario = parse_scenario(text, name)
+        scenario = parse_scenario(text, name, lang)
     except ScenarioError as err:
         return {"error": travelling(err)}
     team_of = {m: t.name for t in scenario.teams for m in t.members}
@@ -381,7 +382,8 @@ def facts_job(pool: Pool, job: Job, waited: float = 0.0) -> tuple[int, dict]:
         status, _, body = timed_out(job, waited)
         return status, body
     try:
-        view = pool.call(scenario_view, job.text, job.name, timeout=limits.timeout)
+        lang = job.options.get("lang", "en")
+        view = pool.call(scenario_view, job.text, job.name, lang, timeout=limits.timeout)
     except (DeadlineExceeded, WorkerLost) as err:
         return 503, {"file": job.name, "error": "timeout", "message": f"{job.name}: error: {err}"}
     if "error" in view:
