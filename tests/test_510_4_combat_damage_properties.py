@@ -372,7 +372,12 @@ def test_510_4_702_4d_702_7c_who_deals_damage_in_each_step_after_changes_between
         _, step, source, recipient, n = args(atom)
         assert recipient == "Ben"
         dealt[(step, source)] = dealt.get((step, source), 0) + n
+    # 510.4: with no first strike or double strike as combat damage begins there is
+    # one step, and no moment between two steps for a change to take effect
+    two_steps = any(start & {"first_strike", "double_strike"} for start, *_ in expected.values())
     for name, (start, first_power, after, power) in expected.items():
+        if not two_steps:
+            after, power = start, first_power
         # 702.7b: only creatures with first strike or double strike as the first
         # step began deal damage in it (with the power they had then)
         in_first = bool(start & {"first_strike", "double_strike"})
@@ -383,3 +388,13 @@ def test_510_4_702_4d_702_7c_who_deals_damage_in_each_step_after_changes_between
         assert dealt.get(("first", name), 0) == (first_power if in_first else 0), (name, dealt)
         # 510.1a: in the regular step it deals its power as it is then (the bonus included)
         assert dealt.get(("regular", name), 0) == (power if in_regular else 0), (name, dealt)
+
+
+def test_510_4_with_no_first_strike_step_a_change_between_steps_never_takes_effect():
+    # 510.4: no creature has first strike or double strike, so there is one combat
+    # damage step and no moment between two steps: the +2/+0 never applies
+    facts = table(["Ann", "Ben"]) + creature("Ann", "A0", 1, 3) + attack("A0", "Ben")
+    facts += 'event(1,after_first_strike("A0",gets(2,0))).\nevent(2,combat_damage).\n'
+    found = models("outcome", facts + CHANGE_SHOW + ask("outcome"))
+    dealt = [args(clingo.parse_term(a)) for a in found[0] if a.startswith("combat_dealt(")]
+    assert [(step, n) for _, step, _, _, n in dealt] == [("regular", 1)]
