@@ -51,6 +51,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
+from mtgkb.rulebase import parts
 from mtgkb.rulebase.control import quiet
 from mtgkb.rulebase.location import program_files
 from mtgkb.rulebase.tags import MARK, parse_tag, split_mark, tag_cites
@@ -226,9 +227,12 @@ def generate(text: str, path: Path | str = "<string>") -> list[Generated]:
 
 
 def generated_text(path: Path | str, text: str | None = None) -> str:
-    """The generated citations of one rule file as program text ("" when none)."""
+    """The generated citations of one rule file as program text ("" when none):
+    those of its parts' instances (mtgkb.rulebase.parts) for a marked rule of a
+    part."""
     path = Path(path)
-    return _generated_text(str(path), path.read_text(encoding="utf-8") if text is None else text)
+    text = path.read_text(encoding="utf-8") if text is None else text
+    return _generated_text(str(path), parts.instantiated(text, parts.values_for(path)))
 
 
 @lru_cache(maxsize=128)
@@ -241,39 +245,51 @@ def _generated_text(path: str, text: str) -> str:
 
 
 def program_text(path: Path | str) -> str:
-    """A rule file as solved: its text and then its generated citations. The
-    one way the readers of the rule base read a file as program text."""
+    """A rule file as solved: its text, each statement of a part read once for
+    each of the part's values in its place (mtgkb.rulebase.parts), and then
+    its generated citations. The one way the readers of the rule base read a
+    file as program text."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
-    more = generated_text(path, text)
+    text = parts.instantiated(path.read_text(encoding="utf-8"), parts.values_for(path))
+    more = _generated_text(str(path), text)
     return text.rstrip("\n") + "\n\n" + more if more else text
 
 
 def plain_clingo_copy(root: Path) -> str:
     """The text of `rules/generated_citations.lp` for the rule base in `root`:
-    the citations every file of its rules/ and kb/ generates, written out so
-    that `clingo rules/*.lp kb/*.lp queries/Q.lp facts.lp` answers as mtgkb
-    does. (mtgkb reads no such file: it generates them itself.)"""
-    parts = [
-        "%%% Generated: the citations of the `cite` tags of this rule base, for plain\n"
+    the citations every file of its rules/ and kb/ generates, and the rules of
+    its parts once for each value (mtgkb.rulebase.parts: plain clingo grounds
+    only the base part), written out so that `clingo rules/*.lp kb/*.lp
+    queries/Q.lp facts.lp` answers as mtgkb does. (mtgkb reads no such file:
+    it generates them itself.)"""
+    parts_ = [
+        "%%% Generated: the citations of the `cite` tags of this rule base, and the\n"
+        "%%% rules of its `#program NAME(P).` parts once for each value, for plain\n"
         "%%% clingo. mtgkb does not read this file (it generates them as it reads\n"
-        "%%% the rule base). Write it again after changing a tag:\n"
+        "%%% the rule base). Write it again after changing a tag or a part:\n"
         "%%%     mtgkb program --citations > rules/generated_citations.lp\n"
     ]
     for folder in ("rules", "kb"):
         for path in program_files(root / folder):
-            made = generated_text(path)
+            text = path.read_text(encoding="utf-8")
+            made = parts.instances_text(text, parts.values_for(path))
+            if made:
+                body = made.split("\n", 1)[1]  # less the `#program base.`
+                parts_.append(f"%%% {folder}/{path.name}: its parts' rules\n\n{body.rstrip()}\n")
+            made = generated_text(path, text)
             if made:
                 body = made.split("\n\n", 1)[1]  # less the banner
-                parts.append(f"%%% {folder}/{path.name}\n\n{body.rstrip()}\n")
-    return "\n".join(parts)
+                parts_.append(f"%%% {folder}/{path.name}\n\n{body.rstrip()}\n")
+    return "\n".join(parts_)
 
 
 def load(ctl: clingo.Control, path: Path | str) -> None:
-    """`ctl.load(path)` and its generated citations: for the readers that
-    want clingo's messages to name the file's own lines."""
+    """`ctl.load(path)`, the instances of its parts (which clingo alone never
+    grounds: mtgkb.rulebase.parts) and its generated citations: for the
+    readers that want clingo's messages to name the file's own lines."""
     ctl.load(str(path))
-    more = generated_text(path)
+    text = Path(path).read_text(encoding="utf-8")
+    more = parts.instances_text(text, parts.values_for(path)) + generated_text(path, text)
     if more:
         ctl.add("base", [], more)
 

@@ -1,0 +1,302 @@
+"""Parts of a rule file written once and read once for each value of a
+parameter: clingo's `#program NAME(P).`
+
+    #program combat_step(st).
+    % 510.1c: in a step, S's blockers that are still there.
+    step_link(st,S,R) :- strikes(st,S), damage_link(S,R,_), present(st,R).
+    #program base.
+
+The rules of such a part (up to the next `#program` line) are read once for
+each value `v` that the rule base writes for `NAME/1` in the head of a
+statement beginning a line (`combat_step(first) :- first_strike_step.`,
+`combat_step(regular).`), with the constant `st` read as `v`, into the base
+part: here `step_link(first,S,R) :- strikes(first,S), ...` and
+`step_link(regular,S,R) :- ...`. The values are those of the rule files of
+the file's own folder and of the rules/ folder of the rule base in use.
+
+Why: a rule with a variable step in its head (`step_link(St,S,R)`) stands
+for every step's atoms at once, and the grounder groups rules by the shape
+of their atoms: where the regular step reads the first step's outcome (the
+creatures destroyed, the damage marked, the counters put), it would see the
+regular step depend on itself through negation and #sum, and no damage
+amount would be a fact. A rule per constant step is stratified (the
+grounder tells `step_link(first,..)` from `step_link(regular,..)`), and the
+part keeps one home for the rules of both steps. (A part grounded with
+clingo's own parameters does not help: the grounder reads a part's
+parameter as a variable of its rules.)
+
+Two readers, one result (tests/test_parts.py checks that they agree):
+
+- `instantiated(text, values)`: the file's text with each statement of a
+  part replaced, on its own first line, by its instances one after the
+  other (the lines it took kept as blank lines) and the `#program` lines
+  blanked: every other statement stays at its place. Text, not clingo's
+  AST: this runs whenever the rule base is read (the engine's rule base, the
+  input checks, `mtgkb program`).
+- `instances(node, ...)`: one parsed statement's instances, for the readers
+  of clingo's AST (mtgkb.rulebase.encoded.scan_file: explain's traced
+  program, the switches of minimal cores, the audit).
+
+`instances_text` is the instances alone, for a reader that loads the file
+itself (its part is then never grounded) and the copy for plain clingo.
+Nothing here is a game rule: the values and the rules are the rule base's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import clingo
+import clingo.ast as cast
+
+from mtgkb.rulebase.location import data_dir, program_files
+from mtgkb.rulebase.location import file_stamp as stamp
+
+#: A `#program` line: its part's name and parameters (none: a part of its own,
+#: such as `base`).
+DIRECTIVE = re.compile(
+    r"^[ \t]*#program[ \t]+([a-z_][A-Za-z0-9_']*)[ \t]*(?:\(([^)]*)\))?[ \t]*\.[^\n]*", re.M
+)
+#: A name as ASP writes a constant, a predicate or a parameter.
+_NAME = r"[a-z_][A-Za-z0-9_']*"
+#: What the text reader steps over: a string, a block comment, a line comment.
+_SKIP = re.compile(r'"(?:[^"\\\n]|\\.)*"|%\*.*?\*%|%[^\n]*', re.S)
+#: The end of a statement: a `.` not part of `..` (an interval).
+_END = re.compile(r"(?<!\.)\.(?!\.)")
+
+#: Each part's name -> the value tuples it is read for, in the order written.
+Values = tuple[tuple[str, tuple[tuple[clingo.Symbol, ...], ...]], ...]
+
+
+class PartError(ValueError):
+    """A part whose rules no value makes read (no head gives its name a value)."""
+
+
+def unread(name: str, params: Sequence[str]) -> str:
+    """What is wrong with a part that no value makes read."""
+    return f"`#program {name}({','.join(params)}).`: no head gives {name} a value"
+
+
+def declared(text: str) -> dict[str, tuple[str, ...]]:
+    """The parts with parameters a text declares: name -> parameter names."""
+    if "#program" not in text:
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for match in DIRECTIVE.finditer(text):
+        params = tuple(p.strip() for p in (match.group(2) or "").split(",") if p.strip())
+        if params:
+            out[match.group(1)] = params
+    return out
+
+
+def _heads(text: str, name: str, arity: int) -> list[tuple[clingo.Symbol, ...]]:
+    """The values `name(v1,...)` takes in the heads of the statements that
+    begin a line of `text` (facts and rules), each of plain values."""
+    found: list[tuple[clingo.Symbol, ...]] = []
+    pattern = re.compile(rf"^[ \t]*{re.escape(name)}\(([^()%;:]*)\)[ \t]*(?:\.|:-)", re.M)
+    for match in pattern.finditer(text):
+        try:
+            term = clingo.parse_term(f"{name}({match.group(1)})")
+        except RuntimeError:
+            continue
+        if len(term.arguments) == arity and all(_plain(a) for a in term.arguments):
+            found.append(tuple(term.arguments))
+    return found
+
+
+def _plain(symbol: clingo.Symbol) -> bool:
+    """A value with no variable: a number, a string, a constant or a function of them."""
+    if symbol.type == clingo.SymbolType.Function:
+        return all(_plain(a) for a in symbol.arguments)
+    return symbol.type in (clingo.SymbolType.Number, clingo.SymbolType.String)
+
+
+@lru_cache(maxsize=16)
+def _values_of(files: tuple) -> Values:
+    """The values of every part declared in the files (their stamps)."""
+    texts = []
+    for path, *_ in files:
+        try:
+            texts.append(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            continue
+    parts: dict[str, int] = {}
+    for text in texts:
+        for name, params in declared(text).items():
+            parts.setdefault(name, len(params))
+    out = []
+    for name, arity in sorted(parts.items()):
+        rows: list[tuple[clingo.Symbol, ...]] = []
+        for text in texts:
+            if f"{name}(" in text:
+                rows += [r for r in _heads(text, name, arity) if r not in rows]
+        out.append((name, tuple(rows)))
+    return tuple(out)
+
+
+def values_for(path: Path | str) -> Values:
+    """The values the parts of the file at `path` are read for: those of the
+    rule files of its folder and of the rule base's rules/ folder."""
+    folder = Path(path).parent
+    files = program_files(folder)
+    try:
+        rules = data_dir("rules")
+    except OSError:  # (no rule base in use: the file's folder alone)
+        rules = folder
+    if rules.resolve() != folder.resolve():
+        files += program_files(rules)
+    if Path(path) not in files:
+        files.append(Path(path))
+    return _values_of(stamp(files))
+
+
+def _rows(values: Values, name: str) -> tuple[tuple[clingo.Symbol, ...], ...]:
+    return next((rows for n, rows in values if n == name), ())
+
+
+def _regions(text: str) -> list[tuple[int, int, str, tuple[str, ...]]]:
+    """The parts with parameters of a text: (the offset where its rules
+    begin, where they end, its name, its parameters)."""
+    out = []
+    matches = list(DIRECTIVE.finditer(text))
+    for k, match in enumerate(matches):
+        params = tuple(p.strip() for p in (match.group(2) or "").split(",") if p.strip())
+        if params:
+            end = matches[k + 1].start() if k + 1 < len(matches) else len(text)
+            out.append((match.end(), end, match.group(1), params))
+    return out
+
+
+def _substituted(code: str, params: Sequence[str], row: Sequence[clingo.Symbol]) -> str:
+    """A statement's code (no comments, strings kept) with each parameter,
+    written as a constant, replaced by its value."""
+    names = dict(zip(params, (str(v) for v in row), strict=True))
+    word = re.compile(rf"(?<![A-Za-z0-9_'#]){_NAME}(?![A-Za-z0-9_'(])")
+    out, at = [], 0
+    for skip in re.finditer(r'"(?:[^"\\\n]|\\.)*"', code):
+        out.append(word.sub(lambda m: names.get(m.group(0), m.group(0)), code[at : skip.start()]))
+        out.append(skip.group(0))
+        at = skip.end()
+    out.append(word.sub(lambda m: names.get(m.group(0), m.group(0)), code[at:]))
+    return "".join(out)
+
+
+def _statements(region: str) -> list[tuple[int, int, str]]:
+    """The statements of a part's text: (start, end) offsets and the code
+    (comments inside it left out, each run of spaces and line breaks outside
+    its strings one space)."""
+    out: list[tuple[int, int, str]] = []
+    start: int | None = None
+    code: list[str] = []
+    at = 0
+
+    def take(piece: str) -> None:
+        code.append(" ".join(piece.split()) + (" " if piece[-1:].isspace() else ""))
+
+    while at < len(region):
+        skip = _SKIP.search(region, at)
+        end = _END.search(region, at)
+        if skip is not None and (end is None or skip.start() < end.start()):
+            piece = region[at : skip.start()]
+            string = skip.group(0).startswith('"')
+            if start is None and (piece.strip() or string):
+                start = at + len(piece) - len(piece.lstrip())
+            if start is not None:
+                take(piece)
+                if string:
+                    code.append(skip.group(0))
+            at = skip.end()
+            continue
+        if end is None:
+            break
+        piece = region[at : end.end()]
+        if start is None:
+            start = at + len(piece) - len(piece.lstrip())
+        take(piece)
+        out.append((start, end.end(), "".join(code).strip()))
+        start, code, at = None, [], end.end()
+    return out
+
+
+def instantiated(text: str, values: Values) -> str:
+    """The text with each part's statements replaced by their instances, in
+    place (see the module's docstring). Raises PartError for a part no value
+    makes read."""
+    regions = _regions(text)
+    if not regions:
+        return text
+    out, at = [], 0
+    for begin, end, name, params in regions:
+        rows = _rows(values, name)
+        if not rows:
+            raise PartError(unread(name, params))
+        region = text[begin:end]
+        pieces, here = [], 0
+        for start, stop, code in _statements(region):
+            pieces.append(region[here:start])
+            made = " ".join(_substituted(code, params, row) for row in rows)
+            pieces.append(made + "\n" * region.count("\n", start, stop))
+            here = stop
+        pieces.append(region[here:])
+        out.append(text[at:begin])
+        out.append("".join(pieces))
+        at = end
+    out.append(text[at:])
+    result = "".join(out)
+    # the `#program` lines: blank (the text is all one base part)
+    return DIRECTIVE.sub(lambda m: " " * len(m.group(0)), result)
+
+
+def instances_text(text: str, values: Values) -> str:
+    """The instances of the parts' statements alone, one statement a line, as
+    a base part ("" when the text has no part)."""
+    lines = []
+    for begin, end, name, params in _regions(text):
+        rows = _rows(values, name)
+        for _, _, code in _statements(text[begin:end]):
+            lines += [_substituted(code, params, row) for row in rows]
+    return "#program base.\n" + "\n".join(lines) + "\n" if lines else ""
+
+
+class _Bind(cast.Transformer):
+    """Each parameter of a part, written as a constant, read as its value."""
+
+    def __init__(self, names: dict[str, clingo.Symbol]):
+        self.names = names
+
+    def visit_SymbolicTerm(self, node: cast.AST) -> cast.AST:
+        symbol = node.symbol
+        if symbol.type == clingo.SymbolType.Function and not symbol.arguments:
+            value = self.names.get(symbol.name)
+            if value is not None and symbol.positive:
+                return node.update(symbol=value)
+        return node
+
+
+def instances(
+    node: cast.AST, params: Sequence[str], values: Iterable[Sequence[clingo.Symbol]]
+) -> list[cast.AST]:
+    """A part's statement once for each value row (clingo's AST)."""
+    return [_Bind(dict(zip(params, row, strict=True)))(node) for row in values]
+
+
+def part_rows(values: Values, name: str) -> tuple[tuple[clingo.Symbol, ...], ...]:
+    """The value rows of the part `name` (empty: it is read for none)."""
+    return _rows(values, name)
+
+
+__all__ = [
+    "DIRECTIVE",
+    "PartError",
+    "Values",
+    "declared",
+    "instances",
+    "instances_text",
+    "instantiated",
+    "part_rows",
+    "unread",
+    "values_for",
+]
