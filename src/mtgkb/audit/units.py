@@ -168,9 +168,7 @@ def run_unit(base: Base, test: dict, rule_file: str | None) -> tuple[bool, str]:
     quantifier = {"all": All, "some": Any}.get(mode)
     test_ = Assert(Exact(0), True_()) if quantifier is None else Assert(quantifier(), assertion)
     # clintest loads the files itself: their parts' instances go with the program
-    program += "".join(
-        parts.instances_text(f.read_text(encoding="utf-8"), parts.values_for(f)) for f in files
-    )
+    program += "".join(parts.instances_of(f, f.read_text(encoding="utf-8")) for f in files)
     solver = Clingo(["0", "--warn=none"], program, [str(f) for f in files])
     try:
         solver.solve(test_)

@@ -27,12 +27,14 @@ Only a rule with one atom as its head may be marked (not a constraint, a
 choice or a disjunction); a marked rule of another shape is an error of its
 file, reported where the rule base's files are scanned.
 
-`program_text(path)` is the one way a rule file is read as program text:
-its text and, after it under a `%%% Generated citations` banner, its
-generated citations (the engine's rule base, hence the slicing analysis and
-the key of its cache; the input checks; `mtgkb program`, which prints the
-program for plain clingo). `load(ctl, path)` is the same for a reader that
-loads the file itself, so that clingo's messages name its lines.
+`program_text(path)` (`program_texts(paths)` for several files, read once)
+is the one way a rule file is read as program text: its text, its parts
+read once for each value in place (mtgkb.rulebase.parts) and, after it under
+a `%%% Generated citations` banner, its generated citations (the engine's
+rule base, hence the slicing analysis and the key of its cache; the input
+checks; `mtgkb program`, which prints the program for plain clingo).
+`load(ctl, path)` is the same for a reader that loads the file itself, so
+that clingo's messages name its lines.
 `mtgkb.rulebase.encoded.scan_file` adds the same citations (parsed, at the
 marked rule's line) to the statements that explain's traced twins, the
 switches of minimal cores and the audit read; the rule index counts them as
@@ -232,7 +234,7 @@ def generated_text(path: Path | str, text: str | None = None) -> str:
     part."""
     path = Path(path)
     text = path.read_text(encoding="utf-8") if text is None else text
-    return _generated_text(str(path), parts.instantiated(text, parts.values_for(path)))
+    return _generated_text(str(path), parts.read(path, text))
 
 
 @lru_cache(maxsize=128)
@@ -250,9 +252,25 @@ def program_text(path: Path | str) -> str:
     its generated citations. The one way the readers of the rule base read a
     file as program text."""
     path = Path(path)
-    text = parts.instantiated(path.read_text(encoding="utf-8"), parts.values_for(path))
+    text = parts.read(path, path.read_text(encoding="utf-8"))
     more = _generated_text(str(path), text)
     return text.rstrip("\n") + "\n\n" + more if more else text
+
+
+def program_texts(paths: Iterable[Path | str]) -> list[str]:
+    """`program_text` of each file, the values of their parts (if any) read
+    from these files' texts, read once: the readers of a whole rule base."""
+    paths = [Path(p) for p in paths]
+    raw = [p.read_text(encoding="utf-8") for p in paths]
+    values = None
+    out = []
+    for path, text in zip(paths, raw, strict=True):
+        if parts.declared(text):
+            values = parts.values_in(raw) if values is None else values
+            text = parts.instantiated(text, values)
+        more = _generated_text(str(path), text)
+        out.append(text.rstrip("\n") + "\n\n" + more if more else text)
+    return out
 
 
 def plain_clingo_copy(root: Path) -> str:
@@ -272,7 +290,7 @@ def plain_clingo_copy(root: Path) -> str:
     for folder in ("rules", "kb"):
         for path in program_files(root / folder):
             text = path.read_text(encoding="utf-8")
-            made = parts.instances_text(text, parts.values_for(path))
+            made = parts.instances_of(path, text)
             if made:
                 body = made.split("\n", 1)[1]  # less the `#program base.`
                 parts_.append(f"%%% {folder}/{path.name}: its parts' rules\n\n{body.rstrip()}\n")
@@ -289,7 +307,7 @@ def load(ctl: clingo.Control, path: Path | str) -> None:
     readers that want clingo's messages to name the file's own lines."""
     ctl.load(str(path))
     text = Path(path).read_text(encoding="utf-8")
-    more = parts.instances_text(text, parts.values_for(path)) + generated_text(path, text)
+    more = parts.instances_of(path, text) + generated_text(path, text)
     if more:
         ctl.add("base", [], more)
 
@@ -368,6 +386,7 @@ __all__ = [
     "load",
     "parsed",
     "program_text",
+    "program_texts",
     "same",
     "split_mark",
 ]

@@ -114,15 +114,9 @@ def _plain(symbol: clingo.Symbol) -> bool:
     return symbol.type in (clingo.SymbolType.Number, clingo.SymbolType.String)
 
 
-@lru_cache(maxsize=16)
-def _values_of(files: tuple) -> Values:
-    """The values of every part declared in the files (their stamps)."""
-    texts = []
-    for path, *_ in files:
-        try:
-            texts.append(Path(path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError):
-            continue
+def values_in(texts: Iterable[str]) -> Values:
+    """The values of every part the texts declare, given by the heads the texts write."""
+    texts = list(texts)
     parts: dict[str, int] = {}
     for text in texts:
         for name, params in declared(text).items():
@@ -137,20 +131,43 @@ def _values_of(files: tuple) -> Values:
     return tuple(out)
 
 
+@lru_cache(maxsize=16)
+def _values_of(files: tuple) -> Values:
+    """The values of every part declared in the files (their stamps)."""
+    texts = []
+    for path, *_ in files:
+        try:
+            texts.append(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            continue
+    return values_in(texts)
+
+
 def values_for(path: Path | str) -> Values:
     """The values the parts of the file at `path` are read for: those of the
     rule files of its folder and of the rule base's rules/ folder."""
     folder = Path(path).parent
     files = program_files(folder)
-    try:
-        rules = data_dir("rules")
-    except OSError:  # (no rule base in use: the file's folder alone)
-        rules = folder
-    if rules.resolve() != folder.resolve():
-        files += program_files(rules)
+    if folder.name != "rules":  # (a file of the user's, say)
+        try:
+            files += program_files(data_dir("rules"))
+        except OSError:  # (no rule base in use: the file's folder alone)
+            pass
     if Path(path) not in files:
         files.append(Path(path))
     return _values_of(stamp(files))
+
+
+def read(path: Path | str, text: str) -> str:
+    """The text of the file at `path` with its parts read once for each of
+    their values (`instantiated`); the text itself when it has no part (the
+    values are then not looked up)."""
+    return instantiated(text, values_for(path)) if declared(text) else text
+
+
+def instances_of(path: Path | str, text: str) -> str:
+    """`instances_text` of the file at `path` ("" when it has no part)."""
+    return instances_text(text, values_for(path)) if declared(text) else ""
 
 
 def _rows(values: Values, name: str) -> tuple[tuple[clingo.Symbol, ...], ...]:
@@ -294,9 +311,12 @@ __all__ = [
     "Values",
     "declared",
     "instances",
+    "instances_of",
     "instances_text",
     "instantiated",
     "part_rows",
+    "read",
     "unread",
     "values_for",
+    "values_in",
 ]
