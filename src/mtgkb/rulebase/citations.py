@@ -262,11 +262,12 @@ def program_texts(paths: Iterable[Path | str]) -> list[str]:
     from these files' texts, read once: the readers of a whole rule base."""
     paths = [Path(p) for p in paths]
     raw = [p.read_text(encoding="utf-8") for p in paths]
-    values = None
+    declared = [parts.declared(text) for text in raw]
+    names = {name: len(params) for found in declared for name, params in found.items()}
+    values = parts.values_in(raw, names) if names else ()
     out = []
-    for path, text in zip(paths, raw, strict=True):
-        if parts.declared(text):
-            values = parts.values_in(raw) if values is None else values
+    for path, text, found in zip(paths, raw, declared, strict=True):
+        if found:
             text = parts.instantiated(text, values)
         more = _generated_text(str(path), text)
         out.append(text.rstrip("\n") + "\n\n" + more if more else text)

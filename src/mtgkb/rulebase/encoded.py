@@ -131,10 +131,12 @@ def scan_text(text: str, path: Path) -> FileScan:
         if not errors:
             errors.append(f"{path}: cannot be parsed")
         return FileScan(path, [], [], errors)
-    return _scan_items(path, items, errors)
+    return _scan_items(path, items, errors, text)
 
 
-def _scan_items(path: Path, items: list[cast.AST], errors: list[str]) -> FileScan:
+def _scan_items(
+    path: Path, items: list[cast.AST], errors: list[str], text: str | None = None
+) -> FileScan:
     # Each item's place is read from clingo once (a location is built anew,
     # through several calls, at every read of it).
     placed = []
@@ -166,10 +168,15 @@ def _scan_items(path: Path, items: list[cast.AST], errors: list[str]) -> FileSca
                 cite_at.add(k)
             tags.append(TagLine(path, line, parsed[0], parsed[1], cites))
     directives.sort()
-    values = parts.values_for(path) if any(d[2] for d in directives) else ()
-    for _, name, params in {(0, n, p) for _, n, p in directives if p}:
-        if not parts.part_rows(values, name):
-            errors.append(f"{path}: {parts.unread(name, params)}")
+    values: parts.Values = ()
+    instances: dict[int, list[list[cast.AST]]] = {}
+    if any(d[2] for d in directives):
+        values = parts.values_for(path)
+        for _, name, params in {(0, n, p) for _, n, p in directives if p}:
+            if not parts.part_rows(values, name):
+                errors.append(f"{path}: {parts.unread(name, params)}")
+        text = Path(path).read_text(encoding="utf-8") if text is None else text
+        instances = parts.instance_nodes(text, values, str(path))
     statements = []
     for k, (line, _, end_line, kind, item) in enumerate(placed):
         if kind == comment:
@@ -201,7 +208,8 @@ def _scan_items(path: Path, items: list[cast.AST], errors: list[str]) -> FileSca
             statements.append(made)
             continue
         rows = parts.part_rows(values, part[1])
-        for row, node in zip(rows, parts.instances(item, part[2], rows), strict=True):
+        nodes = instances[line].pop(0) if instances.get(line) else []
+        for row, node in zip(rows, nodes, strict=True):
             statements.append(replace(made, ast=node, instance=row))
     return FileScan(path, statements + _generated(statements, errors), tags, errors)
 

@@ -25,7 +25,7 @@ part keeps one home for the rules of both steps. (A part grounded with
 clingo's own parameters does not help: the grounder reads a part's
 parameter as a variable of its rules.)
 
-Two readers, one result (tests/test_parts.py checks that they agree):
+Two forms of one reading (tests/test_parts.py checks that they agree):
 
 - `instantiated(text, values)`: the file's text with each statement of a
   part replaced, on its own first line, by its instances one after the
@@ -33,9 +33,10 @@ Two readers, one result (tests/test_parts.py checks that they agree):
   blanked: every other statement stays at its place. Text, not clingo's
   AST: this runs whenever the rule base is read (the engine's rule base, the
   input checks, `mtgkb program`).
-- `instances(node, ...)`: one parsed statement's instances, for the readers
-  of clingo's AST (mtgkb.rulebase.encoded.scan_file: explain's traced
-  program, the switches of minimal cores, the audit).
+- `instance_nodes(text, ...)`: the same instances parsed, by the line of
+  their statement, for the readers of clingo's AST
+  (mtgkb.rulebase.encoded.scan_file: explain's traced program, the switches
+  of minimal cores, the audit).
 
 `instances_text` is the instances alone, for a reader that loads the file
 itself (its part is then never grounded) and the copy for plain clingo.
@@ -62,10 +63,6 @@ DIRECTIVE = re.compile(
 )
 #: A name as ASP writes a constant, a predicate or a parameter.
 _NAME = r"[a-z_][A-Za-z0-9_']*"
-#: What the text reader steps over: a string, a block comment, a line comment.
-_SKIP = re.compile(r'"(?:[^"\\\n]|\\.)*"|%\*.*?\*%|%[^\n]*', re.S)
-#: The end of a statement: a `.` not part of `..` (an interval).
-_END = re.compile(r"(?<!\.)\.(?!\.)")
 
 #: Each part's name -> the value tuples it is read for, in the order written.
 Values = tuple[tuple[str, tuple[tuple[clingo.Symbol, ...], ...]], ...]
@@ -114,13 +111,15 @@ def _plain(symbol: clingo.Symbol) -> bool:
     return symbol.type in (clingo.SymbolType.Number, clingo.SymbolType.String)
 
 
-def values_in(texts: Iterable[str]) -> Values:
-    """The values of every part the texts declare, given by the heads the texts write."""
+def values_in(texts: Iterable[str], parts: dict[str, int] | None = None) -> Values:
+    """The values of every part the texts declare (or of the `parts` given:
+    name -> number of parameters), given by the heads the texts write."""
     texts = list(texts)
-    parts: dict[str, int] = {}
-    for text in texts:
-        for name, params in declared(text).items():
-            parts.setdefault(name, len(params))
+    if parts is None:
+        parts = {}
+        for text in texts:
+            for name, params in declared(text).items():
+                parts.setdefault(name, len(params))
     out = []
     for name, arity in sorted(parts.items()):
         rows: list[tuple[clingo.Symbol, ...]] = []
@@ -187,18 +186,26 @@ def _regions(text: str) -> list[tuple[int, int, str, tuple[str, ...]]]:
     return out
 
 
+#: What the text reader steps over or stops at: a string, a comment, a statement's end.
+_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|%\*.*?\*%|%[^\n]*|(?<!\.)\.(?!\.)', re.S)
+
+
+@lru_cache(maxsize=16)
+def _parameters(params: tuple[str, ...]) -> re.Pattern:
+    """A string, or one of the parameters written as a constant (not a
+    function's name, nor part of a longer name)."""
+    names = "|".join(re.escape(p) for p in params)
+    return re.compile(rf'"(?:[^"\\\n]|\\.)*"|(?<![A-Za-z0-9_\'#])(?:{names})(?![A-Za-z0-9_\'(])')
+
+
 def _substituted(code: str, params: Sequence[str], row: Sequence[clingo.Symbol]) -> str:
     """A statement's code (no comments, strings kept) with each parameter,
     written as a constant, replaced by its value."""
+    pattern = _parameters(tuple(params))
+    if len(row) == 1 and '"' not in code:  # (one parameter, no string: the common case)
+        return pattern.sub(str(row[0]).replace("\\", "\\\\"), code)
     names = dict(zip(params, (str(v) for v in row), strict=True))
-    word = re.compile(rf"(?<![A-Za-z0-9_'#]){_NAME}(?![A-Za-z0-9_'(])")
-    out, at = [], 0
-    for skip in re.finditer(r'"(?:[^"\\\n]|\\.)*"', code):
-        out.append(word.sub(lambda m: names.get(m.group(0), m.group(0)), code[at : skip.start()]))
-        out.append(skip.group(0))
-        at = skip.end()
-    out.append(word.sub(lambda m: names.get(m.group(0), m.group(0)), code[at:]))
-    return "".join(out)
+    return pattern.sub(lambda m: names.get(m.group(0), m.group(0)), code)
 
 
 def _statements(region: str) -> list[tuple[int, int, str]]:
@@ -209,32 +216,18 @@ def _statements(region: str) -> list[tuple[int, int, str]]:
     start: int | None = None
     code: list[str] = []
     at = 0
-
-    def take(piece: str) -> None:
-        code.append(" ".join(piece.split()) + (" " if piece[-1:].isspace() else ""))
-
-    while at < len(region):
-        skip = _SKIP.search(region, at)
-        end = _END.search(region, at)
-        if skip is not None and (end is None or skip.start() < end.start()):
-            piece = region[at : skip.start()]
-            string = skip.group(0).startswith('"')
-            if start is None and (piece.strip() or string):
-                start = at + len(piece) - len(piece.lstrip())
-            if start is not None:
-                take(piece)
-                if string:
-                    code.append(skip.group(0))
-            at = skip.end()
-            continue
-        if end is None:
-            break
-        piece = region[at : end.end()]
-        if start is None:
+    for token in _TOKEN.finditer(region):
+        piece, found = region[at : token.start()], token.group(0)
+        if start is None and (piece.strip() or found[0] != "%"):
             start = at + len(piece) - len(piece.lstrip())
-        take(piece)
-        out.append((start, end.end(), "".join(code).strip()))
-        start, code, at = None, [], end.end()
+        if start is not None:
+            code.append(" ".join(piece.split()) + (" " if piece[-1:].isspace() else ""))
+            if found[0] != "%":
+                code.append(found)
+        at = token.end()
+        if found == ".":
+            out.append((start, at, "".join(code).strip()))
+            start, code = None, []
     return out
 
 
@@ -278,26 +271,46 @@ def instances_text(text: str, values: Values) -> str:
     return "#program base.\n" + "\n".join(lines) + "\n" if lines else ""
 
 
-class _Bind(cast.Transformer):
-    """Each parameter of a part, written as a constant, read as its value."""
+def instance_nodes(text: str, values: Values, filename: str) -> dict[int, list[list[cast.AST]]]:
+    """For the readers of clingo's AST: the instances of the parts' statements,
+    parsed (once for the file, from the text `instantiated` writes: the two
+    readers read the same rules), by the line each statement begins at (a
+    list per statement of that line, in order; each with its instances in
+    the order of the values), located in `filename`."""
+    regions = _regions(text)
+    if not regions:
+        return {}
+    lines = [""] * (text.count("\n") + 1)
+    counts: dict[int, list[int]] = {}
+    for begin, end, name, params in regions:
+        rows = _rows(values, name)
+        region = text[begin:end]
+        for start, _, code in _statements(region):
+            line = text.count("\n", 0, begin + start)
+            made = [_substituted(code, params, row) for row in rows]
+            lines[line] += " " + " ".join(made)
+            counts.setdefault(line + 1, []).append(len(made))
+    nodes: dict[int, list[cast.AST]] = {}
 
-    def __init__(self, names: dict[str, clingo.Symbol]):
-        self.names = names
+    def take(node: cast.AST) -> None:
+        if node.ast_type in (cast.ASTType.Comment, cast.ASTType.Program):
+            return
+        location = node.location
+        begin, end = location.begin, location.end
+        node.location = cast.Location(
+            cast.Position(filename, begin.line, begin.column),
+            cast.Position(filename, end.line, end.column),
+        )
+        nodes.setdefault(begin.line, []).append(node)
 
-    def visit_SymbolicTerm(self, node: cast.AST) -> cast.AST:
-        symbol = node.symbol
-        if symbol.type == clingo.SymbolType.Function and not symbol.arguments:
-            value = self.names.get(symbol.name)
-            if value is not None and symbol.positive:
-                return node.update(symbol=value)
-        return node
-
-
-def instances(
-    node: cast.AST, params: Sequence[str], values: Iterable[Sequence[clingo.Symbol]]
-) -> list[cast.AST]:
-    """A part's statement once for each value row (clingo's AST)."""
-    return [_Bind(dict(zip(params, row, strict=True)))(node) for row in values]
+    cast.parse_string("\n".join(lines), take, logger=lambda _code, _message: None)
+    out: dict[int, list[list[cast.AST]]] = {}
+    for line, sizes in counts.items():
+        found, at = nodes.get(line, []), 0
+        for size in sizes:
+            out.setdefault(line, []).append(found[at : at + size])
+            at += size
+    return out
 
 
 def part_rows(values: Values, name: str) -> tuple[tuple[clingo.Symbol, ...], ...]:
@@ -310,7 +323,7 @@ __all__ = [
     "PartError",
     "Values",
     "declared",
-    "instances",
+    "instance_nodes",
     "instances_of",
     "instances_text",
     "instantiated",
