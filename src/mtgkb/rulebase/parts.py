@@ -12,7 +12,8 @@ statement beginning a line (`combat_step(first) :- first_strike_step.`,
 `combat_step(regular).`), with the constant `st` read as `v`, into the base
 part: here `step_link(first,S,R) :- strikes(first,S), ...` and
 `step_link(regular,S,R) :- ...`. The values are those of the rule files of
-the file's own folder and of the rules/ folder of the rule base in use.
+the file's own folder and of the rules/ folder of the rule base in use (for
+the whole rule base read at once, `citations.program_texts`: of its files).
 
 Why: a rule with a variable step in its head (`step_link(St,S,R)`) stands
 for every step's atoms at once, and the grounder groups rules by the shape
@@ -23,7 +24,12 @@ amount would be a fact. A rule per constant step is stratified (the
 grounder tells `step_link(first,..)` from `step_link(regular,..)`), and the
 part keeps one home for the rules of both steps. (A part grounded with
 clingo's own parameters does not help: the grounder reads a part's
-parameter as a variable of its rules.)
+parameter as a variable of its rules. Grounding the first step in an
+earlier call of multi-shot grounding would, but every statement the first
+step reads would then go in the first call and every one that reads its
+outcome in a later one, the queries' and explain's traced program too, at
+each place a program is grounded; the constants give the grounder that
+order in one call.)
 
 Two forms of one reading (tests/test_parts.py checks that they agree):
 
