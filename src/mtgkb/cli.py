@@ -242,16 +242,17 @@ def cmd_convert(args: argparse.Namespace) -> int:
 def cmd_program(args: argparse.Namespace) -> int:
     """The program mtgkb solves, for plain clingo: the rule base as read for
     solving (each file with its generated citations) and the query."""
-    from mtgkb.rulebase.citations import CitationError, program_text
+    from mtgkb.rulebase.citations import CitationError, program_texts
     from mtgkb.rulebase.encoded import label
     from mtgkb.rulebase.location import data_dir, query_file, rule_files
+    from mtgkb.rulebase.parts import PartError
 
     if args.citations:
         from mtgkb.rulebase.citations import plain_clingo_copy
 
         try:
             sys.stdout.write(plain_clingo_copy(args.chosen_rule_base.root))
-        except (CitationError, OSError, UnicodeDecodeError) as err:
+        except (CitationError, PartError, OSError, UnicodeDecodeError) as err:
             print(f"mtgkb: error: {err}", file=sys.stderr)
             return EXIT_INPUT
         return 0
@@ -264,8 +265,8 @@ def cmd_program(args: argparse.Namespace) -> int:
             return EXIT_INPUT
         files = [*files, path]
     try:
-        texts = [(f, program_text(f)) for f in files]
-    except (CitationError, OSError, UnicodeDecodeError) as err:
+        texts = list(zip(files, program_texts(files), strict=True))
+    except (CitationError, PartError, OSError, UnicodeDecodeError) as err:
         print(f"mtgkb: error: {err}", file=sys.stderr)
         return EXIT_INPUT
     sys.stdout.write(f"% {rule_base_title(args.chosen_rule_base)}\n")

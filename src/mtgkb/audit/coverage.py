@@ -32,8 +32,10 @@ def encoded_sites(scans: Scans, cited: bool = False) -> dict[str, list[str]]:
     for scan in scans.rules:
         for st in scan.statements:
             if st.is_rule and st.tags and st.is_citation == cited:
+                place = label(st.file, st.line)
                 for num in st.tags:
-                    found.setdefault(num, []).append(label(st.file, st.line))
+                    if st.instance is None or place not in found.get(num, ()):
+                        found.setdefault(num, []).append(place)  # (a part's rule: once)
     return found
 
 

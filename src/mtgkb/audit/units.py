@@ -14,7 +14,8 @@ file (`file = "rules/102_players.lp"`) with `[[test]]` tables:
     models = "all"                       # "all" (default), "some", or "none"
 
 The program is grounded with the rule file, the files of kb/ and the files
-named in `also`. With `models = "all"` every model must hold the `must`
+named in `also` (the rules of a part `#program NAME(P).` once for each of
+its values: mtgkb.rulebase.parts). With `models = "all"` every model must hold the `must`
 atoms and none of the `must_not` ones; with "some", at least one model
 must; with "none" the program must have no model (a constraint that
 forbids it). `mtgkb test` runs them, and `mtgkb audit` reports the failures
@@ -40,6 +41,7 @@ from clintest.solver import Clingo
 from clintest.test import Assert
 
 from mtgkb.audit.sources import Base, finding
+from mtgkb.rulebase import parts
 from mtgkb.rulebase.index import RuleIndex
 
 UNITS_FOLDER = Path("tests") / "units"
@@ -165,6 +167,8 @@ def run_unit(base: Base, test: dict, rule_file: str | None) -> tuple[bool, str]:
         raise ValueError(f"an atom of must/must_not is not a term: {err}") from err
     quantifier = {"all": All, "some": Any}.get(mode)
     test_ = Assert(Exact(0), True_()) if quantifier is None else Assert(quantifier(), assertion)
+    # clintest loads the files itself: their parts' instances go with the program
+    program += "".join(parts.instances_of(f, f.read_text(encoding="utf-8")) for f in files)
     solver = Clingo(["0", "--warn=none"], program, [str(f) for f in files])
     try:
         solver.solve(test_)

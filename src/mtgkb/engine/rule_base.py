@@ -18,7 +18,7 @@ from mtgkb.engine.analysis import (
 )
 from mtgkb.engine.analysis_cache import load_analysis, store_analysis
 from mtgkb.engine.sharing import guarded_query, query_definitions
-from mtgkb.rulebase.citations import program_text
+from mtgkb.rulebase.citations import program_texts
 from mtgkb.rulebase.disk_cache import content_digest
 from mtgkb.rulebase.grounding import check_grounds
 
@@ -40,7 +40,7 @@ class LoadedRuleBase:
         self.stamp = stamp
         self.queries = queries
         self.cache_dir = cache_dir
-        texts = [program_text(f) for f in files]  # with the generated citations
+        texts = program_texts(files)  # with the generated citations, the parts read
         self.text = "\n".join(texts)
         self.files = list(files)
         #: each file's (start, end) byte offsets in `text` (its statements' spans fall inside)

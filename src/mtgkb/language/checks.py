@@ -27,7 +27,7 @@ from mtgkb.engine.state import Options
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.facts import option_symbol, scenario_facts
 from mtgkb.language.model import Position, Scenario
-from mtgkb.rulebase.citations import program_text
+from mtgkb.rulebase.citations import program_texts
 from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.disk_cache import content_digest, load_checked, store_checked
 from mtgkb.rulebase.location import input_check_files
@@ -139,7 +139,7 @@ def _program_of(files: tuple, cache_dir: Path | None) -> _Checks:
     offsets into this text (checked to tile it, statement by statement, with
     only blanks and comments between, each beginning as its description
     says), never program text."""
-    texts = [program_text(path) for path, *_ in files]  # with their generated citations
+    texts = program_texts([path for path, *_ in files])  # with their generated citations
     source = "\n".join(texts + [SHOW]).encode("utf-8")
     key = content_digest(source)
     name = f"input-checks-{CHECKS_VERSION}-{ANALYSIS_VERSION}-{key}.marshal"

@@ -27,12 +27,14 @@ Only a rule with one atom as its head may be marked (not a constraint, a
 choice or a disjunction); a marked rule of another shape is an error of its
 file, reported where the rule base's files are scanned.
 
-`program_text(path)` is the one way a rule file is read as program text:
-its text and, after it under a `%%% Generated citations` banner, its
-generated citations (the engine's rule base, hence the slicing analysis and
-the key of its cache; the input checks; `mtgkb program`, which prints the
-program for plain clingo). `load(ctl, path)` is the same for a reader that
-loads the file itself, so that clingo's messages name its lines.
+`program_text(path)` (`program_texts(paths)` for several files, read once)
+is the one way a rule file is read as program text: its text, its parts
+read once for each value in place (mtgkb.rulebase.parts) and, after it under
+a `%%% Generated citations` banner, its generated citations (the engine's
+rule base, hence the slicing analysis and the key of its cache; the input
+checks; `mtgkb program`, which prints the program for plain clingo).
+`load(ctl, path)` is the same for a reader that loads the file itself, so
+that clingo's messages name its lines.
 `mtgkb.rulebase.encoded.scan_file` adds the same citations (parsed, at the
 marked rule's line) to the statements that explain's traced twins, the
 switches of minimal cores and the audit read; the rule index counts them as
@@ -51,6 +53,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
+from mtgkb.rulebase import parts
 from mtgkb.rulebase.control import quiet
 from mtgkb.rulebase.location import program_files
 from mtgkb.rulebase.tags import MARK, parse_tag, split_mark, tag_cites
@@ -226,9 +229,12 @@ def generate(text: str, path: Path | str = "<string>") -> list[Generated]:
 
 
 def generated_text(path: Path | str, text: str | None = None) -> str:
-    """The generated citations of one rule file as program text ("" when none)."""
+    """The generated citations of one rule file as program text ("" when none):
+    those of its parts' instances (mtgkb.rulebase.parts) for a marked rule of a
+    part."""
     path = Path(path)
-    return _generated_text(str(path), path.read_text(encoding="utf-8") if text is None else text)
+    text = path.read_text(encoding="utf-8") if text is None else text
+    return _generated_text(str(path), parts.read(path, text))
 
 
 @lru_cache(maxsize=128)
@@ -241,39 +247,68 @@ def _generated_text(path: str, text: str) -> str:
 
 
 def program_text(path: Path | str) -> str:
-    """A rule file as solved: its text and then its generated citations. The
-    one way the readers of the rule base read a file as program text."""
+    """A rule file as solved: its text, each statement of a part read once for
+    each of the part's values in its place (mtgkb.rulebase.parts), and then
+    its generated citations. The one way the readers of the rule base read a
+    file as program text."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
-    more = generated_text(path, text)
+    text = parts.read(path, path.read_text(encoding="utf-8"))
+    more = _generated_text(str(path), text)
     return text.rstrip("\n") + "\n\n" + more if more else text
+
+
+def program_texts(paths: Iterable[Path | str]) -> list[str]:
+    """`program_text` of each file, the values of their parts (if any) read
+    from these files' texts, read once: the readers of a whole rule base."""
+    paths = [Path(p) for p in paths]
+    raw = [p.read_text(encoding="utf-8") for p in paths]
+    declared = [parts.declared(text) for text in raw]
+    names = {name: len(params) for found in declared for name, params in found.items()}
+    values = parts.values_in(raw, names) if names else ()
+    out = []
+    for path, text, found in zip(paths, raw, declared, strict=True):
+        if found:
+            text = parts.instantiated(text, values)
+        more = _generated_text(str(path), text)
+        out.append(text.rstrip("\n") + "\n\n" + more if more else text)
+    return out
 
 
 def plain_clingo_copy(root: Path) -> str:
     """The text of `rules/generated_citations.lp` for the rule base in `root`:
-    the citations every file of its rules/ and kb/ generates, written out so
-    that `clingo rules/*.lp kb/*.lp queries/Q.lp facts.lp` answers as mtgkb
-    does. (mtgkb reads no such file: it generates them itself.)"""
-    parts = [
-        "%%% Generated: the citations of the `cite` tags of this rule base, for plain\n"
+    the citations every file of its rules/ and kb/ generates, and the rules of
+    its parts once for each value (mtgkb.rulebase.parts: plain clingo grounds
+    only the base part), written out so that `clingo rules/*.lp kb/*.lp
+    queries/Q.lp facts.lp` answers as mtgkb does. (mtgkb reads no such file:
+    it generates them itself.)"""
+    parts_ = [
+        "%%% Generated: the citations of the `cite` tags of this rule base, and the\n"
+        "%%% rules of its `#program NAME(P).` parts once for each value, for plain\n"
         "%%% clingo. mtgkb does not read this file (it generates them as it reads\n"
-        "%%% the rule base). Write it again after changing a tag:\n"
+        "%%% the rule base). Write it again after changing a tag or a part:\n"
         "%%%     mtgkb program --citations > rules/generated_citations.lp\n"
     ]
     for folder in ("rules", "kb"):
         for path in program_files(root / folder):
-            made = generated_text(path)
+            text = path.read_text(encoding="utf-8")
+            made = parts.instances_of(path, text)
+            if made:
+                body = made.split("\n", 1)[1]  # less the `#program base.`
+                parts_.append(f"%%% {folder}/{path.name}: its parts' rules\n\n{body.rstrip()}\n")
+            made = generated_text(path, text)
             if made:
                 body = made.split("\n\n", 1)[1]  # less the banner
-                parts.append(f"%%% {folder}/{path.name}\n\n{body.rstrip()}\n")
-    return "\n".join(parts)
+                parts_.append(f"%%% {folder}/{path.name}\n\n{body.rstrip()}\n")
+    return "\n".join(parts_)
 
 
 def load(ctl: clingo.Control, path: Path | str) -> None:
-    """`ctl.load(path)` and its generated citations: for the readers that
-    want clingo's messages to name the file's own lines."""
+    """`ctl.load(path)`, the instances of its parts (which clingo alone never
+    grounds: mtgkb.rulebase.parts) and its generated citations: for the
+    readers that want clingo's messages to name the file's own lines."""
     ctl.load(str(path))
-    more = generated_text(path)
+    text = Path(path).read_text(encoding="utf-8")
+    more = parts.instances_of(path, text) + generated_text(path, text)
     if more:
         ctl.add("base", [], more)
 
@@ -352,6 +387,7 @@ __all__ = [
     "load",
     "parsed",
     "program_text",
+    "program_texts",
     "same",
     "split_mark",
 ]

@@ -5,13 +5,14 @@ hand-written or generated from a `cite` tag, is `cited_at`, not `encoded_at`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
+import clingo
 import clingo.ast as cast
 
-from mtgkb.rulebase import citations
+from mtgkb.rulebase import citations, parts
 from mtgkb.rulebase.index import RULE_TYPE_NAMES, normalize
 from mtgkb.rulebase.location import current as current_rule_base
 from mtgkb.rulebase.location import data_dir, program_files
@@ -39,6 +40,8 @@ class Statement:
     ast: cast.AST | None = field(default=None, repr=False)
     cite: bool = False  # the tag asks for generated citations (`% N cite:`)
     generated: bool = False  # a citation generated from the `cite` tag of the rule at `line`
+    #: the values of its part it was read for (mtgkb.rulebase.parts); None: a base statement
+    instance: tuple[clingo.Symbol, ...] | None = None
 
     @property
     def is_rule(self) -> bool:
@@ -92,6 +95,8 @@ def _tag_of(comment: cast.AST) -> tuple[tuple[str, ...], tuple[str, ...]] | None
 def scan_file(path: Path) -> FileScan:
     """Every statement of an ASP file with the tag line it sits under, and
     the citations its `cite` tags ask for (`generated`, at the marked rule's line).
+    A statement of a part `#program NAME(P).` is there once for each value
+    the part is read for (`instance`, at its own line: mtgkb.rulebase.parts).
 
     A statement is tagged by the nearest tag comment above it in its block:
     walking up from the statement, only comment lines and other statements
@@ -126,16 +131,22 @@ def scan_text(text: str, path: Path) -> FileScan:
         if not errors:
             errors.append(f"{path}: cannot be parsed")
         return FileScan(path, [], [], errors)
-    return _scan_items(path, items, errors)
+    return _scan_items(path, items, errors, text)
 
 
-def _scan_items(path: Path, items: list[cast.AST], errors: list[str]) -> FileScan:
+def _scan_items(
+    path: Path, items: list[cast.AST], errors: list[str], text: str | None = None
+) -> FileScan:
     # Each item's place is read from clingo once (a location is built anew,
     # through several calls, at every read of it).
     placed = []
+    directives: list[tuple[int, str, tuple[str, ...]]] = []  # (line, part, parameters)
     for item in items:
         kind = item.ast_type
         if kind == cast.ASTType.Program:
+            line = item.location.begin.line
+            if line > 1 or item.name != "base" or item.location.end.column > 1:
+                directives.append((line, item.name, tuple(p.name for p in item.parameters)))
             continue
         location = item.location
         begin, end = location.begin, location.end
@@ -156,6 +167,16 @@ def _scan_items(path: Path, items: list[cast.AST], errors: list[str]) -> FileSca
             if cites:
                 cite_at.add(k)
             tags.append(TagLine(path, line, parsed[0], parsed[1], cites))
+    directives.sort()
+    values: parts.Values = ()
+    instances: dict[int, list[list[cast.AST]]] = {}
+    if any(d[2] for d in directives):
+        values = parts.values_for(path)
+        for _, name, params in {(0, n, p) for _, n, p in directives if p}:
+            if not parts.part_rows(values, name):
+                errors.append(f"{path}: {parts.unread(name, params)}")
+        text = Path(path).read_text(encoding="utf-8") if text is None else text
+        instances = parts.instance_nodes(text, values, str(path))
     statements = []
     for k, (line, _, end_line, kind, item) in enumerate(placed):
         if kind == comment:
@@ -172,18 +193,24 @@ def _scan_items(path: Path, items: list[cast.AST], errors: list[str]) -> FileSca
                 break
             top = min(top, above[0])
             j -= 1
-        statements.append(
-            Statement(
-                file=path,
-                line=line,
-                end_line=end_line,
-                kind=kind.name,
-                tags=tag_at[found][0] if found is not None else None,
-                tag_line=placed[found][0] if found is not None else None,
-                ast=item,
-                cite=found in cite_at,
-            )
+        made = Statement(
+            file=path,
+            line=line,
+            end_line=end_line,
+            kind=kind.name,
+            tags=tag_at[found][0] if found is not None else None,
+            tag_line=placed[found][0] if found is not None else None,
+            ast=item,
+            cite=found in cite_at,
         )
+        part = next((d for d in reversed(directives) if d[0] <= line), None)
+        if part is None or not part[2]:
+            statements.append(made)
+            continue
+        rows = parts.part_rows(values, part[1])
+        nodes = instances[line].pop(0) if instances.get(line) else []
+        for row, node in zip(rows, nodes, strict=True):
+            statements.append(replace(made, ast=node, instance=row))
     return FileScan(path, statements + _generated(statements, errors), tags, errors)
 
 
@@ -260,8 +287,10 @@ def encoded_map(root: Path | None = None, *, cited: bool = False) -> dict[str, l
     for scan in scans:
         for st in scan.statements:
             if st.is_rule and st.tags and st.is_citation == cited:
+                place = label(st.file, st.line)
                 for num in st.tags:
-                    found.setdefault(num, []).append(label(st.file, st.line))
+                    if st.instance is None or place not in found.get(num, ()):
+                        found.setdefault(num, []).append(place)  # (a part's rule: once)
     return found
 
 
