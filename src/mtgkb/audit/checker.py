@@ -31,6 +31,7 @@ import clingo.ast as cast
 from mtgkb.audit.scene import (
     INVARIANTS,
     PHASES,
+    CheckProgram,
     Scene,
     conflict,
     const,
@@ -138,8 +139,12 @@ class Checker:
     def __init__(
         self, root: Path | None = None, *, timeout: float = 10.0, feed_back: int = FEED_BACK
     ):
+        from mtgkb.engine.state import Options
+
         self.base = Base.at(root)
         self.prepared = prepare(self.base)
+        # the scenes' program unswitched and sliced: what clears a scenario as written
+        self.checks = CheckProgram(self.base, self.prepared, Options.from_env().cache_dir)
         self.timeout = timeout
         self.feed_back = feed_back
         self.limits = _answers.Limits(MAX_MODELS, self.timeout)
@@ -177,21 +182,60 @@ class Checker:
         return found, None
 
     def legal(self, scene: Scene, true: Sequence[clingo.Symbol]) -> list[dict]:
-        """The violations `ask legal` finds with these play facts, each with its
-        atom in the scene (to find the rules responsible)."""
+        """The violations `ask legal` finds with these play facts."""
         from mtgkb.language.model import Question
-        from mtgkb.rulebase import words
 
         key = frozenset(true)
         if key not in scene.asked:  # one play may be judged by several checks
             facts = scene.play_facts(true)
+            session = self._session()
+            model = self._judged(scene, key)
+            if model is not None:  # the model `ask legal` solves, solved ahead
+                session.solved[("legal", frozenset(facts))] = model
             scene.asked[key] = _answers.answer(
-                Question(kind="legal"), None, facts, self.limits, self._session()
+                Question(kind="legal"), None, facts, self.limits, session
             )
         found = scene.asked[key]
         if found.get("supported") is False:
             raise RuntimeError("'ask legal' has no answer")
-        return scene.violation_atoms(found["violations"], words.messages("en"))
+        return found["violations"]
+
+    def _judged(self, scene: Scene, true: frozenset) -> list[clingo.Symbol] | None:
+        """The model of `legal` with this play, from one grounding of the
+        scenario's facts shared by the plays the checks judge (its play atoms
+        switchable, as a file's questions switch their `asked/1`): the model
+        a grounding with the play as facts has (legal has one model). None
+        when the play is not among the scene's, or no model was found (the
+        answer then solves it alone, and says why)."""
+        from mtgkb.engine.solve import Grounding, SolveTimeout
+        from mtgkb.questions.symbols import Shown
+
+        if not true <= set(scene.variable):
+            return None
+        if scene.judging is None:
+            scene.judging = Grounding(
+                ["legal"],
+                scene.play_facts(()),
+                switchable=scene.variable,
+                engine=self._session().engine,
+            )
+        try:
+            result = scene.judging.solve(
+                "legal", max_models=1, timeout=self.limits.timeout, true=true
+            )
+        except SolveTimeout:
+            return None
+        if not result.models:
+            return None
+        return Shown(sorted(result.models[0]))
+
+    @staticmethod
+    def explained(scene: Scene, violations: list[dict]) -> list[dict]:
+        """The violations with their atoms in the scene (to find the rules
+        responsible, in the switched grounding) and their kinds."""
+        from mtgkb.rulebase import words
+
+        return scene.violation_atoms(violations, words.messages("en"))
 
     def _asked_facts(self, case: Case, question) -> list[clingo.Symbol]:
         from mtgkb.language.facts import question_symbol
@@ -279,21 +323,55 @@ class Checker:
 
     # -- the checks
 
-    def check(self, name: str, text: str, generated: bool = False) -> list[dict]:
+    def check(
+        self,
+        name: str,
+        text: str,
+        generated: bool = False,
+        answers: list | None = None,
+        refused: bool = True,
+    ) -> list[dict] | None:
+        """The conflicts one scenario shows. `answers`: its questions' answers
+        as `mtgkb run` gave them (asked here when None). A scenario the
+        parser refuses is a conflict, or (not `refused`: a file beside the
+        checkout, as `file_scenarios` leaves out) None."""
         from mtgkb.language.errors import ScenarioError
 
         try:
             case = load_case(name, text, generated)
         except ScenarioError as err:
+            if not refused:
+                return None
             message = f"the scenario language refuses this scenario: {err}"
             return [conflict(name, message, [], self.prepared)]
-        return self.check_case(case)
+        return self.check_case(case, answers)
 
-    def check_case(self, case: Case) -> list[dict]:
+    def expected(self, name: str, path: Path) -> tuple[dict, list | None]:
+        """A file answered as `mtgkb run` answers it (mtgkb.audit.expected),
+        compared with its `*.expected.json`: the comparison's entry, and the
+        answers (None when the run gave none), for the file's own checks."""
+        from mtgkb.audit.expected import check_file
+
         with self.base.in_use():
-            return self._check_case(case)
+            entry, result = check_file(path, name, self._session().engine, now=True)
+        output = getattr(result, "output", None)
+        answers = output.get("answers") if isinstance(output, dict) else None
+        return entry, answers if isinstance(answers, list) else None
 
-    def _check_case(self, case: Case) -> list[dict]:
+    def check_case(self, case: Case, answers: list | None = None) -> list[dict]:
+        with self.base.in_use():
+            return self._check_case(case, answers)
+
+    @staticmethod
+    def _given(found) -> tuple[dict | None, str | None]:
+        """An answer the run gave, as `ask` returns one."""
+        if not isinstance(found, dict):
+            return None, "no answer"
+        if found.get("supported") is False:
+            return None, found.get("message", "not supported")
+        return found, None
+
+    def _check_case(self, case: Case, given: list | None = None) -> list[dict]:
         more = {"text": case.text} if case.text else {}
         found: list[dict] = []
 
@@ -303,8 +381,14 @@ class Checker:
         answers = []
         listed: list[clingo.Symbol] = []
         session = self._session()  # the file's questions share one, as in `mtgkb run`
-        for question in case.scenario.questions if case.scenario is not None else ():
-            result, error = self.ask(case, question, session)
+        questions = case.scenario.questions if case.scenario is not None else ()
+        if given is not None and len(given) != len(questions):
+            given = None
+        for k, question in enumerate(questions):
+            if given is not None:
+                result, error = self._given(given[k])
+            else:
+                result, error = self.ask(case, question, session)
             answers.append((question, result, error))
             if result is not None and question.kind in ("attacks", "blocks"):
                 pred = "declared_attack" if question.kind == "attacks" else "declared_block"
@@ -314,7 +398,7 @@ class Checker:
                         for a, chosen in assignment.items()
                         for b in each_chosen(chosen)
                     ]
-        scene = Scene(self.prepared, case.facts, self.timeout, listed)
+        scene = Scene(self.prepared, case.facts, self.timeout, listed, self.checks)
         conflicts = scene.life_check(case.name, **more)
         for question, result, error in answers:
             ask = f"ask {question.kind.replace('_', ' ')}"
@@ -384,6 +468,7 @@ class Checker:
                 baseline = {_violation_key(v) for v in self.legal(scene, [PHASES["main"]])}
             relevant = [v for v in violations if _violation_key(v) not in baseline]
             if relevant:
+                relevant = self.explained(scene, relevant)
                 report(
                     "'ask attacks' lists the declaration "
                     f"{_declaration_text('attacks', assignment)} but 'ask legal' finds it "
@@ -441,6 +526,7 @@ class Checker:
             ]
             bad = relevant(self.legal(scene, play))
             if bad:
+                bad = self.explained(scene, bad)
                 report(
                     "'ask blocks' lists the declaration "
                     f"{_declaration_text('blocks', assignment)} but 'ask legal' finds it "
@@ -486,6 +572,7 @@ class Checker:
         play = [*attack, PHASES["declare_blockers"]]
         bad = relevant(self.legal(scene, play))
         if bad:
+            bad = self.explained(scene, bad)
             report(
                 f"declaring no blockers{who} is illegal for 'ask legal' although no creature "
                 "must block: " + "; ".join(_violation_text(v) for v in bad),

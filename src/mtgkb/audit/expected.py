@@ -95,39 +95,53 @@ def check_folder(folder: Path, name: str, progress=None) -> list[dict]:
     rule base in use: `{"scenario", "differences"}` for those that differ,
     and `{"scenario", "differences": []}` for those that agree."""
     from mtgkb.engine.state import Engine
-    from mtgkb.questions.answers import Limits
-    from mtgkb.running.runner import answer_text
 
-    cases = sorted(p for p in folder.glob("*.mtg") if _expectation(p).is_file())
+    cases = sorted(p for p in folder.glob("*.mtg") if expectation_of(p) is not None)
     engine = Engine()  # the rule base in use, read once for the folder
     out = []
     for k, path in enumerate(cases, start=1):
         if progress:
             progress(f"answers against {name}/*.expected.json", k, len(cases))
-        try:
-            expected = json.loads(_expectation(path).read_text(encoding="utf-8"))
-            result = answer_text(path.read_bytes(), str(path), Limits(timeout=60), engine=engine)
-        except (OSError, ValueError) as err:
-            out.append({"scenario": f"{name}/{path.name}", "differences": [str(err)]})
-            continue
-        found = differences(expected, result.status, result.output, result.error)
-        answers = (
-            (result.output or {}).get("answers", []) if isinstance(result.output, dict) else []
-        )
-        cited = sorted(set().union(*(_cited(a) for a in answers if isinstance(a, dict))))
-        out.append(
-            {
-                "scenario": f"{name}/{path.name}",
-                "file": str(path),
-                "differences": found,
-                "cited": cited,
-            }
-        )
+        out.append(check_file(path, f"{name}/{path.name}", engine)[0])
     return out
 
 
-def _expectation(path: Path) -> Path:
-    return path.with_name(path.name[: -len(".mtg")] + ".expected.json")
+def check_file(path: Path, name: str, engine, now: bool = False) -> tuple[dict, object | None]:
+    """One file answered with the rule base in use (`engine`'s) and compared
+    with its `*.expected.json`: its entry (`{"scenario", "file",
+    "differences", "cited"}`) and the run's result (mtgkb.running.runner.
+    FileResult; None when the file or its expectation could not be read).
+    `now`: answered in this process (`answer_now`: the same answers, the
+    time-out bounding each solve), not in a child process under a deadline."""
+    from mtgkb.questions.answers import Limits
+    from mtgkb.running.runner import answer_now, answer_text
+
+    limits = Limits(timeout=60)
+    try:
+        expected = json.loads(expectation_of(path, True).read_text(encoding="utf-8"))
+        data = path.read_bytes()
+        result = None
+        if now:
+            try:
+                result = answer_now(data, str(path), limits, engine)
+            except Exception:  # noqa: BLE001 - answered again under a deadline, as it was
+                result = None
+        if result is None:
+            result = answer_text(data, str(path), limits, engine=engine)
+    except (OSError, ValueError) as err:
+        return {"scenario": name, "differences": [str(err)]}, None
+    found = differences(expected, result.status, result.output, result.error)
+    answers = (result.output or {}).get("answers", []) if isinstance(result.output, dict) else []
+    cited = sorted(set().union(*(_cited(a) for a in answers if isinstance(a, dict))))
+    entry = {"scenario": name, "file": str(path), "differences": found, "cited": cited}
+    return entry, result
+
+
+def expectation_of(path: Path, anyway: bool = False) -> Path | None:
+    """The `*.expected.json` beside a scenario file: None when there is none
+    (`anyway`: the path it would have)."""
+    found = path.with_name(path.name[: -len(".mtg")] + ".expected.json")
+    return found if anyway or found.is_file() else None
 
 
 def expected_answers(base, progress=None) -> list[dict]:

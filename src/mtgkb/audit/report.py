@@ -27,7 +27,7 @@ from mtgkb.audit import coverage as _coverage
 from mtgkb.audit.ablation import depends_on
 from mtgkb.audit.against import compare
 from mtgkb.audit.conflicts import group_conflicts
-from mtgkb.audit.consistency import PARALLEL_FROM, consistency, file_scenarios, generated_corpus
+from mtgkb.audit.consistency import PARALLEL_FROM, Item, corpus_items, start_corpus
 from mtgkb.audit.editions import editions
 from mtgkb.audit.expected import expected_answers
 from mtgkb.audit.lint import lint as lint_of
@@ -55,11 +55,15 @@ def audit(
     """Audit the rule base of a checkout (`root`) or of this installation (None).
 
     `corpus`: (name, text) scenarios for the consistency check, as scenario
-    text or facts; by default the scenario files beside the rule base
-    (`file_scenarios`) and the generated corpus (`generated_corpus(quick)`:
-    `quick` keeps one table per variant and a few random combats).
+    text or facts; by default the scenario files beside the rule base and
+    the generated corpus (`corpus_items`; `quick` keeps one table per
+    variant and a few random combats). The default corpus's files that
+    have a `*.expected.json` are answered once, as `mtgkb run` answers
+    them, for both their consistency checks and their expected answers.
     `jobs`: processes for the consistency check (default: two on a machine
-    with two cores or more, for a corpus of `PARALLEL_FROM` scenarios or more).
+    with two cores or more, for a corpus of `PARALLEL_FROM` scenarios or
+    more); they begin first and check while the rule base's text is
+    checked in this process.
     `progress(step, done, total)`: told of each step's progress.
     `expected`: answer the example files that have a `*.expected.json` with
     the audited rule base and report where they differ.
@@ -75,6 +79,22 @@ def audit(
     expected-answer checks.
     """
     base = Base.at(root)
+    # the corpus's check first: in worker processes, it runs while the text is checked here
+    pending, items, merged = None, [], False
+    if not lint_only and against is None:
+        if corpus is not None:
+            items = [Item(name, text) for name, text in corpus]
+        else:
+            items, merged = corpus_items(base.root, quick, expected), True
+        if jobs is None:
+            jobs = min(2, os.cpu_count() or 1) if len(items) >= PARALLEL_FROM else 1
+        pending = start_corpus(
+            items,
+            base.root if root is not None else None,
+            timeout=timeout,
+            jobs=jobs or 1,
+            progress=progress,
+        )
     lint: list[dict] = []
     index_path = base.kb / "rule_index.lp"
     index: RuleIndex | None = None
@@ -133,24 +153,11 @@ def audit(
             warnings,
         )
 
-    made: list[str] = []
-    if corpus is not None:
-        scenarios = list(corpus)
-    else:
-        made_corpus = generated_corpus(quick)
-        made = [name for name, _ in made_corpus]
-        scenarios = file_scenarios(base.root) + made_corpus
-    if jobs is None:
-        jobs = min(2, os.cpu_count() or 1) if len(scenarios) >= PARALLEL_FROM else 1
-    found = consistency(
-        scenarios,
-        base.root if root is not None else None,
-        timeout=timeout,
-        generated=made,
-        jobs=jobs or 1,
-        progress=progress,
-    )
-    conflicts = group_conflicts(found, base, dict(scenarios), timeout, progress)
+    checked = pending.result()
+    found = checked.conflicts
+    scenarios = checked.checked
+    texts = {item.name: item.text for item in items}
+    conflicts = group_conflicts(found, base, texts, timeout, progress)
 
     report: dict = {
         "rules": coverage,
@@ -162,7 +169,8 @@ def audit(
     }
     differing: list[dict] = []
     if expected:
-        report["expected"] = expected_answers(base, progress)
+        # the files beside the checkout were answered once, for both checks
+        report["expected"] = checked.expected if merged else expected_answers(base, progress)
         differing = [e for e in report["expected"] if e["differences"]]
         # what tests each rule: the answers of the scenarios answered here
         coverage, _, coverage_warnings = _coverage.coverage(

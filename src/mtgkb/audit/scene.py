@@ -23,6 +23,8 @@ from pathlib import Path
 import clingo
 
 from mtgkb.audit.sources import Base, head_and_body
+from mtgkb.engine.analysis import DescribedProgram
+from mtgkb.engine.analysis_cache import StatementMemo
 from mtgkb.engine.cores import (
     Budget,
     Switches,
@@ -36,6 +38,9 @@ from mtgkb.engine.cores import (
     switch_statements,
     switched_control,
 )
+from mtgkb.engine.programs import add_facts, quiet, solve_within
+from mtgkb.rulebase.citations import program_text
+from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import label
 from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import NOT_SOLVED
@@ -146,6 +151,54 @@ def prepare(base: Base, query: str | None = "outcome", by_statement: bool = Fals
     )
 
 
+class CheckProgram:
+    """The program of the scenes (`Scene`: rules/ and the added files with
+    their generated citations, kb/, the legal and outcome queries, the
+    invariants) without switches, described for forward slicing as the
+    engine's rule base is (mtgkb.engine.analysis): a scenario as written is
+    then solved with only the statements that may fire for its facts.
+    Grounded this way a scenario costs about what `ask legal` costs; the
+    switched grounding of every statement, about four times as much, is
+    made only where a conflict is to be explained. The statements'
+    descriptions are kept on disk by their text (StatementMemo): after an
+    edit, only the statements edited are described again."""
+
+    def __init__(self, base: Base, prepared: Prepared, cache: Path | None = None):
+        texts = [program_text(scan.path) for scan in base.rule_scans()]
+        # what a scene loads after the switched rules, in its order (Scene.files)
+        files = list(prepared.others if prepared.has_outcome else prepared.kb)
+        legal = prepared.query_path("legal")
+        if legal is not None:
+            files.append(legal)
+        texts += [path.read_text(encoding="utf-8") for path in [*files, INVARIANTS]]
+        text = "\n".join(texts)
+        memo = StatementMemo(cache)
+        self.program = DescribedProgram(memo.analyse(text), text.encode("utf-8"))
+        memo.store()
+        self.every = list(range(len(self.program.statements)))
+
+    def clean(self, facts: Sequence[clingo.Symbol], timeout: float) -> bool:
+        """Whether, with these facts, the rules have an answer and no
+        `_audit_conflict` can be derived (then a scene finds no conflict);
+        False when that is not certain (the scene is to be solved)."""
+        program = self.program
+        live = program.live(self.every, program.sources(facts))
+        ctl = new_control(["--opt-mode=ignore"], quiet)
+        ctl.add("base", [], program.program(live))
+        add_facts(ctl, list(facts))
+        try:
+            ctl.ground([("base", [])])
+        except RuntimeError:
+            return False  # (the scene says what clingo could not ground)
+        if any(True for _ in ctl.symbolic_atoms.by_signature(CONFLICT, 1)):
+            return False
+        try:
+            result = solve_within(ctl, timeout, Budget)
+        except Budget:
+            return False
+        return bool(result.satisfiable)
+
+
 def conflict_message(sym: clingo.Symbol) -> str:
     args = [a.string if a.type == clingo.SymbolType.String else str(a) for a in sym.arguments]
     template = CONFLICT_MESSAGES.get(sym.name)
@@ -168,7 +221,13 @@ class Scene:
     """One scenario grounded once with the legal and outcome queries, the
     invariants, and its play and events as free atoms: the scenario as
     written, a listed declaration fed back, or no declaration at all are each
-    one solve under assumptions (and the CR-number switches all on, or some off)."""
+    one solve under assumptions (and the CR-number switches all on, or some off).
+
+    The switched grounding is made when first needed (`ctl`): to find the
+    rules responsible for a conflict. With a `checks` program (CheckProgram),
+    `life_check` first solves the scenario as written in that program
+    (unswitched and sliced): where the invariants can derive no conflict and
+    the rules have an answer, that is the answer, and nothing is switched."""
 
     def __init__(
         self,
@@ -176,13 +235,15 @@ class Scene:
         facts: Sequence[clingo.Symbol],
         timeout: float,
         more: Iterable[clingo.Symbol] = (),
+        checks: CheckProgram | None = None,
     ):
         self.prepared = prepared
         self.timeout = timeout
+        self.checks = checks
         fixed = [f for f in facts if f.name not in PLAY_FACTS and f.name != "asked"]
         self.unplayed = list(fixed)  # the scenario without its play and its events
         self.written = {f for f in facts if f.name in PLAY_FACTS}
-        variable = list(dict.fromkeys([*self.written, *PHASES.values(), *more]))
+        self.variable = list(dict.fromkeys([*self.written, *PHASES.values(), *more]))
         files = list(prepared.others if prepared.has_outcome else prepared.kb)
         legal = prepared.query_path("legal")
         if legal is not None:
@@ -192,21 +253,35 @@ class Scene:
             fixed.append(STARTS)
         if prepared.has_outcome:
             fixed.append(OUTCOME)
-        self.ctl, self.present = switched_control(
-            prepared.switches,
-            [*files, INVARIANTS],
-            fixed,
-            externals=variable,
-            options=["--opt-mode=optN"],
-        )
-        atoms = self.ctl.symbolic_atoms
-        self.lits = {s: atoms[s].literal for s in variable if atoms[s] is not None}
-        self.on = on_literals(self.ctl, self.present)
+        self.fixed = fixed  # what holds whatever the play: the facts and the switches of the checks
+        self.files = files
+        self._ctl: clingo.Control | None = None
         self.forbids: list[int] = []  # the switches of constraints added, off unless in use
         self._violations: dict | None = None
         self.asked: dict[frozenset, dict] = {}  # play -> what `ask legal` answered of it
+        self.judging = None  # the grounding of `legal` the plays share (mtgkb.audit.checker)
+
+    def _ground(self) -> clingo.Control:
+        if self._ctl is None:
+            self._ctl, self.present = switched_control(
+                self.prepared.switches,
+                [*self.files, INVARIANTS],
+                self.fixed,
+                externals=self.variable,
+                options=["--opt-mode=optN"],
+            )
+            atoms = self._ctl.symbolic_atoms
+            self.lits = {s: atoms[s].literal for s in self.variable if atoms[s] is not None}
+            self.on = on_literals(self._ctl, self.present)
+        return self._ctl
+
+    @property
+    def ctl(self) -> clingo.Control:
+        """The switched grounding (made on first use)."""
+        return self._ground()
 
     def assume(self, true: Iterable[clingo.Symbol]) -> list[int]:
+        self._ground()
         true = set(true)
         facts = [lit if s in true else -lit for s, lit in self.lits.items()]
         return facts + [-s for s in self.forbids]
@@ -218,6 +293,10 @@ class Scene:
 
     def life_check(self, name: str, **more) -> list[dict]:
         """Life totals, losses and defending players of the scenario as written."""
+        if self.checks is not None and self.checks.clean(
+            [*self.fixed, *self.written], self.timeout
+        ):
+            return []
         ctl = self.ctl
         facts = self.assume(self.written)
         ctl.configuration.solve.opt_mode = "ignore"

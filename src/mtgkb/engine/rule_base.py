@@ -12,11 +12,10 @@ import clingo
 from mtgkb.engine.analysis import (
     ANALYSIS_VERSION,
     Analysis,
-    analyse,
     negative_cycles,
     statement_digest,
 )
-from mtgkb.engine.analysis_cache import load_analysis, store_analysis
+from mtgkb.engine.analysis_cache import StatementMemo, load_analysis, store_analysis
 from mtgkb.engine.sharing import guarded_query, query_definitions
 from mtgkb.rulebase.citations import program_text
 from mtgkb.rulebase.disk_cache import content_digest
@@ -90,10 +89,11 @@ class LoadedRuleBase:
             # a program clingo cannot ground (an unsafe variable, even in a
             # statement slicing would leave out) is bad input: said once, here
             check_grounds([*self.files, *self.query_files])
+            memo = StatementMemo(folder)  # the statements described before, by their text
             data = {
                 "key": key,
-                "base": analyse(self.text),
-                "queries": {q: analyse(t) for q, t in self.query_texts.items()},
+                "base": memo.analyse(self.text),
+                "queries": {q: memo.analyse(t) for q, t in self.query_texts.items()},
                 "guardable": {
                     q: guarded_query(t, q) is not None for q, t in self.query_texts.items()
                 },
@@ -106,6 +106,7 @@ class LoadedRuleBase:
                 },
             }
             negative_cycles(data["base"])
+            memo.store()
             if folder is not None:
                 store_analysis(folder, name, data)
         self._analysis = Analysis(data, source)
