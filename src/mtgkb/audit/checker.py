@@ -188,46 +188,13 @@ class Checker:
         key = frozenset(true)
         if key not in scene.asked:  # one play may be judged by several checks
             facts = scene.play_facts(true)
-            session = self._session()
-            model = self._judged(scene, key)
-            if model is not None:  # the model `ask legal` solves, solved ahead
-                session.solved[("legal", frozenset(facts))] = model
             scene.asked[key] = _answers.answer(
-                Question(kind="legal"), None, facts, self.limits, session
+                Question(kind="legal"), None, facts, self.limits, self._session()
             )
         found = scene.asked[key]
         if found.get("supported") is False:
             raise RuntimeError("'ask legal' has no answer")
         return found["violations"]
-
-    def _judged(self, scene: Scene, true: frozenset) -> list[clingo.Symbol] | None:
-        """The model of `legal` with this play, from one grounding of the
-        scenario's facts shared by the plays the checks judge (its play atoms
-        switchable, as a file's questions switch their `asked/1`): the model
-        a grounding with the play as facts has (legal has one model). None
-        when the play is not among the scene's, or no model was found (the
-        answer then solves it alone, and says why)."""
-        from mtgkb.engine.solve import Grounding, SolveTimeout
-        from mtgkb.questions.symbols import Shown
-
-        if not true <= set(scene.variable):
-            return None
-        if scene.judging is None:
-            scene.judging = Grounding(
-                ["legal"],
-                scene.play_facts(()),
-                switchable=scene.variable,
-                engine=self._session().engine,
-            )
-        try:
-            result = scene.judging.solve(
-                "legal", max_models=1, timeout=self.limits.timeout, true=true
-            )
-        except SolveTimeout:
-            return None
-        if not result.models:
-            return None
-        return Shown(sorted(result.models[0]))
 
     @staticmethod
     def explained(scene: Scene, violations: list[dict]) -> list[dict]:

@@ -172,11 +172,12 @@ def audit(
         # the files beside the checkout were answered once, for both checks
         report["expected"] = checked.expected if merged else expected_answers(base, progress)
         differing = [e for e in report["expected"] if e["differences"]]
-        # what tests each rule: the answers of the scenarios answered here
-        coverage, _, coverage_warnings = _coverage.coverage(
-            base, index, scans, _coverage.fired_by(units, report["expected"])
-        )
-        report["rules"] = coverage
+    # what tests each rule: the answers of the scenarios answered here, the unit tests
+    coverage, _, coverage_warnings = _coverage.coverage(
+        base, index, scans, _coverage.tested(base, index, scans, units, report.get("expected", []))
+    )
+    report["rules"] = coverage
+    if expected:
         for entry in differing:
             if changed and entry.get("file"):
                 path = Path(entry["file"])

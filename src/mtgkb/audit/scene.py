@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import clingo
@@ -95,17 +95,63 @@ OUTCOME = const("_audit_outcome")
 CONFLICT = "_audit_conflict"
 
 
-@dataclass
 class Prepared:
-    """The rule base with one activation atom per CR number, parsed once."""
+    """The rule base with one activation atom per CR number, parsed once.
 
-    switches: Switches
-    others: list[Path]  # kb/ (less the rule index) and the query of the life checks
-    derives_starting_life: bool
-    has_outcome: bool
-    kb: list[Path] = field(default_factory=list)
-    queries: Path | None = None
-    heads: dict[tuple[str, int], list[str]] = field(default_factory=dict)
+    The switched statements (`switches`) and the rules deriving each
+    predicate (`heads`) are worked out when first asked for: only where a
+    conflict is explained."""
+
+    def __init__(
+        self,
+        scans: list,
+        by_statement: bool,
+        others: list[Path],
+        has_outcome: bool,
+        kb: list[Path],
+        queries: Path | None,
+    ):
+        self.scans = scans
+        self.by_statement = by_statement
+        self.others = others  # kb/ (less the rule index) and the query of the life checks
+        self.has_outcome = has_outcome
+        self.kb = kb
+        self.queries = queries
+
+    @cached_property
+    def switches(self) -> Switches:
+        if self.by_statement:
+            return switch_statements(self.scans)
+        return switch_rules(self.scans)
+
+    @cached_property
+    def heads(self) -> dict[tuple[str, int], list[str]]:
+        """Predicate -> the CR numbers (or places) of the rules deriving it."""
+        heads: dict[tuple[str, int], list[str]] = {}
+        for st in self._rules():
+            names = [label(st.file, st.line)] if self.by_statement else st.tags or ()
+            for sig in head_and_body(st.ast)[0]:
+                known = heads.setdefault(sig, [])
+                known += [n for n in names if n not in known]
+        return {sig: sorted(nums, key=sort_key) for sig, nums in heads.items()}
+
+    @cached_property
+    def derives_starting_life(self) -> bool:
+        """Whether a rule derives starting_life/2 (read only from the rules
+        whose text names it)."""
+        if "heads" in self.__dict__:
+            return ("starting_life", 2) in self.heads
+        return any(
+            ("starting_life", 2) in head_and_body(st.ast)[0]
+            for st in self._rules()
+            if "starting_life" in str(st.ast)
+        )
+
+    def _rules(self):
+        for scan in self.scans:
+            for st in scan.statements:
+                if st.ast is not None and st.kind == "Rule":
+                    yield st
 
     @property
     def sites(self) -> dict[str, list[str]]:
@@ -124,31 +170,13 @@ def prepare(base: Base, query: str | None = "outcome", by_statement: bool = Fals
     `by_statement`: one switch per rule statement instead, named by its place
     (`rules/FILE.lp:LINE`), so that cores name statements."""
     scans = base.rule_scans()
-    heads: dict[tuple[str, int], list[str]] = {}  # predicate -> CR numbers deriving it
-    for scan in scans:
-        for st in scan.statements:
-            if st.ast is None or st.kind != "Rule":
-                continue
-            names = [label(st.file, st.line)] if by_statement else st.tags or ()
-            for sig in head_and_body(st.ast)[0]:
-                known = heads.setdefault(sig, [])
-                known += [n for n in names if n not in known]
-    switches = switch_statements(scans) if by_statement else switch_rules(scans)
     kb = [p for p in base.files(base.kb) if p.name not in NOT_SOLVED]
     others = list(kb)
     query_path = base.queries / f"{query}.lp" if base.queries is not None and query else None
     has_outcome = query_path is not None and query_path.is_file()
     if has_outcome:
         others.append(query_path)
-    return Prepared(
-        switches,
-        others,
-        ("starting_life", 2) in heads,
-        has_outcome,
-        kb,
-        base.queries,
-        {sig: sorted(nums, key=sort_key) for sig, nums in heads.items()},
-    )
+    return Prepared(scans, by_statement, others, has_outcome, kb, base.queries)
 
 
 class CheckProgram:
@@ -164,7 +192,7 @@ class CheckProgram:
     edit, only the statements edited are described again."""
 
     def __init__(self, base: Base, prepared: Prepared, cache: Path | None = None):
-        texts = [program_text(scan.path) for scan in base.rule_scans()]
+        texts = [program_text(scan.path) for scan in prepared.scans]
         # what a scene loads after the switched rules, in its order (Scene.files)
         files = list(prepared.others if prepared.has_outcome else prepared.kb)
         legal = prepared.query_path("legal")
@@ -259,7 +287,6 @@ class Scene:
         self.forbids: list[int] = []  # the switches of constraints added, off unless in use
         self._violations: dict | None = None
         self.asked: dict[frozenset, dict] = {}  # play -> what `ask legal` answered of it
-        self.judging = None  # the grounding of `legal` the plays share (mtgkb.audit.checker)
 
     def _ground(self) -> clingo.Control:
         if self._ctl is None:

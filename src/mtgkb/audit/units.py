@@ -230,3 +230,119 @@ def unit_findings(
                 text = f"{name} has no unit test in {UNITS_FOLDER}/"
                 warnings.append(finding("no-unit-test", text, name))
     return lint, warnings
+
+
+# --------------------------------------------------------------------------
+# The rules a unit test checks besides the one it names
+
+
+DERIVES = "_mtgkb_unit_derives"
+
+
+def checked_rules(
+    base: Base, scans, numbers: Iterable[str], results: list[UnitResult]
+) -> dict[str, list[str]]:
+    """Of the CR `numbers`, those a passing unit test (of `results`) checks without naming
+    them: a statement tagged with one of them (in a rule file the test
+    loads) derived an atom the test asserts (`must`) in a model of the
+    test's program. Each such number -> the tests (`FILE: NAME`).
+
+    A unit test names one rule (`rule`), often the rule of a whole section
+    ("115.1") where the statement deriving what it asserts is tagged with a
+    subrule ("115.1a"): what the test checks is what it asserts, and the
+    rule whose statement derived it. A statement that fired without
+    deriving an asserted atom is not checked by the test. Only the tests
+    that load such a statement and assert an atom of its predicate are
+    grounded again, with a copy of each candidate statement that derives
+    `_mtgkb_unit_derives(K, Head)` from the same body."""
+    import clingo.ast as cast
+
+    wanted = set(numbers)
+    by_file: dict[Path, list] = {}
+    for scan in scans:
+        for st in scan.statements:
+            if st.ast is None or not st.encodes or not wanted & set(st.tags or ()):
+                continue
+            head = st.ast.head
+            if (
+                head.ast_type != cast.ASTType.Literal
+                or head.sign != cast.Sign.NoSign
+                or head.atom.ast_type != cast.ASTType.SymbolicAtom
+                or head.atom.symbol.ast_type != cast.ASTType.Function
+            ):
+                continue
+            by_file.setdefault(Path(scan.path).resolve(), []).append(st)
+    found: dict[str, list[str]] = {}
+    passed = {(r.file, r.name) for r in results if r.ok}
+    if not by_file or not passed:
+        return found
+    for path in unit_files(base):
+        shown = str(path.relative_to(base.root)) if path.is_relative_to(base.root) else str(path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+        rule_file = data.get("file")
+        tests = data.get("test", [])
+        for k, test in enumerate(tests if isinstance(tests, list) else [], start=1):
+            if not isinstance(test, dict):
+                continue
+            name = str(test.get("name", f"test {k}"))
+            if (shown, name) not in passed:
+                continue
+            for number in _derived_by(base, test, rule_file, by_file, wanted):
+                found.setdefault(number, []).append(f"{shown}: {name}")
+    return found
+
+
+def _derived_by(base: Base, test: dict, rule_file, by_file: dict, wanted: set[str]) -> set[str]:
+    """The `wanted` numbers whose statements derive an atom the test asserts."""
+    import clingo.ast as cast
+
+    try:
+        program = test.get("program", "")
+        must = _strings(test.get("must"), "must")
+        also = _strings(test.get("also"), "also")
+        if not isinstance(program, str) or not must or test.get("models", "all") == "none":
+            return set()
+        asserted = {clingo.parse_term(a) for a in must}
+    except (RuntimeError, ValueError):
+        return set()
+    shapes = {(a.name, len(a.arguments)) for a in asserted if a.type == clingo.SymbolType.Function}
+    files = [base.root / f for f in ([rule_file] if isinstance(rule_file, str) else []) + also]
+    candidates = [
+        st
+        for f in files
+        for st in by_file.get(f.resolve(), ())
+        if (st.ast.head.atom.symbol.name, len(st.ast.head.atom.symbol.arguments)) in shapes
+    ]
+    if not candidates or not all(f.is_file() for f in files):
+        return set()
+    files += kb_files_read(base, program, files, [*must, *_strings(test.get("must_not"), "")])
+    ctl = clingo.Control(["0", "--warn=none"])
+    tags: dict[int, tuple[str, ...]] = {}
+    try:
+        for f in files:
+            ctl.load(str(f))
+        ctl.add("base", [], program)
+        with cast.ProgramBuilder(ctl) as builder:
+            for k, st in enumerate(candidates):
+                loc = st.ast.location
+                number = cast.SymbolicTerm(loc, clingo.Number(k))
+                term = cast.Function(loc, DERIVES, [number, st.ast.head.atom.symbol], 0)
+                literal = cast.Literal(loc, cast.Sign.NoSign, cast.SymbolicAtom(term))
+                builder.add(cast.Rule(loc, literal, list(st.ast.body)))
+                tags[k] = tuple(st.tags or ())
+        ctl.ground([("base", [])])
+        seen: set[int] = set()
+
+        def take(model: clingo.Model) -> None:
+            for atom in model.symbols(atoms=True):
+                if atom.name == DERIVES and atom.arguments[1] in asserted:
+                    seen.add(atom.arguments[0].number)
+
+        if not ctl.solve(on_model=take).satisfiable:
+            return set()
+    except RuntimeError:
+        return set()
+    return {n for k in seen for n in tags[k] if n in wanted}
