@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from mtgkb.audit.checker import Checker
+from mtgkb.audit.checker import Case, Checker
+from mtgkb.language.facts import scenario_facts
 from mtgkb.rulebase.tested import example_folders
 
 #: From how many scenarios the audit checks in two processes (on two cores or more).
@@ -53,22 +54,73 @@ class Checked:
 def _check_many(
     root: Path | None, items: list[Item], timeout: float, progress=None, step: str = ""
 ) -> Checked:
+    """A chunk of the corpus checked in this process: each file with an
+    expectation answered once, as `mtgkb run` answers it, for both checks;
+    the models of the single-model questions, and of `ask legal` on the plays
+    fed back, solved for the whole chunk at once (Checker.solve_ahead)."""
+    from mtgkb.audit.expected import answer_read, entry_of, read_case
+    from mtgkb.language.json_state import is_state
+    from mtgkb.running.runner import FileResult, parse_or_fail
+
     checker = Checker(root, timeout=timeout)
     out = Checked()
-    for k, item in enumerate(items, start=1):
-        if progress:
-            progress(step or "consistency over the scenarios", k, len(items))
-        answers = None
-        if item.expectation is not None:
-            entry, answers = checker.expected(item.name, Path(item.path))
-            out.expected.append(entry)
-        if not item.readable:
-            continue
-        # a file the parser refuses is left out (its expectation is compared above)
-        found = checker.check(item.name, item.text, item.generated, answers, item.path is None)
-        if found is not None:
-            out.checked.append(item.name)
+    with checker.base.in_use():
+        session = checker.chunk_session()
+        engine = session.engine
+        runs: dict[int, tuple] = {}  # item -> (expectation, data, what the run parsed)
+        cases: dict[int, Case] = {}
+        for k, item in enumerate(items):
+            if item.expectation is not None:
+                path = Path(item.path)
+                try:
+                    expected, data = read_case(path)
+                except (OSError, ValueError) as err:
+                    runs[k] = (str(err), None, None)
+                else:
+                    runs[k] = (expected, data, parse_or_fail(data, str(path)))
+            if not item.readable:
+                continue
+            # a file the parser refuses is left out (its expectation is compared)
+            run = runs.get(k, (None, None, None))[2]
+            usable = run is not None and not isinstance(run, FileResult) and not is_state(item.text)
+            found = checker.case(
+                item.name, item.text, item.generated, item.path is None, run if usable else None
+            )
+            if isinstance(found, Case):
+                cases[k] = found
+            elif found is not None:
+                out.checked.append(item.name)
+                out.conflicts += found
+        parsed = [run[2] for run in runs.values() if run[2] is not None]
+        checker.ahead_of(
+            [Case("", scenario_facts(sc), sc) for sc in parsed if not isinstance(sc, FileResult)]
+            + [case for k, case in cases.items() if k not in runs],
+            session,
+        )
+        given: dict[int, list | None] = {}
+        for k, (expected, data, scenario) in runs.items():
+            item = items[k]
+            if data is None:
+                out.expected.append({"scenario": item.name, "differences": [expected]})
+                continue
+            path = Path(item.path)
+            result = answer_read(path, data, scenario, engine, session)
+            out.expected.append(entry_of(path, item.name, expected, result))
+            answers = result.output.get("answers") if isinstance(result.output, dict) else None
+            given[k] = answers if isinstance(answers, list) else None
+        order = sorted(cases)
+
+        def told(done: int, total: int) -> None:
+            if progress:
+                progress(step or "consistency over the scenarios", done, total)
+
+        found_each = checker.check_many([(cases[k], given.get(k)) for k in order], session, told)
+        for k, found in zip(order, found_each, strict=True):
+            out.checked.append(items[k].name)
             out.conflicts += found
+    order_of = {item.name: i for i, item in enumerate(items)}
+    out.checked.sort(key=lambda name: order_of.get(name, 0))
+    out.conflicts.sort(key=lambda c: order_of.get(c["scenario"], 0))
     return out
 
 
