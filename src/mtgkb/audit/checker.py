@@ -301,6 +301,13 @@ class Checker:
             answers, listed = self._answered(case, given, session)
             scene = Scene(self.prepared, case.facts, self.timeout, listed, self.checks)
             answered.append((case, answers, scene))
+        # the scenarios as written cleared of conflicts together (CheckProgram.clean_many)
+        cleared = self.checks.clean_many(
+            [[*scene.fixed, *scene.written] for _, _, scene in answered], self.timeout
+        )
+        for (_, _, scene), clean in zip(answered, cleared, strict=True):
+            # (not cleared together: its own grounding, more precise, may clear it)
+            scene.cleared = True if clean else None
         plays = {}
         for _, answers, scene in answered:
             for play in _predicted_plays(scene, answers, self.feed_back):

@@ -204,6 +204,34 @@ class CheckProgram:
         self.program = DescribedProgram(memo.analyse(text), text.encode("utf-8"))
         memo.store()
         self.every = list(range(len(self.program.statements)))
+        self._scenario_program = None  # (for many scenarios at once: clean_many)
+
+    def clean_many(self, instances: list[list[clingo.Symbol]], timeout: float) -> list[bool]:
+        """`clean` of each instance (the facts of one scenario as written),
+        all grounded and solved together, each given its scenario argument
+        (mtgkb.engine.scenarios: the batch's own rewriting): when the whole
+        has a model, each instance has one, and an instance is clean when
+        its grounding holds no `_audit_conflict`; else each is solved alone.
+        True is certain; False only says the grounding together could not
+        tell (it holds more atoms than an instance's own: gringo simplifies
+        less), so the caller may ask `clean` of that instance alone."""
+        from mtgkb.engine.scenarios import SolveTimeout, described_program, satisfiable_scenarios
+
+        if len(instances) < 2:
+            return [self.clean(facts, timeout) for facts in instances]
+        if self._scenario_program is None:
+            self._scenario_program = described_program(self.program, self.every) or False
+        found = None
+        if self._scenario_program:
+            try:
+                found = satisfiable_scenarios(
+                    self._scenario_program, instances, (CONFLICT, 1), timeout=timeout
+                )
+            except (SolveTimeout, RuntimeError):
+                found = None
+        if found is None or not found[0]:
+            return [self.clean(facts, timeout) for facts in instances]
+        return [k not in found[1] for k in range(len(instances))]
 
     def clean(self, facts: Sequence[clingo.Symbol], timeout: float) -> bool:
         """Whether, with these facts, the rules have an answer and no
@@ -284,6 +312,8 @@ class Scene:
         self.fixed = fixed  # what holds whatever the play: the facts and the switches of the checks
         self.files = files
         self._ctl: clingo.Control | None = None
+        # whether the scenario as written shows no conflict (CheckProgram.clean; None: not known)
+        self.cleared: bool | None = None
         self.forbids: list[int] = []  # the switches of constraints added, off unless in use
         self._violations: dict | None = None
         self.asked: dict[frozenset, dict] = {}  # play -> what `ask legal` answered of it
@@ -320,9 +350,9 @@ class Scene:
 
     def life_check(self, name: str, **more) -> list[dict]:
         """Life totals, losses and defending players of the scenario as written."""
-        if self.checks is not None and self.checks.clean(
-            [*self.fixed, *self.written], self.timeout
-        ):
+        if self.cleared is None and self.checks is not None:
+            self.cleared = self.checks.clean([*self.fixed, *self.written], self.timeout)
+        if self.cleared:
             return []
         ctl = self.ctl
         facts = self.assume(self.written)
