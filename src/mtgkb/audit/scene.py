@@ -23,7 +23,7 @@ from pathlib import Path
 import clingo
 
 from mtgkb.audit.sources import Base, head_and_body
-from mtgkb.engine.analysis import DescribedProgram
+from mtgkb.engine.analysis import DescribedProgram, analyse
 from mtgkb.engine.analysis_cache import StatementMemo
 from mtgkb.engine.cores import (
     Budget,
@@ -201,7 +201,7 @@ class CheckProgram:
         texts += [path.read_text(encoding="utf-8") for path in [*files, INVARIANTS]]
         text = "\n".join(texts)
         memo = StatementMemo(cache)
-        self.program = DescribedProgram(memo.analyse(text), text.encode("utf-8"))
+        self.program = DescribedProgram(analyse(text, memo.recording()), text.encode("utf-8"))
         memo.store()
         self.every = list(range(len(self.program.statements)))
         self._scenario_program = None  # (for many scenarios at once: clean_many)

@@ -40,6 +40,7 @@ from clintest.solver import Clingo
 from clintest.test import Assert
 
 from mtgkb.audit.sources import Base, finding
+from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.index import RuleIndex
 
 UNITS_FOLDER = Path("tests") / "units"
@@ -319,7 +320,7 @@ def _derived_by(base: Base, test: dict, rule_file, by_file: dict, wanted: set[st
     if not candidates or not all(f.is_file() for f in files):
         return set()
     files += kb_files_read(base, program, files, [*must, *_strings(test.get("must_not"), "")])
-    ctl = clingo.Control(["0", "--warn=none"])
+    ctl = new_control(["0"])
     tags: dict[int, tuple[str, ...]] = {}
     try:
         for f in files:

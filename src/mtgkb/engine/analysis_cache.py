@@ -8,13 +8,14 @@ worked out again, quietly.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from pathlib import Path
 
 import clingo
 
-from mtgkb.engine.analysis import ANALYSIS_VERSION, UNKNOWN, analyse
+from mtgkb.engine.analysis import ANALYSIS_VERSION, UNKNOWN
 from mtgkb.rulebase.disk_cache import load_checked, store_checked
 
 # (Where the cache lives is an engine option: mtgkb.engine.state.Options.cache_dir;
@@ -204,21 +205,24 @@ def store_analysis(folder: Path, name: str, data: dict) -> None:
 
 
 _DESCRIPTION_KEYS = _STATEMENT_KEYS - {"span"}
+_HEX = re.compile(r"[0-9a-f]+")
 #: How many descriptions the memo keeps beyond those the last analyses used.
 MEMO_SPARE = 4000
 
 
 class StatementMemo:
     """The descriptions of statements (mtgkb.engine.analysis.analyse's
-    `memo`) kept on disk across runs, by the statement's own text: after an
-    edit of the rule base, only the statements edited are described again
-    (the rest of the analysis is then a parse of the text, about 30 ms, where
-    describing every statement takes about a second). The file holds
-    descriptions (names, arities, values read from the program), never
-    program text that is run: what is grounded is always read from the rule
-    base's files, at the offsets the analysis of that very text found.
-    Checked whole before use (every field's type and pattern); anything
-    amiss and the memo starts empty."""
+    `memo`) kept on disk across runs, by a digest of the statement's own
+    text: after an edit of the rule base, only the statements edited are
+    described again (the rest of the analysis is then a parse of the text,
+    about 30 ms, where describing every statement takes about a second).
+    The file holds digests (BLAKE2b, 128 bits) and descriptions (names,
+    arities, values read from the program), no program text: what is
+    grounded is always read from the rule base's files, at the offsets the
+    analysis of that very text found. Read only from a folder of this
+    user's that no one else may write to, and checked whole before use
+    (every field's type and pattern); anything amiss and the memo starts
+    empty."""
 
     def __init__(self, folder: Path | None):
         self.folder = folder
@@ -231,11 +235,9 @@ class StatementMemo:
         self.used: dict[str, dict] = {}
         self.added = 0
 
-    def analyse(self, text: str) -> list[dict]:
-        """`analyse(text)`, with the descriptions known."""
-        memo = _Recording(self)
-        out = analyse(text, memo)
-        return out
+    def recording(self) -> dict:
+        """The memo for `analyse(text, memo)`: reads and fills this one."""
+        return _Recording(self)
 
     def store(self) -> None:
         """Write the descriptions used (and, up to MEMO_SPARE more, the others
@@ -249,6 +251,11 @@ class StatementMemo:
         self.added = 0
 
 
+def statement_key(text: str) -> str:
+    """What the memo keys a statement's description by: a digest of its text."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
 class _Recording(dict):
     """A memo for one `analyse` call: reads and fills a StatementMemo's."""
 
@@ -257,18 +264,22 @@ class _Recording(dict):
         self.memo = memo
 
     def get(self, key, default=None):
-        found = self.memo.known.get(key)
+        digest = statement_key(key)
+        found = self.memo.known.get(digest)
         if found is not None:
-            self.memo.used[key] = found
+            self.memo.used[digest] = found
             return found
         return default
 
     def __setitem__(self, key, value) -> None:
-        self.memo.known[key] = self.memo.used[key] = value
+        digest = statement_key(key)
+        self.memo.known[digest] = self.memo.used[digest] = value
         self.memo.added += 1
 
 
 def _sound_memo(data) -> bool:
-    if type(data) is not dict or not all(type(k) is str for k in data):
+    if type(data) is not dict:
+        return False
+    if not all(type(k) is str and len(k) == 32 and _HEX.fullmatch(k) for k in data):
         return False
     return _sound_descriptions(list(data.values()), _DESCRIPTION_KEYS)

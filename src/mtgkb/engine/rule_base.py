@@ -12,6 +12,7 @@ import clingo
 from mtgkb.engine.analysis import (
     ANALYSIS_VERSION,
     Analysis,
+    analyse,
     negative_cycles,
     statement_digest,
 )
@@ -92,8 +93,8 @@ class LoadedRuleBase:
             memo = StatementMemo(folder)  # the statements described before, by their text
             data = {
                 "key": key,
-                "base": memo.analyse(self.text),
-                "queries": {q: memo.analyse(t) for q, t in self.query_texts.items()},
+                "base": analyse(self.text, memo.recording()),
+                "queries": {q: analyse(t, memo.recording()) for q, t in self.query_texts.items()},
                 "guardable": {
                     q: guarded_query(t, q) is not None for q, t in self.query_texts.items()
                 },
