@@ -122,3 +122,21 @@ def test_103_4d_an_untested_rule_only_cited_is_said_to_be_cited_not_encoded():
     (warning,) = [w for w in warnings if w["rule"] == "103.4d"]
     assert warning["kind"] == "untested"
     assert warning["message"].startswith("103.4d is only cited (rules/103_starting_life.lp:")
+
+
+def test_102_2_a_cached_outcome_is_not_used_once_the_rule_file_changes(tmp_path, monkeypatch):
+    # 102.2: a player is not their own opponent. Run once (the outcomes cached),
+    # then the copy drops `P != Q`: its unit test of 102.2 must fail, not pass from the cache
+    monkeypatch.setenv("MTGKB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("MTGKB_CACHE", "1")
+    root = copy_with_units(tmp_path / "base")
+    first = run_units(Base.at(root))
+    assert [r.name for r in first if not r.ok] == []
+    assert list((tmp_path / "cache").glob("units-*"))
+    again = run_units(Base.at(root))  # read back: the same outcomes
+    assert [(r.name, r.ok, r.message) for r in again] == [(r.name, r.ok, r.message) for r in first]
+    players = root / "rules" / "102_players.lp"
+    text = players.read_text(encoding="utf-8")
+    players.write_text(text.replace("P != Q, not teammate", "not teammate"), encoding="utf-8")
+    failed = {r.rule for r in run_units(Base.at(root)) if not r.ok}
+    assert "102.2" in failed

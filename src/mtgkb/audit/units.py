@@ -144,8 +144,11 @@ def kb_files_read(base: Base, program: str, files: list[Path], atoms: list[str])
     return sorted(kept)
 
 
-def run_unit(base: Base, test: dict, rule_file: str | None) -> tuple[bool, str]:
-    """(passed, what went wrong) of one `[[test]]` table."""
+def run_unit(
+    base: Base, test: dict, rule_file: str | None, cache: UnitCache | None = None
+) -> tuple[bool, str]:
+    """(passed, what went wrong) of one `[[test]]` table; `cache`: the
+    outcomes of the runs before, by what they depend on (UnitCache)."""
     program = test.get("program", "")
     if not isinstance(program, str):
         raise ValueError("program must be a string")
@@ -164,6 +167,17 @@ def run_unit(base: Base, test: dict, rule_file: str | None) -> tuple[bool, str]:
         assertion = _assertion(must, must_not)
     except (RuntimeError, ValueError) as err:
         raise ValueError(f"an atom of must/must_not is not a term: {err}") from err
+    key = cache.key(test, files) if cache is not None else None
+    if key is not None and key in cache.known:
+        return cache.take(key)
+    outcome = _solved(program, files, mode, must, must_not, assertion)
+    if key is not None:
+        cache.put(key, outcome)
+    return outcome
+
+
+def _solved(program: str, files: list[Path], mode: str, must, must_not, assertion):
+    """(passed, what went wrong) of a unit test's program solved with clintest."""
     quantifier = {"all": All, "some": Any}.get(mode)
     test_ = Assert(Exact(0), True_()) if quantifier is None else Assert(quantifier(), assertion)
     solver = Clingo(["0", "--warn=none"], program, [str(f) for f in files])
@@ -181,8 +195,100 @@ def run_unit(base: Base, test: dict, rule_file: str | None) -> tuple[bool, str]:
     return False, f"{said} should hold: {wanted}"
 
 
+class UnitCache:
+    """The outcomes of unit tests run before, kept on disk by a digest
+    (BLAKE2b) of everything one depends on: the versions of clingo and
+    clintest, the test's table, and the name and contents of each file it
+    is grounded with (its rule file, `also`, the kb/ files it reads). A save
+    that edits one rule file runs again only the tests that load it. The
+    file holds digests and outcomes (passed or not, and the message), never
+    program text; read only from a folder of this user's that no one else
+    may write to, checked whole, and ignored when anything is amiss."""
+
+    VERSION = 1
+
+    def __init__(self, folder: Path | None):
+        import clintest
+
+        self.folder = folder
+        versions = f"{self.VERSION} {clingo.__version__} {getattr(clintest, '__version__', '')}"
+        self.versions = versions
+        self.name = f"units-{self.VERSION}-{clingo.__version__}.marshal"
+        self.known: dict[str, tuple[bool, str]] = {}
+        if folder is not None:
+            from mtgkb.rulebase.disk_cache import load_checked
+
+            found = load_checked(folder / self.name, _sound_outcomes)
+            if found is not None:
+                self.known = found
+        self.used: dict[str, tuple[bool, str]] = {}
+        self.added = 0
+        self._digests: dict[tuple, bytes] = {}
+
+    def key(self, test: dict, files: list[Path]) -> str | None:
+        """The digest of what the test's outcome depends on (None: a file unreadable)."""
+        import hashlib
+        import json
+
+        found = hashlib.blake2b(digest_size=16)
+        found.update(self.versions.encode())
+        try:
+            found.update(json.dumps(test, sort_keys=True, default=str).encode())
+            for path in files:
+                stat = path.stat()
+                mark = (str(path), stat.st_mtime_ns, stat.st_size)
+                if mark not in self._digests:
+                    data = path.read_bytes()
+                    self._digests[mark] = hashlib.blake2b(data, digest_size=16).digest()
+                found.update(path.name.encode() + b"\0" + self._digests[mark])
+        except (OSError, TypeError, ValueError):
+            return None
+        return found.hexdigest()
+
+    def take(self, key: str) -> tuple[bool, str]:
+        self.used[key] = self.known[key]
+        return self.known[key]
+
+    def put(self, key: str, outcome: tuple[bool, str]) -> None:
+        self.known[key] = self.used[key] = (bool(outcome[0]), str(outcome[1]))
+        self.added += 1
+
+    def store(self) -> None:
+        """Keep the outcomes of the tests run now (those of older rule bases
+        are dropped); a cache that cannot be written is no error."""
+        if self.folder is None or not self.added and len(self.used) == len(self.known):
+            return
+        from mtgkb.rulebase.disk_cache import store_checked
+
+        store_checked(self.folder, self.name, self.used, "units-*")
+        self.added = 0
+
+
+def _sound_outcomes(data) -> bool:
+    return type(data) is dict and all(
+        type(k) is str
+        and len(k) == 32
+        and type(v) is tuple
+        and len(v) == 2
+        and type(v[0]) is bool
+        and type(v[1]) is str
+        for k, v in data.items()
+    )
+
+
 def run_units(base: Base, files: Iterable[Path] | None = None) -> list[UnitResult]:
-    """Every unit test of the rule base (or of the TOML `files` given)."""
+    """Every unit test of the rule base (or of the TOML `files` given); the
+    outcomes of unchanged tests read from the cache (UnitCache)."""
+    from mtgkb.engine.state import Options
+
+    cache = UnitCache(Options.from_env().cache_dir)
+    try:
+        return _run_units(base, files, cache)
+    finally:
+        cache.store()
+
+
+def _run_units(base: Base, files, cache: UnitCache) -> list[UnitResult]:
     out: list[UnitResult] = []
     for path in unit_files(base) if files is None else files:
         shown = str(path.relative_to(base.root)) if path.is_relative_to(base.root) else str(path)
@@ -202,7 +308,7 @@ def run_units(base: Base, files: Iterable[Path] | None = None) -> list[UnitResul
             try:
                 if not isinstance(test, dict):
                     raise ValueError("a [[test]] must be a table")
-                ok, message = run_unit(base, test, rule_file)
+                ok, message = run_unit(base, test, rule_file, cache)
             except ValueError as err:
                 ok, message = False, f"malformed test: {err}"
             out.append(UnitResult(shown, name, rule, rule_file, ok, message))
