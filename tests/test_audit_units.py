@@ -88,7 +88,9 @@ def _tested_by_units(root):
     base = Base.at(root)
     scans = scan(base)
     index = load_index(base.kb / "rule_index.lp")
-    return coverage.tested(base, index, scans, run_units(base), []), base, index, scans
+    units = run_units(base)
+    by_units = coverage.unit_checked(base, index, scans, units)
+    return coverage.tested(units, [], by_units), base, index, scans
 
 
 def test_115_1a_a_unit_test_named_for_115_1_checks_the_115_1a_statement_whose_atom_it_asserts():

@@ -52,16 +52,26 @@ def fired_by(units: list, answered: list[dict]) -> dict[str, list[str]]:
     return found
 
 
-def tested(base: Base, index: RuleIndex | None, scans: Scans, units: list, answered: list[dict]):
-    """`fired_by(units, answered)`, and for each rule of the index nothing
-    names there, the passing unit tests that assert an atom a statement of
-    that rule derived (mtgkb.audit.units.checked_rules)."""
+def unit_checked(
+    base: Base, index: RuleIndex | None, scans: Scans, units: list
+) -> dict[str, list[str]]:
+    """For each rule of the index no passing unit test names, the passing
+    unit tests that assert an atom a statement of that rule derived
+    (mtgkb.audit.units.checked_rules)."""
     from mtgkb.audit.units import checked_rules
 
+    named = fired_by(units, [])
+    left = [entry.id for entry in index or () if entry.id not in named]
+    return checked_rules(base, scans.rules, left, units)
+
+
+def tested(units: list, answered: list[dict], by_units: dict[str, list[str]]):
+    """`fired_by(units, answered)`, and for each rule nothing names there, the
+    unit tests that check it without naming it (`unit_checked`)."""
     found = fired_by(units, answered)
-    left = [entry.id for entry in index or () if entry.id not in found]
-    for number, tests in checked_rules(base, scans.rules, left, units).items():
-        found.setdefault(number, []).extend(tests)
+    for number, tests in by_units.items():
+        if number not in found:
+            found[number] = list(tests)
     return found
 
 
