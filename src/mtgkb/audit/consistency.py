@@ -184,6 +184,12 @@ class Pending:
         self.chunks = chunks
         self.workers = [] if chunks is None else [_Worker(root, c, timeout) for c in chunks]
 
+    def cancel(self) -> None:
+        """Stop the workers (their checks are not wanted any more)."""
+        for worker in self.workers:
+            if worker.proc is not None and worker.proc.poll() is None:
+                worker.proc.kill()
+
     def result(self) -> Checked:
         progress = self.progress
         if self.chunks is None:
