@@ -14,8 +14,12 @@ where no creature must block.
 Every answer comes from `mtgkb.questions.answers.answer`, the function
 `mtgkb run` answers each question with, with the audited rule base made the
 one in use (`Base.in_use`): the audit's answers cannot differ from the
-run's. Only the rules responsible for a contradiction are found with the
-rules switched (mtgkb.audit.scene, mtgkb.engine.cores).
+run's. Checking many scenarios (`Checker.check_many`), the models of `ask
+legal` (the questions' and the plays fed back) are solved for all of them
+at once by the batch's own `solve_many` and handed to that same answering,
+and the invariants are cleared in one grounding of the unswitched program
+(`CheckProgram`). Only the rules responsible for a contradiction are found
+with the rules switched (mtgkb.audit.scene, mtgkb.engine.cores).
 """
 
 from __future__ import annotations

@@ -1,7 +1,10 @@
 """Consistency over a corpus of scenarios: the examples and conformance cases
 beside the checkout and the generated corpus (`mtgkb.audit.corpus`: every
 table of 2-6 players across variants and options, and random combats),
-checked by `mtgkb.audit.checker.Checker`, in one process or several.
+checked by `mtgkb.audit.checker.Checker`, in one process or several (the
+workers start first: `start_corpus`, `Pending.result`). The files with a
+`*.expected.json` are answered once, as `mtgkb run` answers them, for both
+their expected answers (mtgkb.audit.expected) and their consistency checks.
 """
 
 from __future__ import annotations
