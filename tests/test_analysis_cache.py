@@ -186,3 +186,50 @@ def test_the_old_json_cache_is_not_read(folder, expected, monkeypatch):
     _cache_file_marshal.unlink()
     _fresh(monkeypatch, folder)
     assert _answers() == expected
+
+
+def test_the_statement_memo_holds_no_program_text_and_answers_stay_the_same(folder, expected):
+    # the analysis worked out again from the memo alone (its own file deleted)
+    # gives the same answers: 104.3b and 119.3 (Ben at 0 life loses), 509.1a
+    assert _answers() == expected
+    memo = sorted(folder.glob("statements-*"))
+    assert len(memo) == 1
+    data = memo[0].read_bytes()
+    for line in Engine().rule_base().text.splitlines():
+        line = line.strip()
+        if line.endswith(".") and ":-" in line and len(line) > 20:
+            assert line.encode() not in data
+    _cache_file(folder).unlink()
+    _fresh(pytest.MonkeyPatch(), folder)
+    assert _answers() == expected
+
+
+def test_after_an_edit_only_the_statements_edited_are_described_again(tmp_path):
+    from mtgkb.engine import analysis
+    from mtgkb.engine.analysis_cache import StatementMemo
+
+    text = Engine().rule_base().text
+    folder = tmp_path / "memo"
+    first = StatementMemo(folder)
+    assert analysis.analyse(text, first.recording()) == analysis.analyse(text)
+    assert first.added > 1000  # every statement described once
+    first.store()
+    edited = text + "\nlost(P) :- player(P), edited_here(P).\n"
+    again = StatementMemo(folder)
+    found = analysis.analyse(edited, again.recording())
+    assert again.added == 1  # the one statement added
+    assert found == analysis.analyse(edited)
+
+
+def test_a_damaged_statement_memo_is_ignored(tmp_path):
+    from mtgkb.engine.analysis_cache import StatementMemo, statement_key
+
+    folder = tmp_path / "memo"
+    memo = StatementMemo(folder)
+    memo.recording()["p(1)."] = {"root": True}  # a description of the wrong shape
+    memo.store()
+    assert StatementMemo(folder).known == {}
+    name = StatementMemo(folder).name
+    _write(folder / name, marshal.dumps({'lost("Ann").': {}}))  # program text as a key
+    assert StatementMemo(folder).known == {}
+    assert len(statement_key("p(1).")) == 32

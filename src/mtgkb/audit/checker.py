@@ -14,8 +14,12 @@ where no creature must block.
 Every answer comes from `mtgkb.questions.answers.answer`, the function
 `mtgkb run` answers each question with, with the audited rule base made the
 one in use (`Base.in_use`): the audit's answers cannot differ from the
-run's. Only the rules responsible for a contradiction are found with the
-rules switched (mtgkb.audit.scene, mtgkb.engine.cores).
+run's. Checking many scenarios (`Checker.check_many`), the models of `ask
+legal` (the questions' and the plays fed back) are solved for all of them
+at once by the batch's own `solve_many` and handed to that same answering,
+and the invariants are cleared in one grounding of the unswitched program
+(`CheckProgram`). Only the rules responsible for a contradiction are found
+with the rules switched (mtgkb.audit.scene, mtgkb.engine.cores).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import clingo.ast as cast
 from mtgkb.audit.scene import (
     INVARIANTS,
     PHASES,
+    CheckProgram,
     Scene,
     conflict,
     const,
@@ -43,6 +48,7 @@ from mtgkb.audit.sources import PUBLIC_GRAPH, Base, head_and_body
 from mtgkb.engine.cores import Budget, minimal_rules, optimum, shrink, switched_control
 from mtgkb.engine.programs import quiet
 from mtgkb.questions import answers as _answers
+from mtgkb.questions.answers import ahead_key, single_model_solves
 from mtgkb.rulebase import registry
 from mtgkb.rulebase.index import sort_key
 
@@ -78,12 +84,17 @@ def fact_symbols(text: str) -> list[clingo.Symbol]:
     return [a.symbol for a in ctl.symbolic_atoms if a.is_fact]
 
 
-def load_case(name: str, text: str, generated: bool = False) -> Case:
-    """A corpus item: scenario text (parsed; `ScenarioError` when refused) or fact text."""
+def is_fact_text(text: str) -> bool:
+    """Whether a corpus item is fact text (read by clingo), not scenario text."""
     lines = [
         ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith(("%", "#"))
     ]
-    if lines and all(_FACT_LINE.match(ln) for ln in lines):
+    return bool(lines) and all(_FACT_LINE.match(ln) for ln in lines)
+
+
+def load_case(name: str, text: str, generated: bool = False) -> Case:
+    """A corpus item: scenario text (parsed; `ScenarioError` when refused) or fact text."""
+    if is_fact_text(text):
         return Case(name, fact_symbols(text))
     from mtgkb.language.facts import scenario_facts
     from mtgkb.language.parser import parse_text
@@ -125,6 +136,50 @@ def _declaration_text(kind: str, assignment: dict) -> str:
     return "; ".join(f"{a} {verb} {', '.join(each_chosen(b))}" for a, b in assignment.items())
 
 
+#: From how many instances a query's models are solved ahead in one grounding.
+AHEAD_FROM = 2
+#: The queries of the questions solved ahead: `legal`, whose program the plays fed
+#: back need rewritten anyway (measured: rewriting the others for the scenarios of
+#: one run costs more than grounding them once a question).
+AHEAD_QUERIES = frozenset({"legal"})
+
+
+def _predicted_plays(scene: Scene, answers: list, feed_back: int) -> list[list[clingo.Symbol]]:
+    """The plays the checks of `ask attacks` and `ask blocks` will judge with
+    `ask legal` (the declarations listed and fed back, the declared attack a
+    block needs, declaring no blockers), as the checks make them: solved
+    ahead with the other cases' (a play the checks do not judge costs a
+    little in that grounding; one not foreseen is solved when judged)."""
+    out: list[list[clingo.Symbol]] = []
+    for question, result, _ in answers:
+        if result is None or not result.get("count", 0):
+            continue
+        listed = result.get("assignments", [])[:feed_back]
+        if question.kind == "attacks":
+            for assignment in listed:
+                out.append(
+                    [PHASES["declare_attackers"]]
+                    + [
+                        sym("declared_attack", clingo.String(c), clingo.String(x))
+                        for c, x in assignment.items()
+                    ]
+                )
+        elif question.kind == "blocks":
+            attack = [f for f in scene.written if f.name in ("declared_attack", "band")]
+            out.append([*attack, PHASES["declare_attackers"]])
+            out.append([*attack, PHASES["declare_blockers"]])
+            for assignment in listed:
+                out.append(
+                    [*attack, PHASES["declare_blockers"]]
+                    + [
+                        sym("declared_block", clingo.String(b), clingo.String(c))
+                        for b, chosen in assignment.items()
+                        for c in each_chosen(chosen)
+                    ]
+                )
+    return out
+
+
 class Checker:
     """The checks of one rule base over scenarios.
 
@@ -138,12 +193,18 @@ class Checker:
     def __init__(
         self, root: Path | None = None, *, timeout: float = 10.0, feed_back: int = FEED_BACK
     ):
+        from mtgkb.engine.state import Options
+
         self.base = Base.at(root)
         self.prepared = prepare(self.base)
+        # the scenes' program unswitched and sliced: what clears a scenario as written
+        self.checks = CheckProgram(self.base, self.prepared, Options.from_env().cache_dir)
         self.timeout = timeout
         self.feed_back = feed_back
         self.limits = _answers.Limits(MAX_MODELS, self.timeout)
         self._engine = None  # the audited rule base's, made while it is in use
+        # plays -> the model of `legal` solved ahead for them (`solve_ahead`)
+        self._legal_ahead: dict[frozenset, list[clingo.Symbol]] = {}
 
     # -- answering, as `mtgkb run` does
 
@@ -177,26 +238,126 @@ class Checker:
         return found, None
 
     def legal(self, scene: Scene, true: Sequence[clingo.Symbol]) -> list[dict]:
-        """The violations `ask legal` finds with these play facts, each with its
-        atom in the scene (to find the rules responsible)."""
+        """The violations `ask legal` finds with these play facts."""
         from mtgkb.language.model import Question
-        from mtgkb.rulebase import words
 
         key = frozenset(true)
         if key not in scene.asked:  # one play may be judged by several checks
             facts = scene.play_facts(true)
+            session = self._session()
+            model = self._legal_ahead.pop(frozenset(facts), None)
+            if model is not None:  # solved with the chunk's other plays (`solve_ahead`)
+                session.solved[("legal", frozenset(facts))] = model
             scene.asked[key] = _answers.answer(
-                Question(kind="legal"), None, facts, self.limits, self._session()
+                Question(kind="legal"), None, facts, self.limits, session
             )
         found = scene.asked[key]
         if found.get("supported") is False:
             raise RuntimeError("'ask legal' has no answer")
-        return scene.violation_atoms(found["violations"], words.messages("en"))
+        return found["violations"]
+
+    @staticmethod
+    def explained(scene: Scene, violations: list[dict]) -> list[dict]:
+        """The violations with their atoms in the scene (to find the rules
+        responsible, in the switched grounding) and their kinds."""
+        from mtgkb.rulebase import words
+
+        return scene.violation_atoms(violations, words.messages("en"))
 
     def _asked_facts(self, case: Case, question) -> list[clingo.Symbol]:
         from mtgkb.language.facts import question_symbol
 
         return _own_asked(case.facts, question_symbol(question))
+
+    # -- many scenarios at once
+
+    def chunk_session(self):
+        """A session for many cases (`check_many`): the questions of each
+        share its groundings as a file's do, and all share the models solved
+        ahead. Made while the audited rule base is in use."""
+        from mtgkb.engine.session import Session
+
+        return Session(self._session().engine)
+
+    def ahead_of(self, cases: list[Case], session) -> None:
+        """The models of the single-model questions of these cases (scenario
+        text), solved together into `session` (`solve_ahead`)."""
+        self.solve_ahead(
+            [
+                (query, own, ahead_key(case.scenario, query, own))
+                for case in cases
+                if case.scenario is not None
+                for query, own in single_model_solves(case.scenario, case.facts)
+                if query in AHEAD_QUERIES
+            ],
+            session.ahead,
+        )
+
+    def check_many(self, cases: list[tuple], session, progress=None) -> list[list[dict]]:
+        """The conflicts of each case (`(case, given)`: a Case, and the
+        answers `mtgkb run` gave it or None: asked here, in `session`),
+        checked as `check_case` checks one; the models of `ask legal` on the
+        plays fed back are solved for all the cases at once (`solve_ahead`),
+        which spares a grounding of the rule base per play. Within
+        `base.in_use()`. `progress(done, total)`: told of each case checked."""
+        answered = []
+        for case, given in cases:
+            answers, listed = self._answered(case, given, session)
+            scene = Scene(self.prepared, case.facts, self.timeout, listed, self.checks)
+            answered.append((case, answers, scene))
+        # the scenarios as written cleared of conflicts together (CheckProgram.clean_many)
+        cleared = self.checks.clean_many(
+            [[*scene.fixed, *scene.written] for _, _, scene in answered], self.timeout
+        )
+        for (_, _, scene), clean in zip(answered, cleared, strict=True):
+            # (not cleared together: its own grounding, more precise, may clear it)
+            scene.cleared = True if clean else None
+        plays = {}
+        for _, answers, scene in answered:
+            for play in _predicted_plays(scene, answers, self.feed_back):
+                facts = scene.play_facts(play)
+                plays.setdefault(frozenset(facts), facts)
+        self.solve_ahead([("legal", facts, key) for key, facts in plays.items()], self._legal_ahead)
+        out = []
+        try:
+            for k, (case, answers, scene) in enumerate(answered, start=1):
+                out.append(self._checked(case, answers, scene))
+                if progress:
+                    progress(k, len(answered))
+        finally:
+            self._legal_ahead.clear()
+        return out
+
+    def solve_ahead(self, work: list[tuple], into: dict) -> None:
+        """For each (query, facts, key) of `work`, the one model of the
+        single-model query on those facts, into `into[key]`: every instance
+        of a query solved in one grounding (mtgkb.engine.scenarios.solve_many).
+        A query it cannot do so for (no model for some instance, a statement
+        it cannot rewrite, the time-out) is left to each answer, which says why."""
+        from mtgkb.engine.scenarios import Readings, solve_many
+        from mtgkb.engine.solve import SolveTimeout
+        from mtgkb.questions.symbols import Shown
+
+        by_query: dict[str, list[tuple]] = {}
+        for query, facts, key in work:
+            by_query.setdefault(query, []).append((facts, key))
+        readings = Readings()
+        engine = self._session().engine
+        for query, instances in by_query.items():
+            if len(instances) < AHEAD_FROM:
+                continue
+            try:
+                models = solve_many(
+                    query,
+                    [facts for facts, _ in instances],
+                    timeout=self.timeout,
+                    engine=engine,
+                    readings=readings,
+                )
+            except SolveTimeout:
+                continue
+            for (_, key), model in zip(instances, models or (), strict=False):
+                into[key] = Shown(sorted(model))
 
     # -- the rules responsible, outside the scene
 
@@ -279,32 +440,74 @@ class Checker:
 
     # -- the checks
 
-    def check(self, name: str, text: str, generated: bool = False) -> list[dict]:
+    def check(
+        self,
+        name: str,
+        text: str,
+        generated: bool = False,
+        answers: list | None = None,
+        refused: bool = True,
+    ) -> list[dict] | None:
+        """The conflicts one scenario shows. `answers`: its questions' answers
+        as `mtgkb run` gave them (asked here when None). A scenario the
+        parser refuses is a conflict, or (not `refused`: a file beside the
+        checkout, as `file_scenarios` leaves out) None."""
+        found = self.case(name, text, generated, refused)
+        return found if not isinstance(found, Case) else self.check_case(found, answers)
+
+    def case(
+        self, name: str, text: str, generated: bool = False, refused: bool = True, parsed=None
+    ) -> Case | list[dict] | None:
+        """The corpus item as a Case (`load_case`); a scenario the parser
+        refuses is a conflict, or (not `refused`) None. `parsed`: the
+        scenario as `mtgkb run` parsed this very text, when it did (the
+        same parser: it is not parsed again)."""
         from mtgkb.language.errors import ScenarioError
 
+        if parsed is not None and not is_fact_text(text):
+            from mtgkb.language.facts import scenario_facts
+
+            return Case(name, scenario_facts(parsed), parsed, text if generated else None)
         try:
-            case = load_case(name, text, generated)
+            return load_case(name, text, generated)
         except ScenarioError as err:
+            if not refused:
+                return None
             message = f"the scenario language refuses this scenario: {err}"
             return [conflict(name, message, [], self.prepared)]
-        return self.check_case(case)
 
-    def check_case(self, case: Case) -> list[dict]:
+    def check_case(self, case: Case, answers: list | None = None) -> list[dict]:
         with self.base.in_use():
-            return self._check_case(case)
+            return self._check_case(case, answers)
 
-    def _check_case(self, case: Case) -> list[dict]:
-        more = {"text": case.text} if case.text else {}
-        found: list[dict] = []
+    @staticmethod
+    def _given(found) -> tuple[dict | None, str | None]:
+        """An answer the run gave, as `ask` returns one."""
+        if not isinstance(found, dict):
+            return None, "no answer"
+        if found.get("supported") is False:
+            return None, found.get("message", "not supported")
+        return found, None
 
-        def report(message: str, rules: Sequence[str]) -> None:
-            found.append(conflict(case.name, message, rules, self.prepared, **more))
+    def _check_case(self, case: Case, given: list | None = None) -> list[dict]:
+        answers, listed = self._answered(case, given, self._session())
+        scene = Scene(self.prepared, case.facts, self.timeout, listed, self.checks)
+        return self._checked(case, answers, scene)
 
+    def _answered(self, case: Case, given: list | None, session) -> tuple[list, list]:
+        """Each question with its answer (or what went wrong), and the play
+        atoms of the declarations listed that are fed back. `given`: the
+        answers `mtgkb run` gave (asked here in `session` when None)."""
         answers = []
         listed: list[clingo.Symbol] = []
-        session = self._session()  # the file's questions share one, as in `mtgkb run`
-        for question in case.scenario.questions if case.scenario is not None else ():
-            result, error = self.ask(case, question, session)
+        questions = case.scenario.questions if case.scenario is not None else ()
+        if given is not None and len(given) != len(questions):
+            given = None
+        for k, question in enumerate(questions):
+            if given is not None:
+                result, error = self._given(given[k])
+            else:
+                result, error = self.ask(case, question, session)
             answers.append((question, result, error))
             if result is not None and question.kind in ("attacks", "blocks"):
                 pred = "declared_attack" if question.kind == "attacks" else "declared_block"
@@ -314,7 +517,16 @@ class Checker:
                         for a, chosen in assignment.items()
                         for b in each_chosen(chosen)
                     ]
-        scene = Scene(self.prepared, case.facts, self.timeout, listed)
+        return answers, listed
+
+    def _checked(self, case: Case, answers: list, scene: Scene) -> list[dict]:
+        """The conflicts of one case, its questions answered (`_answered`)."""
+        more = {"text": case.text} if case.text else {}
+        found: list[dict] = []
+
+        def report(message: str, rules: Sequence[str]) -> None:
+            found.append(conflict(case.name, message, rules, self.prepared, **more))
+
         conflicts = scene.life_check(case.name, **more)
         for question, result, error in answers:
             ask = f"ask {question.kind.replace('_', ' ')}"
@@ -384,6 +596,7 @@ class Checker:
                 baseline = {_violation_key(v) for v in self.legal(scene, [PHASES["main"]])}
             relevant = [v for v in violations if _violation_key(v) not in baseline]
             if relevant:
+                relevant = self.explained(scene, relevant)
                 report(
                     "'ask attacks' lists the declaration "
                     f"{_declaration_text('attacks', assignment)} but 'ask legal' finds it "
@@ -441,6 +654,7 @@ class Checker:
             ]
             bad = relevant(self.legal(scene, play))
             if bad:
+                bad = self.explained(scene, bad)
                 report(
                     "'ask blocks' lists the declaration "
                     f"{_declaration_text('blocks', assignment)} but 'ask legal' finds it "
@@ -486,6 +700,7 @@ class Checker:
         play = [*attack, PHASES["declare_blockers"]]
         bad = relevant(self.legal(scene, play))
         if bad:
+            bad = self.explained(scene, bad)
             report(
                 f"declaring no blockers{who} is illegal for 'ask legal' although no creature "
                 "must block: " + "; ".join(_violation_text(v) for v in bad),

@@ -4,9 +4,10 @@ indexed rule encoded nowhere is lint, an encoded rule nothing tests a warning.
 
 What tests a rule is what fired, not what a test's name says: the scenario
 files answered by the audit whose answers cite the rule, and the rule base's
-unit tests (tests/units) that check it and pass (`fired_by`). A rule whose
-encoding is deleted is no longer cited by any answer, so it is no longer
-tested either.
+unit tests (tests/units) that check it and pass (`fired_by`): the rule a test
+names, and the rules whose statements derived an atom it asserts
+(mtgkb.audit.units.checked_rules, `tested`). A rule whose encoding is
+deleted is no longer cited by any answer, so it is no longer tested either.
 """
 
 from __future__ import annotations
@@ -53,6 +54,29 @@ def fired_by(units: list, answered: list[dict]) -> dict[str, list[str]]:
     return found
 
 
+def unit_checked(
+    base: Base, index: RuleIndex | None, scans: Scans, units: list
+) -> dict[str, list[str]]:
+    """For each rule of the index no passing unit test names, the passing
+    unit tests that assert an atom a statement of that rule derived
+    (mtgkb.audit.units.checked_rules)."""
+    from mtgkb.audit.units import checked_rules
+
+    named = fired_by(units, [])
+    left = [entry.id for entry in index or () if entry.id not in named]
+    return checked_rules(base, scans.rules, left, units)
+
+
+def tested(units: list, answered: list[dict], by_units: dict[str, list[str]]):
+    """`fired_by(units, answered)`, and for each rule nothing names there, the
+    unit tests that check it without naming it (`unit_checked`)."""
+    found = fired_by(units, answered)
+    for number, tests in by_units.items():
+        if number not in found:
+            found[number] = list(tests)
+    return found
+
+
 def coverage(
     base: Base, index: RuleIndex | None, scans: Scans, tested: dict[str, list[str]]
 ) -> tuple[list[dict], list[dict], list[dict]]:
@@ -86,10 +110,12 @@ def coverage(
                 )
             )
         elif tested and not row["tested_by"]:
+            # a rule only cited (because/2, rests_on/2) is not encoded: say what it is
+            what = "encoded" if row["encoded_at"] else "only cited (" + row["cited_at"][0] + ")"
             warnings.append(
                 finding(
                     "untested",
-                    f"{entry.id} is encoded but no scenario answered cites it and no unit "
+                    f"{entry.id} is {what} but no scenario answered cites it and no unit "
                     "test checks it",
                     None,
                     entry.id,

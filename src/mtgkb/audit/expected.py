@@ -13,6 +13,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from mtgkb.questions.answers import Limits
+
+#: The bounds the examples are answered with (the deadline of `mtgkb run --timeout 60`).
+LIMITS = Limits(timeout=60)
+
 SETS = {"players", "targets", "lost", "rules", "may", "destroyed", "forbidden_by"}
 LISTINGS = {"orders", "assignments"}
 SOME_KEYS = {"life", "team_life", "triggers", "poison", "team_poison", "made_by"}
@@ -95,39 +100,69 @@ def check_folder(folder: Path, name: str, progress=None) -> list[dict]:
     rule base in use: `{"scenario", "differences"}` for those that differ,
     and `{"scenario", "differences": []}` for those that agree."""
     from mtgkb.engine.state import Engine
-    from mtgkb.questions.answers import Limits
-    from mtgkb.running.runner import answer_text
 
-    cases = sorted(p for p in folder.glob("*.mtg") if _expectation(p).is_file())
+    cases = sorted(p for p in folder.glob("*.mtg") if expectation_of(p) is not None)
     engine = Engine()  # the rule base in use, read once for the folder
     out = []
     for k, path in enumerate(cases, start=1):
         if progress:
             progress(f"answers against {name}/*.expected.json", k, len(cases))
-        try:
-            expected = json.loads(_expectation(path).read_text(encoding="utf-8"))
-            result = answer_text(path.read_bytes(), str(path), Limits(timeout=60), engine=engine)
-        except (OSError, ValueError) as err:
-            out.append({"scenario": f"{name}/{path.name}", "differences": [str(err)]})
-            continue
-        found = differences(expected, result.status, result.output, result.error)
-        answers = (
-            (result.output or {}).get("answers", []) if isinstance(result.output, dict) else []
-        )
-        cited = sorted(set().union(*(_cited(a) for a in answers if isinstance(a, dict))))
-        out.append(
-            {
-                "scenario": f"{name}/{path.name}",
-                "file": str(path),
-                "differences": found,
-                "cited": cited,
-            }
-        )
+        out.append(check_file(path, f"{name}/{path.name}", engine)[0])
     return out
 
 
-def _expectation(path: Path) -> Path:
-    return path.with_name(path.name[: -len(".mtg")] + ".expected.json")
+def check_file(path: Path, name: str, engine) -> tuple[dict, object | None]:
+    """One file answered with the rule base in use (`engine`'s), as `mtgkb run`
+    answers it (under a deadline of 60 s), and compared with its
+    `*.expected.json`: its entry (`{"scenario", "file", "differences",
+    "cited"}`) and the run's result (mtgkb.running.runner.FileResult; None
+    when the file or its expectation could not be read)."""
+    from mtgkb.running.runner import answer_text
+
+    try:
+        expected, data = read_case(path)
+        result = answer_text(data, str(path), LIMITS, engine=engine)
+    except (OSError, ValueError) as err:
+        return {"scenario": name, "differences": [str(err)]}, None
+    return entry_of(path, name, expected, result), result
+
+
+def read_case(path: Path) -> tuple[dict, bytes]:
+    """A file's expectation and its bytes (OSError, ValueError when unreadable)."""
+    expected = json.loads(expectation_of(path, True).read_text(encoding="utf-8"))
+    return expected, path.read_bytes()
+
+
+def answer_read(path: Path, data: bytes, scenario, engine, session=None):
+    """The run's result for a file already read (`scenario`: what
+    runner.parse_or_fail made of `data`), answered in this process in
+    `session` (the time-out of 60 s bounding each solve, as under the
+    deadline); answered again under the deadline should anything fail."""
+    from mtgkb.engine.session import Session
+    from mtgkb.running.runner import FileResult, answer_scenario, answer_text
+
+    if isinstance(scenario, FileResult):
+        return scenario
+    try:
+        session = Session(engine) if session is None else session
+        return answer_scenario(scenario, str(path), LIMITS, session=session)
+    except Exception:  # noqa: BLE001 - answered again under a deadline, as it was
+        return answer_text(data, str(path), LIMITS, engine=engine)
+
+
+def entry_of(path: Path, name: str, expected: dict, result) -> dict:
+    """The comparison of a file's answers (`result`) with its expectation."""
+    found = differences(expected, result.status, result.output, result.error)
+    answers = (result.output or {}).get("answers", []) if isinstance(result.output, dict) else []
+    cited = sorted(set().union(*(_cited(a) for a in answers if isinstance(a, dict))))
+    return {"scenario": name, "file": str(path), "differences": found, "cited": cited}
+
+
+def expectation_of(path: Path, anyway: bool = False) -> Path | None:
+    """The `*.expected.json` beside a scenario file: None when there is none
+    (`anyway`: the path it would have)."""
+    found = path.with_name(path.name[: -len(".mtg")] + ".expected.json")
+    return found if anyway or found.is_file() else None
 
 
 def expected_answers(base, progress=None) -> list[dict]:

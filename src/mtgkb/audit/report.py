@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from contextlib import contextmanager
 from pathlib import Path
 
 from mtgkb.audit import baseline as _baseline
@@ -27,7 +28,7 @@ from mtgkb.audit import coverage as _coverage
 from mtgkb.audit.ablation import depends_on
 from mtgkb.audit.against import compare
 from mtgkb.audit.conflicts import group_conflicts
-from mtgkb.audit.consistency import PARALLEL_FROM, consistency, file_scenarios, generated_corpus
+from mtgkb.audit.consistency import PARALLEL_FROM, Item, Pending, corpus_items, start_corpus
 from mtgkb.audit.editions import editions
 from mtgkb.audit.expected import expected_answers
 from mtgkb.audit.lint import lint as lint_of
@@ -55,11 +56,15 @@ def audit(
     """Audit the rule base of a checkout (`root`) or of this installation (None).
 
     `corpus`: (name, text) scenarios for the consistency check, as scenario
-    text or facts; by default the scenario files beside the rule base
-    (`file_scenarios`) and the generated corpus (`generated_corpus(quick)`:
-    `quick` keeps one table per variant and a few random combats).
+    text or facts; by default the scenario files beside the rule base and
+    the generated corpus (`corpus_items`; `quick` keeps one table per
+    variant and a few random combats). The default corpus's files that
+    have a `*.expected.json` are answered once, as `mtgkb run` answers
+    them, for both their consistency checks and their expected answers.
     `jobs`: processes for the consistency check (default: two on a machine
-    with two cores or more, for a corpus of `PARALLEL_FROM` scenarios or more).
+    with two cores or more, for a corpus of `PARALLEL_FROM` scenarios or
+    more); they begin first and check while the rule base's text is
+    checked in this process.
     `progress(step, done, total)`: told of each step's progress.
     `expected`: answer the example files that have a `*.expected.json` with
     the audited rule base and report where they differ.
@@ -75,112 +80,135 @@ def audit(
     expected-answer checks.
     """
     base = Base.at(root)
-    lint: list[dict] = []
-    index_path = base.kb / "rule_index.lp"
-    index: RuleIndex | None = None
-    if index_path.is_file():
-        index = load_index(index_path)
-    else:
-        lint.append(finding("no-index", "kb/rule_index.lp is missing", "kb/rule_index.lp"))
-    scans = scan(base)
-    units = run_units(base)
-    coverage, coverage_lint, coverage_warnings = _coverage.coverage(
-        base, index, scans, _coverage.fired_by(units, [])
-    )
-    lint += coverage_lint
-    warnings: list[dict] = []
-    more_lint, more_warnings = lint_of(base, scans, index)
-    lint += more_lint
-    warnings += more_warnings
-    unmodelled, more_lint = not_modelled_of(base, scans, index)
-    lint += more_lint
-    more_lint, more_warnings = unit_findings(base, units, index)
-    lint += more_lint
-    warnings += more_warnings
-    baseline, more_warnings = _baseline.load(base)
-    warnings += more_warnings
-    if baseline is not None:
-        lint += _baseline.lost_encodings(baseline, coverage) + _baseline.retagged(baseline, scans)
-    changed = _baseline.changed_statements(baseline, scans) if baseline is not None else []
-    if save_baseline:
-        _baseline.save(base, coverage, scans)
-    if against is not None:
-        section = compare(base, Base.at(Path(against), ()), quick=quick, progress=progress)
-        report = {
-            "rules": coverage,
-            "lint": lint,
-            "warnings": warnings,
-            "units": [u.as_dict() for u in units],
-            "not_modelled": unmodelled,
-            "against": section,
-        }
-        return _finish(report, base, [0] * section["scenarios"], [], [], lint, warnings)
-    if lint_only:  # (what tests each rule is measured by answering scenarios: not here)
-        return _finish(
-            {
+    # the corpus's check first: in worker processes, it runs while the text is checked here
+    pending, items, merged = None, [], False
+    if not lint_only and against is None:
+        if corpus is not None:
+            items = [Item(name, text) for name, text in corpus]
+        else:
+            items, merged = corpus_items(base.root, quick, expected), True
+        if jobs is None:
+            jobs = min(2, os.cpu_count() or 1) if len(items) >= PARALLEL_FROM else 1
+        pending = start_corpus(
+            items,
+            base.root if root is not None else None,
+            timeout=timeout,
+            jobs=jobs or 1,
+            progress=progress,
+        )
+    with _cancelled_on_error(pending):
+        lint: list[dict] = []
+        index_path = base.kb / "rule_index.lp"
+        index: RuleIndex | None = None
+        if index_path.is_file():
+            index = load_index(index_path)
+        else:
+            lint.append(finding("no-index", "kb/rule_index.lp is missing", "kb/rule_index.lp"))
+        scans = scan(base)
+        units = run_units(base)
+        coverage, coverage_lint, coverage_warnings = _coverage.coverage(
+            base, index, scans, _coverage.fired_by(units, [])
+        )
+        lint += coverage_lint
+        warnings: list[dict] = []
+        more_lint, more_warnings = lint_of(base, scans, index)
+        lint += more_lint
+        warnings += more_warnings
+        unmodelled, more_lint = not_modelled_of(base, scans, index)
+        lint += more_lint
+        more_lint, more_warnings = unit_findings(base, units, index)
+        lint += more_lint
+        warnings += more_warnings
+        baseline, more_warnings = _baseline.load(base)
+        warnings += more_warnings
+        if baseline is not None:
+            lint += _baseline.lost_encodings(baseline, coverage) + _baseline.retagged(
+                baseline, scans
+            )
+        changed = _baseline.changed_statements(baseline, scans) if baseline is not None else []
+        if save_baseline:
+            _baseline.save(base, coverage, scans)
+        if against is not None:
+            section = compare(base, Base.at(Path(against), ()), quick=quick, progress=progress)
+            report = {
                 "rules": coverage,
                 "lint": lint,
                 "warnings": warnings,
                 "units": [u.as_dict() for u in units],
                 "not_modelled": unmodelled,
-                "lint_only": True,
-            },
-            base,
-            [],
-            [],
-            [],
-            lint,
-            warnings,
-        )
+                "against": section,
+            }
+            return _finish(report, base, [0] * section["scenarios"], [], [], lint, warnings)
+        if lint_only:  # (what tests each rule is measured by answering scenarios: not here)
+            return _finish(
+                {
+                    "rules": coverage,
+                    "lint": lint,
+                    "warnings": warnings,
+                    "units": [u.as_dict() for u in units],
+                    "not_modelled": unmodelled,
+                    "lint_only": True,
+                },
+                base,
+                [],
+                [],
+                [],
+                lint,
+                warnings,
+            )
 
-    made: list[str] = []
-    if corpus is not None:
-        scenarios = list(corpus)
-    else:
-        made_corpus = generated_corpus(quick)
-        made = [name for name, _ in made_corpus]
-        scenarios = file_scenarios(base.root) + made_corpus
-    if jobs is None:
-        jobs = min(2, os.cpu_count() or 1) if len(scenarios) >= PARALLEL_FROM else 1
-    found = consistency(
-        scenarios,
-        base.root if root is not None else None,
-        timeout=timeout,
-        generated=made,
-        jobs=jobs or 1,
-        progress=progress,
-    )
-    conflicts = group_conflicts(found, base, dict(scenarios), timeout, progress)
+        # (worked out while the workers check: what the unit tests check beyond the rule they name)
+        by_units = _coverage.unit_checked(base, index, scans, units)
+        checked = pending.result()
+        found = checked.conflicts
+        scenarios = checked.checked
+        texts = {item.name: item.text for item in items}
+        conflicts = group_conflicts(found, base, texts, timeout, progress)
 
-    report: dict = {
-        "rules": coverage,
-        "lint": lint,
-        "warnings": warnings,
-        "units": [u.as_dict() for u in units],
-        "conflicts": conflicts,
-        "not_modelled": unmodelled,
-    }
-    differing: list[dict] = []
-    if expected:
-        report["expected"] = expected_answers(base, progress)
-        differing = [e for e in report["expected"] if e["differences"]]
-        # what tests each rule: the answers of the scenarios answered here
+        report: dict = {
+            "rules": coverage,
+            "lint": lint,
+            "warnings": warnings,
+            "units": [u.as_dict() for u in units],
+            "conflicts": conflicts,
+            "not_modelled": unmodelled,
+        }
+        differing: list[dict] = []
+        if expected:
+            # the files beside the checkout were answered once, for both checks
+            report["expected"] = checked.expected if merged else expected_answers(base, progress)
+            differing = [e for e in report["expected"] if e["differences"]]
+        # what tests each rule: the answers of the scenarios answered here, the unit tests
         coverage, _, coverage_warnings = _coverage.coverage(
-            base, index, scans, _coverage.fired_by(units, report["expected"])
+            base, index, scans, _coverage.tested(units, report.get("expected", []), by_units)
         )
         report["rules"] = coverage
-        for entry in differing:
-            if changed and entry.get("file"):
-                path = Path(entry["file"])
-                text = path.read_text(encoding="utf-8")
-                entry["depends_on"] = depends_on(base, str(path), text, changed)
-    warnings += coverage_warnings
-    cr_files = [cr_file] if isinstance(cr_file, (str, Path)) else list(cr_file or [])
-    sections, more_lint, more_warnings = editions(cr_files, index, scans, progress, report["rules"])
-    report.update(sections)
-    lint += more_lint
-    warnings += more_warnings
-    return _finish(report, base, scenarios, found, differing, lint, warnings)
+        if expected:
+            for entry in differing:
+                if changed and entry.get("file"):
+                    path = Path(entry["file"])
+                    text = path.read_text(encoding="utf-8")
+                    entry["depends_on"] = depends_on(base, str(path), text, changed)
+        warnings += coverage_warnings
+        cr_files = [cr_file] if isinstance(cr_file, (str, Path)) else list(cr_file or [])
+        sections, more_lint, more_warnings = editions(
+            cr_files, index, scans, progress, report["rules"]
+        )
+        report.update(sections)
+        lint += more_lint
+        warnings += more_warnings
+        return _finish(report, base, scenarios, found, differing, lint, warnings)
+
+
+@contextmanager
+def _cancelled_on_error(pending: Pending | None):
+    """The corpus's workers stopped when the audit fails before it waits for them."""
+    try:
+        yield
+    except BaseException:
+        if pending is not None:
+            pending.cancel()
+        raise
 
 
 def _finish(

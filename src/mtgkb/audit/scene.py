@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import clingo
 
 from mtgkb.audit.sources import Base, head_and_body
+from mtgkb.engine.analysis import DescribedProgram, analyse
+from mtgkb.engine.analysis_cache import StatementMemo
 from mtgkb.engine.cores import (
     Budget,
     Switches,
@@ -36,6 +38,9 @@ from mtgkb.engine.cores import (
     switch_statements,
     switched_control,
 )
+from mtgkb.engine.programs import add_facts, quiet, solve_within
+from mtgkb.rulebase.citations import program_text
+from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import label
 from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import NOT_SOLVED
@@ -90,17 +95,63 @@ OUTCOME = const("_audit_outcome")
 CONFLICT = "_audit_conflict"
 
 
-@dataclass
 class Prepared:
-    """The rule base with one activation atom per CR number, parsed once."""
+    """The rule base with one activation atom per CR number, parsed once.
 
-    switches: Switches
-    others: list[Path]  # kb/ (less the rule index) and the query of the life checks
-    derives_starting_life: bool
-    has_outcome: bool
-    kb: list[Path] = field(default_factory=list)
-    queries: Path | None = None
-    heads: dict[tuple[str, int], list[str]] = field(default_factory=dict)
+    The switched statements (`switches`) and the rules deriving each
+    predicate (`heads`) are worked out when first asked for: only where a
+    conflict is explained."""
+
+    def __init__(
+        self,
+        scans: list,
+        by_statement: bool,
+        others: list[Path],
+        has_outcome: bool,
+        kb: list[Path],
+        queries: Path | None,
+    ):
+        self.scans = scans
+        self.by_statement = by_statement
+        self.others = others  # kb/ (less the rule index) and the query of the life checks
+        self.has_outcome = has_outcome
+        self.kb = kb
+        self.queries = queries
+
+    @cached_property
+    def switches(self) -> Switches:
+        if self.by_statement:
+            return switch_statements(self.scans)
+        return switch_rules(self.scans)
+
+    @cached_property
+    def heads(self) -> dict[tuple[str, int], list[str]]:
+        """Predicate -> the CR numbers (or places) of the rules deriving it."""
+        heads: dict[tuple[str, int], list[str]] = {}
+        for st in self._rules():
+            names = [label(st.file, st.line)] if self.by_statement else st.tags or ()
+            for sig in head_and_body(st.ast)[0]:
+                known = heads.setdefault(sig, [])
+                known += [n for n in names if n not in known]
+        return {sig: sorted(nums, key=sort_key) for sig, nums in heads.items()}
+
+    @cached_property
+    def derives_starting_life(self) -> bool:
+        """Whether a rule derives starting_life/2 (read only from the rules
+        whose text names it)."""
+        if "heads" in self.__dict__:
+            return ("starting_life", 2) in self.heads
+        return any(
+            ("starting_life", 2) in head_and_body(st.ast)[0]
+            for st in self._rules()
+            if "starting_life" in str(st.ast)
+        )
+
+    def _rules(self):
+        for scan in self.scans:
+            for st in scan.statements:
+                if st.ast is not None and st.kind == "Rule":
+                    yield st
 
     @property
     def sites(self) -> dict[str, list[str]]:
@@ -119,31 +170,95 @@ def prepare(base: Base, query: str | None = "outcome", by_statement: bool = Fals
     `by_statement`: one switch per rule statement instead, named by its place
     (`rules/FILE.lp:LINE`), so that cores name statements."""
     scans = base.rule_scans()
-    heads: dict[tuple[str, int], list[str]] = {}  # predicate -> CR numbers deriving it
-    for scan in scans:
-        for st in scan.statements:
-            if st.ast is None or st.kind != "Rule":
-                continue
-            names = [label(st.file, st.line)] if by_statement else st.tags or ()
-            for sig in head_and_body(st.ast)[0]:
-                known = heads.setdefault(sig, [])
-                known += [n for n in names if n not in known]
-    switches = switch_statements(scans) if by_statement else switch_rules(scans)
     kb = [p for p in base.files(base.kb) if p.name not in NOT_SOLVED]
     others = list(kb)
     query_path = base.queries / f"{query}.lp" if base.queries is not None and query else None
     has_outcome = query_path is not None and query_path.is_file()
     if has_outcome:
         others.append(query_path)
-    return Prepared(
-        switches,
-        others,
-        ("starting_life", 2) in heads,
-        has_outcome,
-        kb,
-        base.queries,
-        {sig: sorted(nums, key=sort_key) for sig, nums in heads.items()},
-    )
+    return Prepared(scans, by_statement, others, has_outcome, kb, base.queries)
+
+
+#: From how many scenarios `CheckProgram.clean_many` grounds them together. Measured:
+#: giving the program the scenario argument costs about 0.8 s of CPU once a process,
+#: about what 25 scenarios' own groundings cost; 26 together then took 0.2 s, 123 0.6 s.
+CLEAN_TOGETHER_FROM = 40
+
+
+class CheckProgram:
+    """The program of the scenes (`Scene`: rules/ and the added files with
+    their generated citations, kb/, the legal and outcome queries, the
+    invariants) without switches, described for forward slicing as the
+    engine's rule base is (mtgkb.engine.analysis): a scenario as written is
+    then solved with only the statements that may fire for its facts.
+    Grounded this way a scenario costs about what `ask legal` costs; the
+    switched grounding of every statement, about four times as much, is
+    made only where a conflict is to be explained. The statements'
+    descriptions are kept on disk by their text (StatementMemo): after an
+    edit, only the statements edited are described again."""
+
+    def __init__(self, base: Base, prepared: Prepared, cache: Path | None = None):
+        texts = [program_text(scan.path) for scan in prepared.scans]
+        # what a scene loads after the switched rules, in its order (Scene.files)
+        files = list(prepared.others if prepared.has_outcome else prepared.kb)
+        legal = prepared.query_path("legal")
+        if legal is not None:
+            files.append(legal)
+        texts += [path.read_text(encoding="utf-8") for path in [*files, INVARIANTS]]
+        text = "\n".join(texts)
+        memo = StatementMemo(cache)
+        self.program = DescribedProgram(analyse(text, memo.recording()), text.encode("utf-8"))
+        memo.store()
+        self.every = list(range(len(self.program.statements)))
+        self._scenario_program = None  # (for many scenarios at once: clean_many)
+
+    def clean_many(self, instances: list[list[clingo.Symbol]], timeout: float) -> list[bool]:
+        """`clean` of each instance (the facts of one scenario as written),
+        all grounded and solved together, each given its scenario argument
+        (mtgkb.engine.scenarios: the batch's own rewriting): when the whole
+        has a model, each instance has one, and an instance is clean when
+        its grounding holds no `_audit_conflict`; else each is solved alone.
+        True is certain; False only says the grounding together could not
+        tell (it holds more atoms than an instance's own: gringo simplifies
+        less), so the caller may ask `clean` of that instance alone."""
+        from mtgkb.engine.scenarios import SolveTimeout, described_program, satisfiable_scenarios
+
+        if len(instances) < CLEAN_TOGETHER_FROM:
+            return [self.clean(facts, timeout) for facts in instances]
+        if self._scenario_program is None:
+            self._scenario_program = described_program(self.program, self.every) or False
+        found = None
+        if self._scenario_program:
+            try:
+                found = satisfiable_scenarios(
+                    self._scenario_program, instances, (CONFLICT, 1), timeout=timeout
+                )
+            except (SolveTimeout, RuntimeError):
+                found = None
+        if found is None or not found[0]:
+            return [self.clean(facts, timeout) for facts in instances]
+        return [k not in found[1] for k in range(len(instances))]
+
+    def clean(self, facts: Sequence[clingo.Symbol], timeout: float) -> bool:
+        """Whether, with these facts, the rules have an answer and no
+        `_audit_conflict` can be derived (then a scene finds no conflict);
+        False when that is not certain (the scene is to be solved)."""
+        program = self.program
+        live = program.live(self.every, program.sources(facts))
+        ctl = new_control(["--opt-mode=ignore"], quiet)
+        ctl.add("base", [], program.program(live))
+        add_facts(ctl, list(facts))
+        try:
+            ctl.ground([("base", [])])
+        except RuntimeError:
+            return False  # (the scene says what clingo could not ground)
+        if any(True for _ in ctl.symbolic_atoms.by_signature(CONFLICT, 1)):
+            return False
+        try:
+            result = solve_within(ctl, timeout, Budget)
+        except Budget:
+            return False
+        return bool(result.satisfiable)
 
 
 def conflict_message(sym: clingo.Symbol) -> str:
@@ -168,7 +283,13 @@ class Scene:
     """One scenario grounded once with the legal and outcome queries, the
     invariants, and its play and events as free atoms: the scenario as
     written, a listed declaration fed back, or no declaration at all are each
-    one solve under assumptions (and the CR-number switches all on, or some off)."""
+    one solve under assumptions (and the CR-number switches all on, or some off).
+
+    The switched grounding is made when first needed (`ctl`): to find the
+    rules responsible for a conflict. With a `checks` program (CheckProgram),
+    `life_check` first solves the scenario as written in that program
+    (unswitched and sliced): where the invariants can derive no conflict and
+    the rules have an answer, that is the answer, and nothing is switched."""
 
     def __init__(
         self,
@@ -176,13 +297,15 @@ class Scene:
         facts: Sequence[clingo.Symbol],
         timeout: float,
         more: Iterable[clingo.Symbol] = (),
+        checks: CheckProgram | None = None,
     ):
         self.prepared = prepared
         self.timeout = timeout
+        self.checks = checks
         fixed = [f for f in facts if f.name not in PLAY_FACTS and f.name != "asked"]
         self.unplayed = list(fixed)  # the scenario without its play and its events
         self.written = {f for f in facts if f.name in PLAY_FACTS}
-        variable = list(dict.fromkeys([*self.written, *PHASES.values(), *more]))
+        self.variable = list(dict.fromkeys([*self.written, *PHASES.values(), *more]))
         files = list(prepared.others if prepared.has_outcome else prepared.kb)
         legal = prepared.query_path("legal")
         if legal is not None:
@@ -192,21 +315,36 @@ class Scene:
             fixed.append(STARTS)
         if prepared.has_outcome:
             fixed.append(OUTCOME)
-        self.ctl, self.present = switched_control(
-            prepared.switches,
-            [*files, INVARIANTS],
-            fixed,
-            externals=variable,
-            options=["--opt-mode=optN"],
-        )
-        atoms = self.ctl.symbolic_atoms
-        self.lits = {s: atoms[s].literal for s in variable if atoms[s] is not None}
-        self.on = on_literals(self.ctl, self.present)
+        self.fixed = fixed  # what holds whatever the play: the facts and the switches of the checks
+        self.files = files
+        self._ctl: clingo.Control | None = None
+        # whether the scenario as written shows no conflict (CheckProgram.clean; None: not known)
+        self.cleared: bool | None = None
         self.forbids: list[int] = []  # the switches of constraints added, off unless in use
         self._violations: dict | None = None
         self.asked: dict[frozenset, dict] = {}  # play -> what `ask legal` answered of it
 
+    def _ground(self) -> clingo.Control:
+        if self._ctl is None:
+            self._ctl, self.present = switched_control(
+                self.prepared.switches,
+                [*self.files, INVARIANTS],
+                self.fixed,
+                externals=self.variable,
+                options=["--opt-mode=optN"],
+            )
+            atoms = self._ctl.symbolic_atoms
+            self.lits = {s: atoms[s].literal for s in self.variable if atoms[s] is not None}
+            self.on = on_literals(self._ctl, self.present)
+        return self._ctl
+
+    @property
+    def ctl(self) -> clingo.Control:
+        """The switched grounding (made on first use)."""
+        return self._ground()
+
     def assume(self, true: Iterable[clingo.Symbol]) -> list[int]:
+        self._ground()
         true = set(true)
         facts = [lit if s in true else -lit for s, lit in self.lits.items()]
         return facts + [-s for s in self.forbids]
@@ -218,6 +356,10 @@ class Scene:
 
     def life_check(self, name: str, **more) -> list[dict]:
         """Life totals, losses and defending players of the scenario as written."""
+        if self.cleared is None and self.checks is not None:
+            self.cleared = self.checks.clean([*self.fixed, *self.written], self.timeout)
+        if self.cleared:
+            return []
         ctl = self.ctl
         facts = self.assume(self.written)
         ctl.configuration.solve.opt_mode = "ignore"

@@ -314,12 +314,23 @@ def _whole_statement(source: bytes, span: tuple[int, int]) -> tuple[int, int]:
     return opening, stop + 1
 
 
-def analyse(text: str) -> list[dict]:
+def analyse(text: str, memo: dict[str, dict] | None = None) -> list[dict]:
+    """Each statement of `text` described (`_describe`), in order.
+
+    `memo`: descriptions already worked out, by the statement's own text (a
+    `#minimize` element's: the whole statement's, then its place among the
+    elements), without their spans; read and filled here. Describing a
+    statement walks clingo's syntax tree through its Python API (about half
+    a millisecond a statement, most of an analysis); a statement of the same
+    text parses to the same tree, so after an edit only the statements
+    edited are described again (mtgkb.engine.analysis_cache.StatementMemo
+    keeps the memo on disk)."""
     import clingo.ast  # noqa: F401 - the analysis reads clingo's AST
 
     out: list[dict] = []
     source = text.encode("utf-8")
     lines = line_starts(source)  # clingo's columns count bytes
+    last: list = [None, 0]  # the span of the last statement, and how many had it
 
     def take(node) -> None:
         if node.ast_type != clingo.ast.ASTType.Comment:
@@ -327,7 +338,20 @@ def analyse(text: str) -> list[dict]:
             span = (lines[begin.line - 1] + begin.column - 1, lines[end.line - 1] + end.column - 1)
             if node.ast_type == clingo.ast.ASTType.Minimize:
                 span = _whole_statement(source, span)
-            out.append(_describe(node, span))
+            if memo is None:
+                out.append(_describe(node, span))
+                return
+            last[1] = last[1] + 1 if span == last[0] else 0
+            last[0] = span
+            key = source[span[0] : span[1]].decode("utf-8")
+            if last[1] or node.ast_type == clingo.ast.ASTType.Minimize:
+                key = f"{key}\x00{last[1]}"
+            found = memo.get(key)
+            if found is None:
+                found = _describe(node, span)
+                del found["span"]
+                memo[key] = found
+            out.append({**found, "span": span})
 
     clingo.ast.parse_string(text, take, logger=quiet)
     return out

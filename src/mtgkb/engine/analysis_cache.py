@@ -8,11 +8,14 @@ worked out again, quietly.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from mtgkb.engine.analysis import UNKNOWN
+import clingo
+
+from mtgkb.engine.analysis import ANALYSIS_VERSION, UNKNOWN
 from mtgkb.rulebase.disk_cache import load_checked, store_checked
 
 # (Where the cache lives is an engine option: mtgkb.engine.state.Options.cache_dir;
@@ -79,23 +82,37 @@ def _is_fixed_arguments(fixed) -> bool:
 def sound_statements(statements, source: bytes) -> bool:
     """Every statement well formed, and their offsets the statements of `source`:
     in order, each ending with a full stop, only blanks and comments between."""
-    if type(statements) is not list:
+    if type(statements) is not list or not _sound_descriptions(statements, _STATEMENT_KEYS):
         return False
     at = 0
     last = None
     gap = _GAP.fullmatch
-    patterns: set = set()
-    names: set = set()
-    fixed: set = set()
-    fixed_read: set = set()
     for st in statements:
-        if type(st) is not dict or st.keys() != _STATEMENT_KEYS:
-            return False
         span = st["span"]
         if type(span) is not tuple or len(span) != 2:
             return False
         start, end = span
         if type(start) is not int or type(end) is not int:
+            return False
+        if span == last:
+            continue  # several statements of one (a #minimize's elements)
+        if not at <= start <= end <= len(source) or not gap(source, at, start):
+            return False
+        if end > start and source[end - 1] != 46:  # a full stop ends each statement
+            return False
+        at, last = end, span
+    return bool(gap(source, at, len(source)))
+
+
+def _sound_descriptions(statements: list, keys: frozenset) -> bool:
+    """Every description a dict of exactly `keys`, each field of its type and
+    every pattern well formed (spans are checked by the caller)."""
+    patterns: set = set()
+    names: set = set()
+    fixed: set = set()
+    fixed_read: set = set()
+    for st in statements:
+        if type(st) is not dict or st.keys() != keys:
             return False
         if type(st["root"]) is not bool or type(st["restricts_shown"]) is not bool:
             return False
@@ -121,18 +138,9 @@ def sound_statements(statements, source: bytes) -> bool:
         names.update(fwd_heads)
         names.update(fwd_needs)
         names.update(other_needs)
-        if span == last:
-            continue  # several statements of one (a #minimize's elements)
-        if not at <= start <= end <= len(source) or not gap(source, at, start):
-            return False
-        if end > start and source[end - 1] != 46:  # a full stop ends each statement
-            return False
-        at, last = end, span
     if not all(_is_pattern(p) for p in patterns) or not all(type(n) is str for n in names):
         return False
-    if UNKNOWN in fixed_read or not all(_is_fixed(p) for p in fixed | fixed_read):
-        return False
-    return bool(gap(source, at, len(source)))
+    return UNKNOWN not in fixed_read and all(_is_fixed(p) for p in fixed | fixed_read)
 
 
 def _sound(data, key: str, source: bytes, query_texts: Mapping[str, str]) -> bool:
@@ -190,3 +198,88 @@ def store_analysis(folder: Path, name: str, data: dict) -> None:
     """Write the analysis atomically into a folder of this user's (made 0700);
     a cache that cannot be written is no error."""
     store_checked(folder, name, _shared(data), "analysis-*")
+
+
+# --------------------------------------------------------------------------
+# Statements described before, by their text
+
+
+_DESCRIPTION_KEYS = _STATEMENT_KEYS - {"span"}
+_HEX = re.compile(r"[0-9a-f]+")
+#: How many descriptions the memo keeps beyond those the last analyses used.
+MEMO_SPARE = 4000
+
+
+class StatementMemo:
+    """The descriptions of statements (mtgkb.engine.analysis.analyse's
+    `memo`) kept on disk across runs, by a digest of the statement's own
+    text: after an edit of the rule base, only the statements edited are
+    described again (the rest of the analysis is then a parse of the text,
+    about 30 ms, where describing every statement takes about a second).
+    The file holds digests (BLAKE2b, 128 bits) and descriptions (names,
+    arities, values read from the program), no program text: what is
+    grounded is always read from the rule base's files, at the offsets the
+    analysis of that very text found. Read only from a folder of this
+    user's that no one else may write to, and checked whole before use
+    (every field's type and pattern); anything amiss and the memo starts
+    empty."""
+
+    def __init__(self, folder: Path | None):
+        self.folder = folder
+        self.name = f"statements-{ANALYSIS_VERSION}-{clingo.__version__}.marshal"
+        self.known: dict[str, dict] = {}
+        if folder is not None:
+            found = load_checked(folder / self.name, _sound_memo)
+            if found is not None:
+                self.known = found
+        self.used: dict[str, dict] = {}
+        self.added = 0
+
+    def recording(self) -> dict:
+        """The memo for `analyse(text, memo)`: reads and fills this one."""
+        return _Recording(self)
+
+    def store(self) -> None:
+        """Write the descriptions used (and, up to MEMO_SPARE more, the others
+        known) when any was added; a memo that cannot be written is no error."""
+        if self.folder is None or not self.added:
+            return
+        spare = [k for k in self.known if k not in self.used][-MEMO_SPARE:]
+        data = {k: self.known[k] for k in spare}
+        data.update(self.used)
+        store_checked(self.folder, self.name, data, "statements-*")
+        self.added = 0
+
+
+def statement_key(text: str) -> str:
+    """What the memo keys a statement's description by: a digest of its text."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+class _Recording(dict):
+    """A memo for one `analyse` call: reads and fills a StatementMemo's."""
+
+    def __init__(self, memo: StatementMemo):
+        super().__init__()
+        self.memo = memo
+
+    def get(self, key, default=None):
+        digest = statement_key(key)
+        found = self.memo.known.get(digest)
+        if found is not None:
+            self.memo.used[digest] = found
+            return found
+        return default
+
+    def __setitem__(self, key, value) -> None:
+        digest = statement_key(key)
+        self.memo.known[digest] = self.memo.used[digest] = value
+        self.memo.added += 1
+
+
+def _sound_memo(data) -> bool:
+    if type(data) is not dict:
+        return False
+    if not all(type(k) is str and len(k) == 32 and _HEX.fullmatch(k) for k in data):
+        return False
+    return _sound_descriptions(list(data.values()), _DESCRIPTION_KEYS)

@@ -16,7 +16,7 @@ from mtgkb.engine.analysis import (
     negative_cycles,
     statement_digest,
 )
-from mtgkb.engine.analysis_cache import load_analysis, store_analysis
+from mtgkb.engine.analysis_cache import StatementMemo, load_analysis, store_analysis
 from mtgkb.engine.sharing import guarded_query, query_definitions
 from mtgkb.rulebase.citations import program_texts
 from mtgkb.rulebase.disk_cache import content_digest
@@ -90,10 +90,11 @@ class LoadedRuleBase:
             # a program clingo cannot ground (an unsafe variable, even in a
             # statement slicing would leave out) is bad input: said once, here
             check_grounds([*self.files, *self.query_files])
+            memo = StatementMemo(folder)  # the statements described before, by their text
             data = {
                 "key": key,
-                "base": analyse(self.text),
-                "queries": {q: analyse(t) for q, t in self.query_texts.items()},
+                "base": analyse(self.text, memo.recording()),
+                "queries": {q: analyse(t, memo.recording()) for q, t in self.query_texts.items()},
                 "guardable": {
                     q: guarded_query(t, q) is not None for q, t in self.query_texts.items()
                 },
@@ -106,6 +107,7 @@ class LoadedRuleBase:
                 },
             }
             negative_cycles(data["base"])
+            memo.store()
             if folder is not None:
                 store_analysis(folder, name, data)
         self._analysis = Analysis(data, source)

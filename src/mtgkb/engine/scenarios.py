@@ -231,6 +231,69 @@ class ScenarioProgram:
         return out
 
 
+def _grounded(
+    program: ScenarioProgram,
+    instances: Sequence[Sequence[clingo.Symbol]],
+    readings: Readings | None = None,
+) -> clingo.Control | None:
+    """`program` grounded with the facts of every instance, each given its
+    number as the scenario argument; None when there is no instance or a
+    statement the scenario argument does not fit."""
+    import clingo.ast
+
+    if not instances:
+        return None
+    readings = Readings() if readings is None else readings
+    try:
+        statements = program.live(instances, readings)
+    except _Unsupported:
+        return None
+    ctl = new_control(["--project=show", "--models=1"], quiet)
+    with clingo.ast.ProgramBuilder(ctl) as builder:
+        for node in statements:
+            builder.add(node)
+    read = readings.parts
+    with ctl.backend() as backend:
+        for number, facts in enumerate(instances):
+            sid = clingo.Number(number)
+            backend.add_rule([backend.add_atom(clingo.Function(SCENARIO_PRED, [sid]))])
+            for fact in facts:
+                parts = read.get(fact)
+                if parts is None:
+                    parts = read[fact] = (fact.name, fact.arguments, fact.positive)
+                name, args, positive = parts
+                atom = clingo.Function(name, [sid, *args], positive)
+                backend.add_rule([backend.add_atom(atom)])
+    ctl.ground([("base", [])])
+    return ctl
+
+
+def satisfiable_scenarios(
+    program: ScenarioProgram,
+    instances: Sequence[Sequence[clingo.Symbol]],
+    watch: tuple[str, int],
+    *,
+    timeout: float | None = None,
+) -> tuple[bool, set[int]] | None:
+    """For many instances grounded and solved together: whether every one of
+    them has a model (one model of the whole is one of each), and the
+    instances whose grounding holds an atom `watch` (name, arity: an atom
+    some model may hold; none: none can). None when this cannot be done
+    (a statement the scenario argument does not fit). Raises SolveTimeout."""
+    ctl = _grounded(program, instances)
+    if ctl is None:
+        return None
+    name, arity = watch
+    watched = {
+        atom.symbol.arguments[0].number
+        for atom in ctl.symbolic_atoms.by_signature(name, arity + 1)
+        if atom.symbol.arguments[0].type == clingo.SymbolType.Number
+    }
+    ctl.configuration.solve.opt_mode = "ignore"
+    result = solve_within(ctl, timeout, SolveTimeout)
+    return bool(result.satisfiable), watched
+
+
 def _scenario_statements(query: str, engine: Engine) -> ScenarioProgram | None:
     """The scenario program of `query` (None when it cannot be one: the
     program shows every atom, or does not parse; a statement the scenario
@@ -310,32 +373,9 @@ def solve_scenarios(
     """solve_many for `program`: the shown atoms of one (optimal) model for
     each instance, all grounded and solved together; None when this cannot
     be done (a statement the scenario argument does not fit, or no model)."""
-    import clingo.ast
-
-    if not instances:
+    ctl = _grounded(program, instances, readings)
+    if ctl is None:
         return None
-    readings = Readings() if readings is None else readings
-    try:
-        statements = program.live(instances, readings)
-    except _Unsupported:
-        return None
-    ctl = new_control(["--project=show", "--models=1"], quiet)
-    with clingo.ast.ProgramBuilder(ctl) as builder:
-        for node in statements:
-            builder.add(node)
-    read = readings.parts
-    with ctl.backend() as backend:
-        for number, facts in enumerate(instances):
-            sid = clingo.Number(number)
-            backend.add_rule([backend.add_atom(clingo.Function(SCENARIO_PRED, [sid]))])
-            for fact in facts:
-                parts = read.get(fact)
-                if parts is None:
-                    parts = read[fact] = (fact.name, fact.arguments, fact.positive)
-                name, args, positive = parts
-                atom = clingo.Function(name, [sid, *args], positive)
-                backend.add_rule([backend.add_atom(atom)])
-    ctl.ground([("base", [])])
     ctl.configuration.solve.opt_mode = "optN"
     found: list = []
 

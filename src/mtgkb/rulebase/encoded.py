@@ -6,7 +6,7 @@ hand-written or generated from a `cite` tag, is `cited_at`, not `encoded_at`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import clingo
@@ -47,11 +47,12 @@ class Statement:
     def is_rule(self) -> bool:
         return self.kind in RULE_TYPE_NAMES
 
-    @property
+    @cached_property
     def is_citation(self) -> bool:
         """A rule that only says which CR rule or conclusion another conclusion
         rests on (`because/2`, `rests_on/2`): it cites its rule, it does not
-        encode it."""
+        encode it. (Read once: the audit asks it of every statement several
+        times, and each read of the syntax tree is calls into clingo.)"""
         if self.kind != "Rule" or self.ast is None:
             return False
         head = self.ast.head
