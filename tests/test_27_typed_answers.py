@@ -25,6 +25,9 @@ from mtgkb.output.envelope import SCHEMA_VERSION
 from mtgkb.rulebase import registry
 from mtgkb.rulebase.index import EDITION
 
+# slow tier: every answer validated against the typed models
+pytestmark = pytest.mark.slow
+
 # 509.1a: a tapped creature can't be declared as a blocker.
 TAPPED_BLOCKER = """players: Ann, Ben
 active: Ann

@@ -18,6 +18,9 @@ from mtgkb.engine.state import Engine
 from mtgkb.rulebase import disk_cache
 from mtgkb.running.runner import answer_text
 
+# slow tier: caches of the slicing analysis, edited and damaged on purpose
+pytestmark = pytest.mark.slow
+
 ZERO_LIFE = """players: Ann, Ben
 life: Ben 3
 Ann controls creature "Hill Giant" 3/3

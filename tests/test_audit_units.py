@@ -20,6 +20,9 @@ from mtgkb.audit.sources import Base, scan
 from mtgkb.audit.units import run_units
 from mtgkb.rulebase.index import load_index
 
+# slow tier: audits of rule-base copies (the unit tests' coverage and their cache)
+pytestmark = pytest.mark.slow
+
 OPPONENTS = "opponent(P,Q) :- player(P), player(Q), P != Q, not teammate(P,Q)."
 
 

@@ -22,6 +22,9 @@ from mtgkb.rulebase.citations import CitationError, generate, hand_written, prog
 from mtgkb.rulebase.encoded import scan_file
 from mtgkb.rulebase.location import program_files
 
+# slow tier: generated citations of rule-base copies
+pytestmark = pytest.mark.slow
+
 #: One printed atom, and the README's plain clingo recipe (as tests/test_plain_clingo.py).
 ATOM = re.compile(r'(?:[^\s"]|"(?:[^"\\]|\\.)*")+')
 RECIPE = ["0", "--project=show", "--opt-mode=optN", "--quiet=1"]

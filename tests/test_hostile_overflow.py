@@ -20,6 +20,9 @@ from mtgkb import run
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.parser import INT_LIMIT, MAX_TOTAL, START_ALLOWANCE, STEPS_PER_COMBAT_DAMAGE
 
+# slow tier: hostile inputs at the size limits
+pytestmark = pytest.mark.slow
+
 TWO = "players: Ann, Ben\n"
 
 

@@ -19,6 +19,9 @@ from mtgkb.language.errors import ScenarioError
 from mtgkb.language.parser import parse_text
 from mtgkb.rulebase import disk_cache
 
+# slow tier: the input checks' cache, edited and damaged on purpose
+pytestmark = pytest.mark.slow
+
 THIRD_TEAM = (
     "game: two-headed-giant\nplayers: A, B, C, D, E, F\nteam X: A, B\nteam Y: C, D\nteam Z: E, F\n"
 )

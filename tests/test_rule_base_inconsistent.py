@@ -23,6 +23,9 @@ from helpers import ROOT
 
 from mtgkb.language.errors import ScenarioError
 
+# slow tier: broken copies of the rule base
+pytestmark = pytest.mark.slow
+
 SCENARIO = """players: Ann, Ben
 "Bolt" deals 3 damage to Ben
 ask legal
