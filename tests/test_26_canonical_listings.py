@@ -25,6 +25,9 @@ from mtgkb.questions.answers import Limits
 from mtgkb.running.batch import answer_files, answer_in_pool
 from mtgkb.running.runner import answer_text
 
+# slow tier: listings alone, in batches, with jobs and over the server
+pytestmark = pytest.mark.slow
+
 CAP = 5
 LIMITS = Limits(max_models=CAP)
 

@@ -39,6 +39,9 @@ from mtgkb.language.json_state import (
 )
 from mtgkb.language.parser import parse_text, read_text
 
+# slow tier: every file of the repo and ../shared through both forms and every surface
+pytestmark = pytest.mark.slow
+
 MTGKB = Path(sys.executable).parent / "mtgkb"
 DOC = ROOT / "docs" / "language.md"
 GUIDE = ROOT / "docs" / "engine-developers-guide.md"

@@ -15,6 +15,9 @@ from mtgkb.questions.answers import Limits
 from mtgkb.questions.explain import answer as explain_answer
 from mtgkb.questions.explain import answer_explain, forbidden, trace
 
+# slow tier: seeded explanations against the whole graph, on many files
+pytestmark = pytest.mark.slow
+
 COMBAT = EXPLAIN_COMBAT
 
 GRAPH = {"because", "rests_on", "_why", trace.WANTED}

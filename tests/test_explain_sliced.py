@@ -16,6 +16,9 @@ from mtgkb.language.parser import parse_text
 from mtgkb.questions.answers import Limits
 from mtgkb.questions.explain import answer_explain, trace
 
+# slow tier: sliced explanations against unsliced ones
+pytestmark = pytest.mark.slow
+
 # EXPLAIN_COMBAT, with room for an ability of the Goblin's (it attacks Alex, unblocked)
 COMBAT = EXPLAIN_COMBAT.replace('"Goblin" 1/1\n', '"Goblin" 1/1{goblin}\n')
 

@@ -19,6 +19,9 @@ from mtgkb.language.parser import parse_text
 from mtgkb.questions.answers import Limits
 from mtgkb.running.runner import answer_text
 
+# slow tier: forward slicing against no slicing, on many files
+pytestmark = pytest.mark.slow
+
 RULES = """\
 deadly(C) :- has(C, deathtouch).
 healing(C) :- has(C, lifelink).
