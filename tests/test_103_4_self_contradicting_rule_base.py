@@ -31,6 +31,7 @@ def files(tmp_path):
     return scenario, house
 
 
+@pytest.mark.slow  # a copy of the rule base or a --with file: its analysis is computed anew
 def test_103_4_second_starting_life_total_gives_inconsistent_and_exit_4(files):
     scenario, house = files
     status, out, _ = mtgkb("run", str(scenario), "--json", "--with", str(house))
@@ -52,6 +53,7 @@ def test_103_4_second_starting_life_total_gives_inconsistent_and_exit_4(files):
     assert {i["atom"] for i in legal["inconsistent"]} >= {"starting_life"}
 
 
+@pytest.mark.slow  # a copy of the rule base or a --with file: its analysis is computed anew
 def test_103_4_contradicting_file_in_rules_of_a_copy_exits_4_in_text_too(tmp_path, files):
     scenario, _ = files
     base = copy_base(tmp_path)

@@ -118,6 +118,7 @@ def test_the_predicates_an_explanation_can_reach_are_read_from_the_rule_base():
     assert unsaid(ROOT) == []
 
 
+@pytest.mark.slow  # a copy of the rule base or a --with file: its analysis is computed anew
 def test_audit_fails_on_a_conclusion_without_its_sentence(tmp_path):
     for folder in ("rules", "kb", "queries"):
         shutil.copytree(ROOT / folder, tmp_path / folder)

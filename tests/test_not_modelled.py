@@ -104,6 +104,7 @@ def test_a_file_within_the_edge_carries_no_unmodelled_key(tmp_path):
     assert answers[1]["life"] == {"Ann": 20, "Ben": 18}  # 120.3a: the answer itself stands
 
 
+@pytest.mark.slow  # a copy of the rule base or a --with file: its analysis is computed anew
 def test_a_house_rule_probe_marks_every_answer(tmp_path):
     probe = written(tmp_path, "probe.lp", PROBE)
     path = written(tmp_path, "p.mtg", PLAIN)
@@ -117,6 +118,7 @@ def test_a_house_rule_probe_marks_every_answer(tmp_path):
     assert out.count("not modelled: 802.2a (") == 3
 
 
+@pytest.mark.slow  # a copy of the rule base or a --with file: its analysis is computed anew
 def test_the_exit_status_of_an_illegal_play_is_kept(tmp_path):
     # 508.1a: Ben's creature can't attack on Ann's turn; the probe changes nothing of that
     probe = written(tmp_path, "probe.lp", PROBE)
@@ -156,6 +158,7 @@ def test_audit_lists_each_declaration_with_its_condition():
     assert first["answers"] == ["outcome"]
 
 
+@pytest.mark.slow  # a copy of the rule base or a --with file: its analysis is computed anew
 def test_audit_fails_when_a_rule_is_both_encoded_and_declared(tmp_path):
     base = copy_base(tmp_path)
     planted = base / "rules" / "120_damage.lp"

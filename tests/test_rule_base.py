@@ -32,6 +32,7 @@ def _starting_life(base, n):
     life.write_text(text.replace("default_starting_life(20).", f"default_starting_life({n})."))
 
 
+@pytest.mark.slow  # a copy of the rule base or a --with file: its analysis is computed anew
 def test_103_4_rule_base_option_answers_from_that_folder(tmp_path, scenario):
     base = copy_base(tmp_path)
     _starting_life(base, 25)
@@ -47,6 +48,7 @@ def test_103_4_rule_base_option_answers_from_that_folder(tmp_path, scenario):
     assert json.loads(out)["answers"][0]["life"] == {"Ann": 20, "Ben": 17}
 
 
+@pytest.mark.slow  # a copy of the rule base or a --with file: its analysis is computed anew
 def test_103_4_environment_names_the_rule_base(tmp_path, scenario):
     base = copy_base(tmp_path)
     _starting_life(base, 30)
@@ -67,6 +69,7 @@ starting_life(P,25) :- player(P), game(two_player).
 """
 
 
+@pytest.mark.slow  # a copy of the rule base or a --with file: its analysis is computed anew
 def test_103_4_with_adds_a_house_rule_after_the_rule_base(tmp_path, scenario):
     house = tmp_path / "house.lp"
     house.write_text(HOUSE, encoding="utf-8")
@@ -80,6 +83,7 @@ def test_103_4_with_adds_a_house_rule_after_the_rule_base(tmp_path, scenario):
     assert json.loads(out)["answers"][0]["life"] == {"Ann": 25, "Ben": 22}
 
 
+@pytest.mark.slow  # a copy of the rule base or a --with file: its analysis is computed anew
 def test_with_refuses_a_missing_file_and_an_unreadable_program(tmp_path, scenario):
     status, _, err = mtgkb("run", scenario, "--with", str(tmp_path / "nope.lp"))
     assert status == 2 and "nope.lp: no such file" in err
@@ -148,6 +152,7 @@ def test_the_python_api_names_the_rule_base_too():
     assert out["answers"][0]["life"] == {"Ann": 20, "Ben": 17}
 
 
+@pytest.mark.slow  # a copy of the rule base or a --with file: its analysis is computed anew
 def test_the_rule_base_in_use_follows_the_environment_and_its_folder(tmp_path, monkeypatch):
     # current() keeps its last resolution while the environment names the
     # same folder and the folder is there

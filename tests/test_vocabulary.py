@@ -195,6 +195,7 @@ def test_a_name_the_vocabulary_puts_after_can_t_attack_is_refused_as_a_bare_name
     assert (err.line, err.column) == (1, 15) and "'Alone' cannot be a player's name" in err.message
 
 
+@pytest.mark.slow  # a copy of the rule base or a --with file: its analysis is computed anew
 def test_the_vocabulary_is_the_rule_base_s_in_use(tmp_path, monkeypatch):
     # a copy of the rule base with one more spelling of flying, and one game less
     for folder in ("rules", "kb", "queries"):
