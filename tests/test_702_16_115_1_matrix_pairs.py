@@ -19,6 +19,9 @@ import pytest
 
 import mtgkb
 
+# slow tier: the interaction matrix's protection and target pairs, each question by each colour
+pytestmark = pytest.mark.slow
+
 COLORS = ["white", "blue", "black", "red", "green"]
 TWO = "players: Ann, Ben\nactive: Ann\nphase: declare-blockers\n"
 

@@ -24,6 +24,9 @@ from mtgkb import run
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.parser import grammar, keyword_of, parse_text
 
+# slow tier: hostile names: every keyword of the grammar as a name
+pytestmark = pytest.mark.slow
+
 NAME = re.compile(grammar().get_terminal("NAME").pattern.to_regexp())
 TEXT = {"NAME", "WORD", "STRING", "SIGNED_INT"}
 

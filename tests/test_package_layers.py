@@ -15,7 +15,11 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from helpers import ROOT, find_cycle
+
+# slow tier: the import graph of the whole package (order, cycles, private names)
+pytestmark = pytest.mark.slow
 
 SOURCE = ROOT / "src"
 

@@ -247,12 +247,14 @@ def import_graph() -> dict[str, set[str]]:
     return graph
 
 
+@pytest.mark.slow  # the import graph of the whole package
 def test_the_cycle_finder_names_a_cycle_it_is_given():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert find_cycle(graph) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
 
 
+@pytest.mark.slow  # the import graph of the whole package
 def test_the_import_scan_sees_imports_inside_functions():
     graph = import_graph()
     # mtgkb.run imports its API module only when called
@@ -260,11 +262,13 @@ def test_the_import_scan_sees_imports_inside_functions():
     assert "mtgkb.rulebase.registry" in graph["mtgkb.questions.answers"]
 
 
+@pytest.mark.slow  # the import graph of the whole package
 def test_the_package_has_no_import_cycle():
     cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
+@pytest.mark.slow  # the import graph of the whole package
 def test_the_registry_imports_nothing_of_mtgkb():
     assert import_graph()["mtgkb.rulebase.registry"] == set()
     code = (
