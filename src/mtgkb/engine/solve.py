@@ -313,6 +313,17 @@ class Grounding:
         result.complete = bool(outcome.exhausted)
         return result
 
+    def _beside(self, query: str, record: bool) -> Grounding:
+        """A grounding of `query` alone on this grounding's facts and switches."""
+        return Grounding(
+            [query],
+            self.facts,
+            switchable=self._switchable,
+            engine=self.engine,
+            record=record,
+            readings=self._readings,
+        )
+
     def _solve_by_classes(self, query, result, max_models, keep, end, on, forms) -> SolveResult:
         """The first `keep` models (None: all; at most `max_models`) by
         enumeration, and the exact count of all of them from the forms the
@@ -330,14 +341,7 @@ class Grounding:
         forms = forms() if forms is not None else None
         if forms is None:
             counting = COUNTED_BY[query]
-            grounding = Grounding(
-                [counting],
-                self.facts,
-                switchable=self._switchable,
-                engine=self.engine,
-                record=False,
-                readings=self._readings,
-            )
+            grounding = self._beside(counting, record=False)
             left = None if end is None else max(0.0, end - time.monotonic())
             derived = grounding.solve(counting, max_models=1, timeout=left, true=on)
             forms = derived.models[0] if derived.models else None
@@ -348,14 +352,7 @@ class Grounding:
         except TimeoutError:
             raise SolveTimeout() from None
         except Unsupported:
-            recorded = Grounding(
-                [query],
-                self.facts,
-                switchable=self._switchable,
-                engine=self.engine,
-                record=True,
-                readings=self._readings,
-            )
+            recorded = self._beside(query, record=True)
             left = None if end is None else max(0.0, end - time.monotonic())
             return recorded.solve(query, max_models=max_models, keep=keep, timeout=left, true=on)
         result.count = count
