@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from helpers import ILLEGAL_BLOCK_PLAY
+from helpers.message_tables import twinned_kinds
 
 from mtgkb import run
 from mtgkb.rulebase import words
@@ -27,13 +28,7 @@ ask explain legal
 
 
 def test_every_message_is_followed_by_its_italian_twin():
-    lines = (data_dir("kb") / "messages.lp").read_text(encoding="utf-8").splitlines()
-    kinds = []
-    for i, line in enumerate(lines):
-        found = re.match(r"message\((\w+),", line)
-        if found:
-            kinds.append(found.group(1))
-            assert lines[i + 1].startswith(f"message_it({found.group(1)},"), line
+    kinds = twinned_kinds(data_dir("kb") / "messages.lp", "message")
     english, italian = words.messages("en"), words.tables_of("it")["message"]
     assert set(kinds) == set(english) == set(italian)
     for kind, text in english.items():

@@ -16,6 +16,7 @@ from pathlib import Path
 import clingo
 import pytest
 from helpers import ROOT
+from helpers.message_tables import twinned_kinds
 
 import mtgkb
 from mtgkb import cli
@@ -288,13 +289,7 @@ def said(texts):
 
 
 def test_every_input_text_is_followed_by_its_italian_twin():
-    lines = TABLE.read_text(encoding="utf-8").splitlines()
-    kinds = []
-    for i, line in enumerate(lines):
-        found = re.match(r"input_message\((\w+),", line)
-        if found:
-            kinds.append(found.group(1))
-            assert lines[i + 1].startswith(f"input_message_it({found.group(1)},"), line
+    kinds = twinned_kinds(TABLE, "input_message")
     assert len(kinds) == len(set(kinds)), "a kind written twice"
     english, italian = table()["en"], table()["it"]
     assert set(kinds) == set(english) == set(italian)

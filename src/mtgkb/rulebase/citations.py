@@ -252,7 +252,11 @@ def program_text(path: Path | str) -> str:
     its generated citations. The one way the readers of the rule base read a
     file as program text."""
     path = Path(path)
-    text = parts.read(path, path.read_text(encoding="utf-8"))
+    return _as_solved(path, parts.read(path, path.read_text(encoding="utf-8")))
+
+
+def _as_solved(path: Path, text: str) -> str:
+    """A file's text (its parts read) followed by its generated citations."""
     more = _generated_text(str(path), text)
     return text.rstrip("\n") + "\n\n" + more if more else text
 
@@ -267,10 +271,7 @@ def program_texts(paths: Iterable[Path | str]) -> list[str]:
     values = parts.values_in(raw, names) if names else ()
     out = []
     for path, text, found in zip(paths, raw, declared, strict=True):
-        if found:
-            text = parts.instantiated(text, values)
-        more = _generated_text(str(path), text)
-        out.append(text.rstrip("\n") + "\n\n" + more if more else text)
+        out.append(_as_solved(path, parts.instantiated(text, values) if found else text))
     return out
 
 
