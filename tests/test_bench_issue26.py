@@ -50,3 +50,16 @@ def test_the_abilities_drawn_are_the_issues_seven():
     }
     assert drawn <= set(issue26.ABILITIES) | {"landwalk"}  # (mountainwalk is a landwalk)
     assert {"flying", "reach", "menace", "lifelink"} <= drawn
+
+
+def test_509_1a_the_batch_floor_grounds_each_question_once_for_the_whole_chunk(tmp_path):
+    # the batch's floor: legal, blocks (509.1a) and outcome each grounded as one
+    # scenario program for all the files, which every file's questions need
+    paths = []
+    for seed in range(3):
+        path = tmp_path / f"s{seed}.mtg"
+        path.write_text(issue26.scenario(4, 8, seed=seed), encoding="utf-8")
+        paths.append(str(path))
+    floors = issue26.chunk_seconds(paths, 1)
+    assert floors["queries"] == ["legal", "blocks", "outcome"]
+    assert floors["ground"] > 0 and floors["parse"] > 0

@@ -168,10 +168,10 @@ def test_a_facts_value_and_shape_are_read_as_clingo_says(text):
 
 
 def test_a_batch_chunk_grounds_what_one_of_its_scenarios_may_fire():
-    from mtgkb.engine.scenarios import _scenario_statements
+    from mtgkb.engine.scenarios import scenario_program
 
     engine = Engine()
-    program = _scenario_statements("outcome", engine)
+    program = scenario_program("outcome", engine)
     lifelink = scenario_facts(parse_text(COMBAT, "a"))
     deathtouch = scenario_facts(parse_text(COMBAT.replace("lifelink", "deathtouch"), "b"))
 
@@ -211,12 +211,12 @@ def test_a_chunks_queries_read_its_facts_once_and_answer_as_each_alone():
 def test_a_batch_rewrites_only_the_statements_a_chunk_may_fire():
     # giving a statement the scenario argument is Python's work (about a
     # quarter of a millisecond each): done once a chunk may fire it
-    from mtgkb.engine.scenarios import _scenario_statements, solve_many
+    from mtgkb.engine.scenarios import scenario_program, solve_many
 
     engine = Engine()
     lifelink = scenario_facts(parse_text(COMBAT, "a"))
     assert solve_many("outcome", [lifelink, lifelink], engine=engine) is not None
-    program = _scenario_statements("outcome", engine)
+    program = scenario_program("outcome", engine)
     made = {str(node) for node in program._made.values()}
     assert not any(t.startswith("deathtouch_damaged(") for t in made)
     assert len(program._made) < len(program.statements)

@@ -125,7 +125,7 @@ class _Rewrite:
         raise _Unsupported(str(kind))
 
 
-def _scenario_program(text: str) -> list[tuple[int | None, object]]:
+def _read_statements(text: str) -> list[tuple[int | None, object]]:
     """The statements of `text` as they are, each with the line of `text`
     it was read from (None: added here), for `_Rewrite` to give the scenario
     argument; raises _Unsupported when the program shows every atom."""
@@ -239,6 +239,20 @@ def _grounded(
     """`program` grounded with the facts of every instance, each given its
     number as the scenario argument; None when there is no instance or a
     statement the scenario argument does not fit."""
+    ctl = chunk_control(program, instances, readings)
+    if ctl is not None:
+        ctl.ground([("base", [])])
+    return ctl
+
+
+def chunk_control(
+    program: ScenarioProgram,
+    instances: Sequence[Sequence[clingo.Symbol]],
+    readings: Readings | None = None,
+) -> clingo.Control | None:
+    """A Control given `program` and the facts of every instance, each with
+    its number as the scenario argument, not yet grounded (bench/issue26.py
+    times gringo's part alone); None as for `_grounded`."""
     import clingo.ast
 
     if not instances:
@@ -264,7 +278,6 @@ def _grounded(
                 name, args, positive = parts
                 atom = clingo.Function(name, [sid, *args], positive)
                 backend.add_rule([backend.add_atom(atom)])
-    ctl.ground([("base", [])])
     return ctl
 
 
@@ -294,7 +307,7 @@ def satisfiable_scenarios(
     return bool(result.satisfiable), watched
 
 
-def _scenario_statements(query: str, engine: Engine) -> ScenarioProgram | None:
+def scenario_program(query: str, engine: Engine) -> ScenarioProgram | None:
     """The scenario program of `query` (None when it cannot be one: the
     program shows every atom, or does not parse; a statement the scenario
     argument does not fit is found when a chunk first needs it). Kept by the
@@ -310,7 +323,7 @@ def _scenario_statements(query: str, engine: Engine) -> ScenarioProgram | None:
         # forward slicing needs what the query derives
         derived = None if kept is None else analysis.query_heads((query,))
         try:
-            read = _scenario_program(rules + "\n" + base.query_text(query))
+            read = _read_statements(rules + "\n" + base.query_text(query))
         except (_Unsupported, RuntimeError):
             program = None
         else:
@@ -357,7 +370,7 @@ def solve_many(
     whose rule base, options and kept programs (a fresh one when not given);
     `readings`: what was read of the facts, kept for the chunk's next query."""
     engine = Engine() if engine is None else engine
-    program = _scenario_statements(query, engine)
+    program = scenario_program(query, engine)
     if program is None:
         return None
     return solve_scenarios(program, instances, timeout=timeout, readings=readings)
