@@ -135,6 +135,7 @@ class OrderedSearch:
         self._all = set(range(len(self.bits)))
         self._seen: dict = {}
         self.solves = 0
+        self.every = False  # (whether `first` saw every model)
 
     def _prefer(self, atoms: list[int], present: bool) -> None:
         """Domain heuristics that make clasp decide the ranked atoms first, in
@@ -289,6 +290,7 @@ class OrderedSearch:
             found, exhausted = self._solve([], count)
         found.sort(key=lambda f: f[1])
         if exhausted or not found:
+            self.every = exhausted
             return found  # (every model)
         last = set(found[-1][2])
         at: dict[int | None, int] = {}  # first difference from the last -> models
@@ -298,10 +300,13 @@ class OrderedSearch:
             at[first] = at.get(first, 0) + 1
         dense = self._dense(last, len(self.bits))
         # the models before the last's vector: at each of its bits, those
-        # agreeing with it before the bit and lacking it there
-        for p in sorted(last):
-            if not self._fits([*dense[:p], 0], at.pop(p, 0)):
-                return None
+        # agreeing with it before the bit and lacking it there (counted
+        # under the heuristics, backtracking: measured the fastest, 2 x 100
+        # blocks 0.08 s -> 0.04 s; the count is the same in any mode)
+        with self._domain("bt"):
+            for p in sorted(last):
+                if not self._fits([*dense[:p], 0], at.pop(p, 0)):
+                    return None
         if at.keys() - {None}:
             return None
         # the models with the last's vector, every one of them (text order)
@@ -389,6 +394,32 @@ def first_models(
             config.opt_mode = "enum," + ",".join(str(c) for c in bound)
         search = OrderedSearch(ctl, canonical, end=end, stop=stop)
         return search.first(count, budget)
+    finally:
+        config.models, config.opt_mode = models, opt_mode
+
+
+def first_or_every(
+    ctl: clingo.Control,
+    canonical: Canonical,
+    count: int,
+    *,
+    end: float | None = None,
+    stop: type[BaseException] = _Timeout,
+    budget: int = 4096,
+) -> tuple[list[list[clingo.Symbol]], bool] | None:
+    """The first `count` models of `ctl` in the canonical order and whether
+    they are all its models (its enumeration ended: every model seen), for a
+    program that optimises nothing (None: it optimises, see `first_models`);
+    `count` > 0. One enumeration then both lists and tells whether the
+    listing is every model, where a first enumeration in clasp's order only
+    to tell that read the same models twice."""
+    config = ctl.configuration.solve
+    models, opt_mode = config.models, config.opt_mode
+    try:
+        if _optimum(ctl, end, stop) is not None:
+            return None
+        search = OrderedSearch(ctl, canonical, end=end, stop=stop)
+        return search.first(count, budget), search.every
     finally:
         config.models, config.opt_mode = models, opt_mode
 
