@@ -194,3 +194,32 @@ def test_26_509_1a_a_cut_listing_is_the_start_of_the_whole_one(seed):
         (part,) = answer_text(text, "cut.mtg", Limits(max_models=cut)).output["answers"]
         assert part["count"] == whole["count"]
         assert part["assignments"] == whole["assignments"][:cut]
+
+
+def test_26_509_1a_a_listing_clasp_did_not_find_in_order_is_still_the_start(monkeypatch):
+    """The first N are proven the first by counting, never trusted to clasp's
+    order: with the heuristics that lead clasp into the order taken away, the
+    count disproves some enumerations, the walk lists those, and every cut
+    listing is still the start of the whole one (509.1a's declarations)."""
+    from mtgkb.engine import listing
+
+    walked: list[int] = []
+    walk = listing.OrderedSearch._walk
+
+    def counted(search, count, budget):
+        walked.append(count)
+        return walk(search, count, budget)
+
+    monkeypatch.setattr(listing.OrderedSearch, "_prefer", lambda search, atoms, present: None)
+    monkeypatch.setattr(listing.OrderedSearch, "_walk", counted)
+    for seed in range(12):
+        text = _random_combat(random.Random(seed))
+        (whole,) = answer_text(text, "whole.mtg", Limits(max_models=0)).output["answers"]
+        assert whole["count"] == len(whole["assignments"]) and "509.1a" in whole["rules"]
+        for cut in (1, 2, 3):
+            (part,) = answer_text(text, "cut.mtg", Limits(max_models=cut)).output["answers"]
+            assert (part["count"], part["assignments"]) == (
+                whole["count"],
+                whole["assignments"][:cut],
+            )
+    assert walked  # (some listings were not found in order: the walk made them)

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 
 import clingo
 
-from mtgkb.engine.listing import Canonical, first_models, sort_models
+from mtgkb.engine.listing import Canonical, first_models, first_or_every, sort_models
 from mtgkb.engine.programs import quiet, solve_within
 from mtgkb.engine.rule_base import LoadedRuleBase
 from mtgkb.engine.sharing import GUARD
@@ -73,6 +73,7 @@ class SolveResult:
     complete: bool = True
     satisfiable: bool = False
     models: list[list[clingo.Symbol]] = field(default_factory=list)
+    ordered: bool = False  # (the models are already the first in a canonical order)
 
 
 # --------------------------------------------------------------------------
@@ -254,8 +255,8 @@ class Grounding:
         when the count needs it.
         """
         end = None if timeout is None else time.monotonic() + timeout
-        result = self._solve(query, max_models, keep, timeout, on_model, true, forms)
-        if canonical is not None and result.models:
+        result = self._solve(query, max_models, keep, timeout, on_model, true, forms, canonical)
+        if canonical is not None and result.models and not result.ordered:
             # (`forms` may have solved another query of this grounding meanwhile)
             self._switch(query, true)
             self._in_order(result, canonical, end)
@@ -284,14 +285,18 @@ class Grounding:
             self.ctl, canonical, len(result.models), end=end, stop=SolveTimeout
         )
 
-    def _solve(self, query, max_models, keep, timeout, on_model, true, forms=None) -> SolveResult:
+    def _solve(
+        self, query, max_models, keep, timeout, on_model, true, forms=None, canonical=None
+    ) -> SolveResult:
         if query not in self.queries:
             raise ValueError(f"query {query!r} is not part of this grounding")
         on = self._switch(query, true)
         end = None if timeout is None else time.monotonic() + timeout
         result = SolveResult()
         if self._by_classes(query) and on_model is None and self.project:
-            return self._solve_by_classes(query, result, max_models, keep, end, on, forms)
+            return self._solve_by_classes(
+                query, result, max_models, keep, end, on, forms, canonical
+            )
         if self.recorder is not None and on_model is None:
             return self._solve_by_parts(query, result, max_models, keep, end, on)
         count_only = (
@@ -324,20 +329,36 @@ class Grounding:
             readings=self._readings,
         )
 
-    def _solve_by_classes(self, query, result, max_models, keep, end, on, forms) -> SolveResult:
+    def _solve_by_classes(
+        self, query, result, max_models, keep, end, on, forms, canonical=None
+    ) -> SolveResult:
         """The first `keep` models (None: all; at most `max_models`) by
         enumeration, and the exact count of all of them from the forms the
         query's counting query derives (mtgkb.engine.classes); when that
         counter does not read them, by parts in a grounding that records its
-        program (mtgkb.engine.counting)."""
+        program (mtgkb.engine.counting). With a `canonical` order, the
+        enumeration is the listing's own (mtgkb.engine.listing), unless the
+        program optimises."""
         from mtgkb.engine.classes import Unsupported, count_space
 
         listed = max_models if keep is None else keep if max_models == 0 else min(keep, max_models)
-        outcome = self._run(listed, end, result, keep, None) if listed > 0 or keep is None else None
-        if outcome is not None and outcome.exhausted:
-            result.satisfiable = result.count > 0 or bool(outcome.satisfiable)
-            result.complete = True
-            return result
+        found = None
+        if canonical is not None and listed > 0:
+            found = first_or_every(self.ctl, canonical, listed, end=end, stop=SolveTimeout)
+        if found is not None:
+            result.models, every = found
+            result.ordered = True
+            if every:
+                result.count = len(result.models)
+                result.satisfiable = result.count > 0
+                result.complete = True
+                return result
+        elif listed > 0 or keep is None:
+            outcome = self._run(listed, end, result, keep, None)
+            if outcome.exhausted:
+                result.satisfiable = result.count > 0 or bool(outcome.satisfiable)
+                result.complete = True
+                return result
         forms = forms() if forms is not None else None
         if forms is None:
             counting = COUNTED_BY[query]
