@@ -43,14 +43,30 @@ class FileOrder:
         for name in names:
             self.index.setdefault(name, len(self.index))
         self.controller = {o.name: o.controller for o in getattr(scenario, "objects", ())}
+        # each term's place and value, worked out once: a listing ranks
+        # thousands of atoms naming the same few hundred terms, and reading a
+        # term's value is several calls into clingo where hashing it is one
+        self._known: dict[clingo.Symbol, tuple[tuple, str | int]] = {}
 
     def __call__(self, term: clingo.Symbol) -> tuple:
         """The place of a name (or number) in file order."""
-        found = value(term)
-        if isinstance(found, int):
-            return (0, found, "")
-        text = str(found)
-        return (1, self.index.get(text, len(self.index)), text)
+        return self._read(term)[0]
+
+    def value(self, term: clingo.Symbol) -> str | int:
+        """The term's value (mtgkb.questions.symbols.value)."""
+        return self._read(term)[1]
+
+    def _read(self, term: clingo.Symbol) -> tuple[tuple, str | int]:
+        known = self._known.get(term)
+        if known is None:
+            found = value(term)
+            if isinstance(found, int):
+                place = (0, found, "")
+            else:
+                text = str(found)
+                place = (1, self.index.get(text, len(self.index)), text)
+            known = self._known[term] = (place, found)
+        return known
 
 
 def declarations(scenario, predicate: str, choosers: set[str] | None = None) -> Canonical:
@@ -60,7 +76,10 @@ def declarations(scenario, predicate: str, choosers: set[str] | None = None) -> 
 
     def rank(atom: clingo.Symbol) -> tuple | None:
         creature, target = atom.arguments
-        if choosers is not None and order.controller.get(str(value(creature))) not in choosers:
+        if (
+            choosers is not None
+            and order.controller.get(str(order.value(creature))) not in choosers
+        ):
             return None
         place = order(target)
         # (a creature's later targets first: "none" then the first target
