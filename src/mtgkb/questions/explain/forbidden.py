@@ -4,6 +4,7 @@ of "the play, and none of its violations holds"."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -42,6 +43,16 @@ def _head_name(node: cast.AST) -> str | None:
     return getattr(term, "name", None) if term is not None else None
 
 
+#: A name of the explanation graph in a statement's text.
+GRAPH_NAME = re.compile(r"(?<![A-Za-z0-9_'])(because|rests_on)(?![A-Za-z0-9_'])")
+
+
+def _graph_rule(node: cast.AST) -> bool:
+    """A rule whose head is an atom of the explanation graph. (Its text, one
+    call into clingo, must name one: only then is the head read, several.)"""
+    return GRAPH_NAME.search(str(node)) is not None and _head_name(node) in GRAPH_HEADS
+
+
 @lru_cache(maxsize=8)
 def _switches(stamp: tuple, within: frozenset[str] | None):
     """The rules of `rules/` with a switch on each rule whose CR numbers are
@@ -53,7 +64,7 @@ def _switches(stamp: tuple, within: frozenset[str] | None):
     for scan in scan_folder(data_dir("rules")):
         kept = []
         for st in scan.statements:
-            if st.ast is not None and _head_name(st.ast) in GRAPH_HEADS:
+            if st.ast is not None and _graph_rule(st.ast):
                 continue  # the explanation graph: no rule reads it, no core needs it
             if st.tags and within is not None and not set(st.tags) <= within:
                 st = replace(st, tags=())

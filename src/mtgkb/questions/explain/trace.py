@@ -46,6 +46,9 @@ META = GRAPH_HEADS | {"cites", "explain_root", "message", WANTED}
 
 #: A graph atom in the text of a statement.
 GRAPH_TEXT = re.compile(r"(?<![A-Za-z0-9_'])(because|rests_on)\(")
+#: How the text of a rule without a twin may begin: a constraint, a choice,
+#: a negated head (clingo prints a rule as `Head :- Body.`, a fact as `Head.`).
+NO_TWIN_TEXT = ("#false", "{", "not ")
 #: An anonymous variable in the text of a literal.
 ANONYMOUS = re.compile(r"(?<![A-Za-z0-9_'])_(?![A-Za-z0-9_'])")
 
@@ -83,30 +86,38 @@ class _Fresh(cast.Transformer):
         return node.update(name=f"_W{self.n}")
 
 
-def _twin(stmt: cast.AST, k: int, seeded: bool = False) -> cast.AST | None:
+def _twin(
+    stmt: cast.AST, k: int, seeded: bool = False, text: str | None = None
+) -> tuple[cast.AST | None, int]:
     """`_why(k, Head, t(B1,...,Bn)) :- Body.` for a rule with one positive head
-    atom (`seeded`: with `explain_wanted(Head)` first in the body). A rule
-    `because(X, rule(R)) :- Body.` is traced too (its body says what made R
-    the rule of X: the deciding facts), guarded by `explain_wanted(X)`."""
+    atom (`seeded`: with `explain_wanted(Head)` first in the body), and n. A
+    rule `because(X, rule(R)) :- Body.` is traced too (its body says what made
+    R the rule of X: the deciding facts), guarded by `explain_wanted(X)`.
+    (`text`: the rule's text, `str(stmt)`.)"""
+    text = str(stmt) if text is None else text
+    if ":-" not in text or text.startswith(NO_TWIN_TEXT):
+        # (read from the text, without calls into clingo: no body, or a head
+        # that is a constraint's, a choice or a negated literal)
+        return None, 0
     head = stmt.head
     if head.ast_type != cast.ASTType.Literal or head.sign != cast.Sign.NoSign:
-        return None
+        return None, 0
     head_term = term_of(head.atom)
     if head_term is None or not stmt.body:
-        return None
+        return None, 0
     name = getattr(head_term, "name", None)
     if name is None and head_term.ast_type == cast.ASTType.SymbolicTerm:
         sym = head_term.symbol
         name = sym.name if sym.type == clingo.SymbolType.Function else None
     deciding = name == "because" and _graph_term(head) is not None
     if name is None or (name in META and not deciding) or name.startswith("_"):
-        return None
+        return None, 0
     loc = stmt.location
     body_terms = []
     wanted = _graph_term(head) if deciding else head_term
     body = [_literal(loc, WANTED, [wanted])] if seeded else []
     fresh = _Fresh()
-    anonymous = ANONYMOUS.search(str(stmt)) is not None
+    anonymous = ANONYMOUS.search(text) is not None
     for lit in stmt.body:
         if lit.ast_type == cast.ASTType.Literal and lit.sign == cast.Sign.NoSign:
             term = term_of(lit.atom)
@@ -127,7 +138,8 @@ def _twin(stmt: cast.AST, k: int, seeded: bool = False) -> cast.AST | None:
         ],
         0,
     )
-    return cast.Rule(loc, cast.Literal(loc, cast.Sign.NoSign, cast.SymbolicAtom(why)), body)
+    twin = cast.Rule(loc, cast.Literal(loc, cast.Sign.NoSign, cast.SymbolicAtom(why)), body)
+    return twin, len(body_terms)
 
 
 def _literal(loc, name: str, args: list, sign=cast.Sign.NoSign) -> cast.AST:
@@ -144,12 +156,12 @@ def _graph_term(lit: cast.AST) -> cast.AST | None:
     return term.arguments[0]
 
 
-def _seeded(stmt: cast.AST) -> list[cast.AST]:
+def _seeded(stmt: cast.AST, text: str | None = None) -> list[cast.AST]:
     """A rule of the rule base as the seeded program has it (see the module's
     docstring): a graph rule guarded by its conclusion being wanted; and the
     conclusions of graph atoms read in its body wanted, so that what the rule
-    derives is the same as without seeds."""
-    if not GRAPH_TEXT.search(str(stmt)):
+    derives is the same as without seeds. (`text`: the rule's text.)"""
+    if not GRAPH_TEXT.search(str(stmt) if text is None else text):
         return [stmt]
     loc = stmt.location
     guard = []
@@ -204,7 +216,8 @@ class _TracedFile:
         self.statements = scan.statements
         self.seeded = seeded
         self.number = number
-        self._traced: dict[int, tuple[list[cast.AST], cast.AST | None]] = {}
+        #: place -> (its statements traced, and for a twin: its body's arity, its label)
+        self._traced: dict[int, tuple[list[cast.AST], tuple[int, str] | None]] = {}
 
     def add_to(self, whole: Traced, idle: frozenset, stamp: tuple) -> None:
         """Its statements, but those at `idle` places of this file as it was
@@ -216,19 +229,26 @@ class _TracedFile:
             made, twin = self._trace(place, st)
             whole.statements += made
             if twin is not None:
-                whole.arities.add(len(twin.head.atom.symbol.arguments[2].arguments))
+                whole.arities.add(twin[0])
                 whole.tags[base + place] = st.tags or ()
-                whole.where[base + place] = label(st.file, st.line)
+                whole.where[base + place] = twin[1]
 
-    def _trace(self, place: int, st) -> tuple[list[cast.AST], cast.AST | None]:
+    def _trace(self, place: int, st) -> tuple[list[cast.AST], tuple[int, str] | None]:
+        """Its traced statements, and for a twin the arity of its body and the
+        statement's label (each read from clingo once: reads of a syntax tree
+        are calls into clingo)."""
         if place not in self._traced:
             node = st.ast
             if st.kind != "Rule":
                 self._traced[place] = ([node], None)
             else:
-                made = _seeded(node) if self.seeded else [node]
-                twin = _twin(node, self.number * 10000 + place, self.seeded)
-                self._traced[place] = ([*made, twin] if twin is not None else made, twin)
+                text = str(node)
+                made = _seeded(node, text) if self.seeded else [node]
+                twin, arity = _twin(node, self.number * 10000 + place, self.seeded, text)
+                if twin is None:
+                    self._traced[place] = (made, None)
+                else:
+                    self._traced[place] = ([*made, twin], (arity, label(st.file, st.line)))
         return self._traced[place]
 
 
