@@ -142,6 +142,156 @@ def _twin(
     return twin, len(body_terms)
 
 
+#: The name of a function term at the start of a text.
+TERM_NAME = re.compile(r"_*[a-z][A-Za-z0-9_']*")
+#: A string in a text, and what a term's text may hold besides.
+STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+#: The first character of a body literal that is no atom: a variable's, a
+#: number's, a string's, an aggregate's, a theory atom's, a tuple's.
+NO_ATOM_START = frozenset('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"#&(|')
+
+
+def _term_name(text: str) -> str | None:
+    """The name of the term `text` is, when it is one function term, `name`
+    or `name(...)` (its first parenthesis closed last, no pool), else None."""
+    found = TERM_NAME.match(text)
+    if found is None:
+        return None
+    end = found.end()
+    if end == len(text):
+        return found.group()
+    if text[end] != "(" or text[-1] != ")":
+        return None
+    inside = STRING.sub('""', text[end:]) if '"' in text else text[end:]
+    if ";" in inside:
+        return None  # a pool
+    depth = 0
+    for i, c in enumerate(inside):
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return found.group() if i == len(inside) - 1 else None
+    return None
+
+
+def _first_argument(term: str) -> str:
+    """The text of the first argument of a function term's text `name(...)`."""
+    inside = term[term.index("(") + 1 : -1]
+    # (strings masked, the same length, so that their commas are not read)
+    masked = STRING.sub(lambda m: "_" * len(m.group()), inside) if '"' in inside else inside
+    depth = 0
+    for i, c in enumerate(masked):
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "," and depth == 0:
+            return inside[:i]
+    return inside
+
+
+def _rule_text(stmt: cast.AST, text: str) -> tuple[str, list[str]] | None:
+    """The texts of a rule's head and body literals (one call into clingo a
+    literal, where reading its syntax tree takes several); None for a rule
+    without a body, or one whose text is not `Head :- L1; ...; Ln.`."""
+    head, colon, _ = text.partition(" :- ")
+    if not colon:
+        return None
+    literals = [str(lit) for lit in stmt.body]
+    if text != f"{head} :- {'; '.join(literals)}.":
+        return None
+    return head, literals
+
+
+def _twin_text(
+    parts: tuple[str, list[str]], k: int, seeded: bool
+) -> tuple[str, int] | tuple[None, int] | None:
+    """`_twin` of a plain rule read from the texts of its head and body
+    literals (`_rule_text`): (the twin's text, its body's arity); (None, 0)
+    for a rule without a twin; None when the text does not settle it (a
+    conditional literal, a comparison of terms, a pool, a classical
+    negation, an atom without arguments...): `_twin` decides."""
+    head, literals = parts
+    name = _term_name(head)
+    if name is None or name == head:
+        # (a constant is read back as a symbol, not as the function term it
+        # is as an atom: its twin is built from the syntax tree)
+        return None
+    # a rule `because(X, rule(R)) :- Body.`: guarded by X (see `_twin`)
+    wanted = _first_argument(head) if name == "because" else head
+    if (name in META and name != "because") or name.startswith("_"):
+        return None, 0
+    anonymous = any(ANONYMOUS.search(lit) for lit in literals)
+    terms: list[str] = []
+    body = [f"{WANTED}({wanted})"] if seeded else []
+    fresh = 0
+    for lit in literals:
+        if not lit.startswith("not ") and lit[0] not in NO_ATOM_START:
+            if _term_name(lit) in (None, lit):
+                return None
+            # an anonymous variable copied into the head must get a name
+            if anonymous and ANONYMOUS.search(lit):
+                if '"' in lit:
+                    return None
+                named = []
+                for part in ANONYMOUS.split(lit):
+                    if named:
+                        fresh += 1
+                        named.append(f"_W{fresh}")
+                    named.append(part)
+                lit = "".join(named)
+            terms.append(lit)
+        body.append(lit)
+    # (`t()`: read back as the function term `t` is in `_twin`, not as a symbol)
+    return f"_why({k},{head},t({','.join(terms)})) :- {'; '.join(body)}.", len(terms)
+
+
+def _seeded_text(parts: tuple[str, list[str]]) -> list[str | None] | None:
+    """`_seeded` of a rule of the graph read from the texts of its head and
+    body literals (`_rule_text`): each statement's text (None: the rule as
+    it is); None when the text does not settle it (a graph atom in an
+    aggregate or a condition, say)."""
+    head, literals = parts
+    guard = []
+    name = _term_name(head)
+    if name in GRAPH_HEADS and name != head:
+        guard = [f"{WANTED}({_first_argument(head)})"]
+    elif name is None and GRAPH_TEXT.search(head):
+        return None
+    read: list[str] = []
+    rest: list[str] = []
+    for lit in literals:
+        if not GRAPH_TEXT.search(lit):
+            rest.append(lit)
+            continue
+        atom = lit
+        while atom.startswith("not "):
+            atom = atom[4:]
+        if _term_name(atom) not in GRAPH_HEADS:
+            return None
+        read.append(_first_argument(atom))
+    out: list[str | None] = [f"{head} :- {'; '.join([*guard, *literals])}." if guard else None]
+    for conclusion in read:
+        body = [*guard, *rest]
+        out.append(f"{WANTED}({conclusion})" + (f" :- {'; '.join(body)}." if body else "."))
+    return out
+
+
+def _parsed(texts: list[str]) -> list[cast.AST]:
+    """The statements of these texts, parsed by clingo together."""
+    if not texts:
+        return []
+    out: list[cast.AST] = []
+    cast.parse_string("\n".join(texts), out.append)
+    if out and out[0].ast_type == cast.ASTType.Program:
+        out = out[1:]  # (the `#program base.` clingo reads before a text)
+    if len(out) != len(texts):
+        raise RuntimeError("the traced twins could not be read back")
+    return out
+
+
 def _literal(loc, name: str, args: list, sign=cast.Sign.NoSign) -> cast.AST:
     return cast.Literal(loc, sign, cast.SymbolicAtom(cast.Function(loc, name, args, 0)))
 
@@ -223,33 +373,55 @@ class _TracedFile:
         """Its statements, but those at `idle` places of this file as it was
         when read (`stamp`: its path, mtime and size), traced into `whole`."""
         base = self.number * 10000
-        for place, st in enumerate(self.statements, start=1):
-            if st.ast is None or (stamp, place) in idle:
-                continue
-            made, twin = self._trace(place, st)
+        taken = [
+            (place, st)
+            for place, st in enumerate(self.statements, start=1)
+            if st.ast is not None and (stamp, place) not in idle
+        ]
+        self._trace([(place, st) for place, st in taken if place not in self._traced])
+        for place, st in taken:
+            made, twin = self._traced[place]
             whole.statements += made
             if twin is not None:
                 whole.arities.add(twin[0])
                 whole.tags[base + place] = st.tags or ()
                 whole.where[base + place] = twin[1]
 
-    def _trace(self, place: int, st) -> tuple[list[cast.AST], tuple[int, str] | None]:
-        """Its traced statements, and for a twin the arity of its body and the
-        statement's label (each read from clingo once: reads of a syntax tree
-        are calls into clingo)."""
-        if place not in self._traced:
+    def _trace(self, taken: list) -> None:
+        """Trace the statements at these places: each its traced statements,
+        and for a twin the arity of its body and the statement's label (each
+        read from clingo once: reads of a syntax tree are calls into clingo).
+        The twins of plain rules are written as text (`_twin_text`) and parsed
+        by clingo together; the others are built from their syntax trees."""
+        # each place's statements: syntax trees, or texts to be parsed (below)
+        made: list[tuple[int, list[cast.AST | str], tuple[int, str] | None]] = []
+        for place, st in taken:
             node = st.ast
             if st.kind != "Rule":
                 self._traced[place] = ([node], None)
-            else:
-                text = str(node)
-                made = _seeded(node, text) if self.seeded else [node]
-                twin, arity = _twin(node, self.number * 10000 + place, self.seeded, text)
-                if twin is None:
-                    self._traced[place] = (made, None)
+                continue
+            text = str(node)
+            parts = _rule_text(node, text)
+            out: list[cast.AST | str] = [node]
+            if self.seeded and GRAPH_TEXT.search(text):
+                seeded = _seeded_text(parts) if parts is not None else None
+                if seeded is None:
+                    out = _seeded(node, text)
                 else:
-                    self._traced[place] = ([*made, twin], (arity, label(st.file, st.line)))
-        return self._traced[place]
+                    out = [node if x is None else x for x in seeded]
+            k = self.number * 10000 + place
+            plain = _twin_text(parts, k, self.seeded) if parts is not None else None
+            if plain is None:
+                plain = _twin(node, k, self.seeded, text)
+            twin, arity = plain
+            if twin is None:
+                made.append((place, out, None))
+            else:
+                made.append((place, [*out, twin], (arity, label(st.file, st.line))))
+        parsed = iter(_parsed([x for _, out, _ in made for x in out if isinstance(x, str)]))
+        for place, out, twin in made:
+            statements = [next(parsed) if isinstance(x, str) else x for x in out]
+            self._traced[place] = (statements, twin)
 
 
 @lru_cache(maxsize=64)
