@@ -153,7 +153,7 @@ class _Explainer:
         g = self.legal
         if g is None:
             return []
-        violations = sorted(s for s in g.atoms if s.name == "violation" and len(s.arguments) == 2)
+        violations = sorted(set(g.violations))
         budget = min(CORE_TIMEOUT, self.timeout) if self.timeout else CORE_TIMEOUT
         legal = self.situation + [clingo.Function("asked", [clingo.Function("legal")])]
         plays = forbidden_plays(g, legal, violations, budget, self.lang)
