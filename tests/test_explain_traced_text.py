@@ -1,10 +1,11 @@
 """`ask explain`'s traced program writes the twins and the seeded forms of
 plain rules as text, parsed by clingo together
 (mtgkb.questions.explain.trace: `_twin_text`, `_seeded_text`), where the
-other rules are built from their syntax trees (`_twin`, `_seeded`). Both
-ways must make the same statements (syntax trees compare without their
-places) for every rule of the rule base and of the queries, or the
-explanations would change."""
+other rules are built from their syntax trees (`_twin`, `_seeded`); the
+Forbidder tells the rules of the explanation graph by their text too
+(mtgkb.questions.explain.forbidden._graph_rule). Both ways must agree
+(syntax trees compare without their places) for every rule of the rule base
+and of the queries, or the explanations would change."""
 
 from pathlib import Path
 
@@ -58,3 +59,19 @@ def test_seeded_forms_written_as_text_are_those_of_the_syntax_trees():
         assert all(a == b for a, b in zip(got, expected, strict=True))
         written += 1
     assert written > 100
+
+
+def test_graph_rules_told_by_their_text_are_those_of_the_syntax_trees():
+    # the Forbidder leaves the explanation graph out of its switched program
+    from mtgkb.questions.explain import forbidden
+
+    files = rule_files() + sorted(Path(query_file("legal")).parent.glob("*.lp"))
+    graph = 0
+    for path in files:
+        for st in scan_kept(path).statements:
+            if st.ast is None:
+                continue
+            expected = forbidden._head_name(st.ast) in trace.GRAPH_HEADS
+            assert forbidden._graph_rule(st.ast) == expected, f"{st.file}:{st.line}"
+            graph += expected
+    assert graph > 100

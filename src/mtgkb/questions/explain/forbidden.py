@@ -24,7 +24,7 @@ from mtgkb.engine.cores import (
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
 from mtgkb.questions.explain.graph import Graph, own_rule
 from mtgkb.questions.explain.text import describe
-from mtgkb.questions.explain.trace import GRAPH_HEADS, term_of
+from mtgkb.questions.explain.trace import GRAPH_HEADS, term_name, term_of
 from mtgkb.questions.symbols import names_in
 from mtgkb.rulebase.citations import load as load_program
 from mtgkb.rulebase.control import new_control
@@ -48,9 +48,23 @@ GRAPH_NAME = re.compile(r"(?<![A-Za-z0-9_'])(because|rests_on)(?![A-Za-z0-9_'])"
 
 
 def _graph_rule(node: cast.AST) -> bool:
-    """A rule whose head is an atom of the explanation graph. (Its text, one
-    call into clingo, must name one: only then is the head read, several.)"""
-    return GRAPH_NAME.search(str(node)) is not None and _head_name(node) in GRAPH_HEADS
+    """A rule whose head is an atom of the explanation graph, told by its text
+    (one call into clingo, where reading its head takes several): `Head :-
+    Body.` or `Head.`, Head perhaps negated; its syntax tree where the head's
+    text is not one function term with arguments and names the graph."""
+    text = str(node)
+    if GRAPH_NAME.search(text) is None:
+        return False
+    head, colon, _ = text.partition(" :- ")
+    if not colon:
+        head = text[:-1]
+    atom = head
+    while atom.startswith("not "):
+        atom = atom[4:]
+    name = term_name(atom)
+    if name is not None and name != atom:
+        return name in GRAPH_HEADS
+    return GRAPH_NAME.search(head) is not None and _head_name(node) in GRAPH_HEADS
 
 
 @lru_cache(maxsize=8)

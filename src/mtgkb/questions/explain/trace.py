@@ -151,7 +151,7 @@ STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 NO_ATOM_START = frozenset('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"#&(|')
 
 
-def _term_name(text: str) -> str | None:
+def term_name(text: str) -> str | None:
     """The name of the term `text` is, when it is one function term, `name`
     or `name(...)` (its first parenthesis closed last, no pool), else None."""
     found = TERM_NAME.match(text)
@@ -214,7 +214,7 @@ def _twin_text(
     conditional literal, a comparison of terms, a pool, a classical
     negation, an atom without arguments...): `_twin` decides."""
     head, literals = parts
-    name = _term_name(head)
+    name = term_name(head)
     if name is None or name == head:
         # (a constant is read back as a symbol, not as the function term it
         # is as an atom: its twin is built from the syntax tree)
@@ -229,7 +229,7 @@ def _twin_text(
     fresh = 0
     for lit in literals:
         if not lit.startswith("not ") and lit[0] not in NO_ATOM_START:
-            if _term_name(lit) in (None, lit):
+            if term_name(lit) in (None, lit):
                 return None
             # an anonymous variable copied into the head must get a name
             if anonymous and ANONYMOUS.search(lit):
@@ -255,7 +255,7 @@ def _seeded_text(parts: tuple[str, list[str]]) -> list[str | None] | None:
     aggregate or a condition, say)."""
     head, literals = parts
     guard = []
-    name = _term_name(head)
+    name = term_name(head)
     if name in GRAPH_HEADS and name != head:
         guard = [f"{WANTED}({_first_argument(head)})"]
     elif name is None and GRAPH_TEXT.search(head):
@@ -269,7 +269,7 @@ def _seeded_text(parts: tuple[str, list[str]]) -> list[str | None] | None:
         atom = lit
         while atom.startswith("not "):
             atom = atom[4:]
-        if _term_name(atom) not in GRAPH_HEADS:
+        if term_name(atom) not in GRAPH_HEADS:
             return None
         read.append(_first_argument(atom))
     out: list[str | None] = [f"{head} :- {'; '.join([*guard, *literals])}." if guard else None]
