@@ -31,6 +31,7 @@ import clingo.ast as cast
 from mtgkb.engine.analysis import line_starts
 from mtgkb.engine.cores import add_statements
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
+from mtgkb.engine.scenarios import Readings
 from mtgkb.engine.solve import SolveTimeout
 from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import label, scan_kept
@@ -451,7 +452,9 @@ def traced_program(query: str, seeded: bool = False, idle: frozenset = frozenset
 # Forward slicing of the traced program
 
 
-def idle_statements(engine, query: str, facts: Sequence[clingo.Symbol]) -> frozenset:
+def idle_statements(
+    engine, query: str, facts: Sequence[clingo.Symbol], readings: Readings | None = None
+) -> frozenset:
     """The places of the rule base's statements that cannot fire on `facts`
     with `query` and `queries/explain.lp` (forward slicing by the rule base's
     analysis, as its groundings are sliced: mtgkb.engine.analysis), each as
@@ -474,7 +477,9 @@ def idle_statements(engine, query: str, facts: Sequence[clingo.Symbol]) -> froze
     if derived is None:
         return frozenset()
     every = list(range(len(analysis.statements)))
-    live = set(analysis.live(every, analysis.sources(facts, also=derived)))
+    # (`readings`: what was read of the facts for an earlier question, kept)
+    read = None if readings is None else readings.slicing(analysis)
+    live = set(analysis.live(every, analysis.sources(facts, also=derived, readings=read)))
     files = _file_stamps(base)
     return frozenset(
         (files[p[0] - 1], p[1]) for i, p in enumerate(_places(base)) if p and i not in live
@@ -539,12 +544,14 @@ def solve_traced(
     timeout: float | None,
     seeded: bool = False,
     engine=None,
+    readings: Readings | None = None,
 ):
     """Every atom of the (optimal) model of the question's program, or None.
     `seeded`: the graph and the derivations only of the wanted conclusions,
     and (given the `engine` whose rule base is traced) without the
-    statements that cannot fire on `facts` (`idle_statements`)."""
-    idle = idle_statements(engine, query, facts) if seeded else frozenset()
+    statements that cannot fire on `facts` (`idle_statements`; `readings`:
+    what slicing read of the facts for another question of theirs)."""
+    idle = idle_statements(engine, query, facts, readings) if seeded else frozenset()
     program = traced_program(query, seeded, idle)
     # one model; with a #minimize/#maximize, the first proven optimal one (the
     # models before it are the optimisation's steps; the last one kept wins)
