@@ -197,6 +197,32 @@ def test_tags_apply_to_their_block_and_a_blank_line_ends_it(tmp_path):
     assert [t.malformed for t in scan.tags if t.malformed] == [("101.4a-e",)]
 
 
+def test_tags_are_read_past_text_of_several_bytes_tabs_and_block_comments(tmp_path):
+    # a scan reads a line comment's text from the file's bytes at clingo's
+    # place (columns in bytes): the same tags as the comments clingo reads
+    program = tmp_path / "x.lp"
+    program.write_text(
+        'name("Città dèi"). % 101.4: not first on its line\n'
+        "\t% 102.2: after a tab\n"
+        "a(1).\n"
+        "\n"
+        "%* 102.3: a block comment\n   is never a tag *%\n"
+        "b(1).\n"
+        "\n"
+        '% 102.1: above a rule with "è"\n'
+        'c("è") :- a(1). % 101.4: trailing\n',
+        encoding="utf-8",
+    )
+    scan = scan_file(program)
+    tags = {st.line: st.tags for st in scan.statements}
+    assert tags == {1: None, 3: ("102.2",), 7: None, 10: ("102.1",)}
+    assert [t.line for t in scan.tags] == [2, 9]
+    text = program.read_text(encoding="utf-8")
+    assert [(st.line, st.tags) for st in ruleindex.scan_text(text, program).statements] == [
+        (st.line, st.tags) for st in scan.statements
+    ]
+
+
 def test_only_real_encodings_count_as_encoded_and_no_rule_tags_cite_nothing(tmp_path):
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "x.lp").write_text(

@@ -87,10 +87,24 @@ class FileScan:
     errors: list[str]
 
 
-def _tag_of(comment: cast.AST) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    if comment.comment_type != 0:  # a block comment is never a tag
+def _comment_text(comment: cast.AST, lines: list[bytes] | None, place: tuple) -> str | None:
+    """The text of a line comment (None for a block comment), read from the
+    file's `lines` at its `place` (line, column, end line, end column: clingo
+    counts columns in bytes, from 1) where they hold it, else from clingo
+    (each read of a syntax tree is several calls into clingo)."""
+    line, column, end_line, end_column = place
+    if lines is not None and line == end_line and 0 < line <= len(lines):
+        found = lines[line - 1][column - 1 : end_column - 1]
+        if found.startswith(b"%*"):
+            return None  # a block comment
+        if found.startswith(b"%") and b"\r" not in found and len(found) == end_column - column:
+            try:
+                return found.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+    if comment.comment_type != 0:  # a block comment
         return None
-    return parse_tag(comment.value)
+    return comment.value
 
 
 def scan_file(path: Path) -> FileScan:
@@ -115,7 +129,11 @@ def scan_file(path: Path) -> FileScan:
         if not errors:
             errors.append(f"{path}: cannot be parsed")
         return FileScan(path, [], [], errors)
-    return _scan_items(path, items, errors)
+    try:
+        source: bytes | None = Path(path).read_bytes()  # (its comments are read from it)
+    except OSError:
+        source = None
+    return _scan_items(path, items, errors, source=source)
 
 
 def scan_text(text: str, path: Path) -> FileScan:
@@ -132,14 +150,19 @@ def scan_text(text: str, path: Path) -> FileScan:
         if not errors:
             errors.append(f"{path}: cannot be parsed")
         return FileScan(path, [], [], errors)
-    return _scan_items(path, items, errors, text)
+    return _scan_items(path, items, errors, text, text.encode("utf-8"))
 
 
 def _scan_items(
-    path: Path, items: list[cast.AST], errors: list[str], text: str | None = None
+    path: Path,
+    items: list[cast.AST],
+    errors: list[str],
+    text: str | None = None,
+    source: bytes | None = None,
 ) -> FileScan:
     # Each item's place is read from clingo once (a location is built anew,
-    # through several calls, at every read of it).
+    # through several calls, at every read of it); a comment's text from
+    # `source` (the file's bytes) where it holds it.
     placed = []
     directives: list[tuple[int, str, tuple[str, ...]]] = []  # (line, part, parameters)
     for item in items:
@@ -151,20 +174,24 @@ def _scan_items(
             continue
         location = item.location
         begin, end = location.begin, location.end
-        placed.append((begin.line, begin.column, end.line, kind, item))
+        placed.append((begin.line, begin.column, end.line, kind, item, end.column))
     placed.sort(key=lambda p: (p[0], p[1]))
     comment = cast.ASTType.Comment
     tags: list[TagLine] = []
     tag_at: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     cite_at: set[int] = set()
-    for k, (line, _, _, kind, item) in enumerate(placed):
+    lines = source.split(b"\n") if source is not None else None
+    for k, (line, column, end_line, kind, item, end_column) in enumerate(placed):
         if kind != comment:
             continue
         first_on_line = k == 0 or placed[k - 1][2] < line
-        parsed = _tag_of(item) if first_on_line else None
+        if not first_on_line:
+            continue
+        value = _comment_text(item, lines, (line, column, end_line, end_column))
+        parsed = parse_tag(value) if value is not None else None  # (a block comment: no tag)
         if parsed is not None:
             tag_at[k] = parsed
-            cites = tag_cites(item.value)
+            cites = tag_cites(value)
             if cites:
                 cite_at.add(k)
             tags.append(TagLine(path, line, parsed[0], parsed[1], cites))
@@ -179,7 +206,7 @@ def _scan_items(
         text = Path(path).read_text(encoding="utf-8") if text is None else text
         instances = parts.instance_nodes(text, values, str(path))
     statements = []
-    for k, (line, _, end_line, kind, item) in enumerate(placed):
+    for k, (line, _, end_line, kind, item, _) in enumerate(placed):
         if kind == comment:
             continue
         top = line

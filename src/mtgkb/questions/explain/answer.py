@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 import clingo
 
 from mtgkb.engine.cores import Budget
+from mtgkb.engine.scenarios import Readings
 from mtgkb.language.facts import question_symbol
 from mtgkb.language.model import Question
 from mtgkb.questions.explain.forbidden import (
@@ -84,13 +85,20 @@ class _Explainer:
         self.builder = Builder(lang=lang)
         self.order = _root_order(getattr(scenario, "player_names", []))
         self.legal: Graph | None = None
+        #: what slicing read of the facts, for each question's traced program
+        self.readings = Readings()
         self.violation_nodes: list[tuple[dict, clingo.Symbol]] = []
 
     def question(self, item: dict, qsym: clingo.Symbol, query: str) -> Graph | None:
         # each question alone: its own asked/1 fact, as when it is answered
         own = [clingo.Function(name, [qsym]) for name in ("asked", "explaining")]
         program, model = solve_traced(
-            query, self.situation + own, self.timeout, seeded=True, engine=self.engine
+            query,
+            self.situation + own,
+            self.timeout,
+            seeded=True,
+            engine=self.engine,
+            readings=self.readings,
         )
         if model is None:
             item["note"] = self.w.say("no_answer")
@@ -123,7 +131,9 @@ class _Explainer:
         own = clingo.Function("can", [clingo.Function(step)])
         situation = [f for f in hypo if f.name != "asked"]
         facts = situation + [clingo.Function(n, [own]) for n in ("asked", "explaining")]
-        program, model = solve_traced("can", facts, self.timeout, seeded=True, engine=self.engine)
+        program, model = solve_traced(
+            "can", facts, self.timeout, seeded=True, engine=self.engine, readings=self.readings
+        )
         if model is None:
             item["note"] = self.w.say("no_answer")
             return
@@ -153,7 +163,7 @@ class _Explainer:
         g = self.legal
         if g is None:
             return []
-        violations = sorted(s for s in g.atoms if s.name == "violation" and len(s.arguments) == 2)
+        violations = sorted(set(g.violations))
         budget = min(CORE_TIMEOUT, self.timeout) if self.timeout else CORE_TIMEOUT
         legal = self.situation + [clingo.Function("asked", [clingo.Function("legal")])]
         plays = forbidden_plays(g, legal, violations, budget, self.lang)

@@ -4,6 +4,7 @@ of "the play, and none of its violations holds"."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -23,7 +24,7 @@ from mtgkb.engine.cores import (
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
 from mtgkb.questions.explain.graph import Graph, own_rule
 from mtgkb.questions.explain.text import describe
-from mtgkb.questions.explain.trace import GRAPH_HEADS, term_of
+from mtgkb.questions.explain.trace import GRAPH_HEADS, term_name, term_of
 from mtgkb.questions.symbols import names_in
 from mtgkb.rulebase.citations import load as load_program
 from mtgkb.rulebase.control import new_control
@@ -42,6 +43,30 @@ def _head_name(node: cast.AST) -> str | None:
     return getattr(term, "name", None) if term is not None else None
 
 
+#: A name of the explanation graph in a statement's text.
+GRAPH_NAME = re.compile(r"(?<![A-Za-z0-9_'])(because|rests_on)(?![A-Za-z0-9_'])")
+
+
+def _graph_rule(node: cast.AST) -> bool:
+    """A rule whose head is an atom of the explanation graph, told by its text
+    (one call into clingo, where reading its head takes several): `Head :-
+    Body.` or `Head.`, Head perhaps negated; its syntax tree where the head's
+    text is not one function term with arguments and names the graph."""
+    text = str(node)
+    if GRAPH_NAME.search(text) is None:
+        return False
+    head, colon, _ = text.partition(" :- ")
+    if not colon:
+        head = text[:-1]
+    atom = head
+    while atom.startswith("not "):
+        atom = atom[4:]
+    name = term_name(atom)
+    if name is not None and name != atom:
+        return name in GRAPH_HEADS
+    return GRAPH_NAME.search(head) is not None and _head_name(node) in GRAPH_HEADS
+
+
 @lru_cache(maxsize=8)
 def _switches(stamp: tuple, within: frozenset[str] | None):
     """The rules of `rules/` with a switch on each rule whose CR numbers are
@@ -53,7 +78,7 @@ def _switches(stamp: tuple, within: frozenset[str] | None):
     for scan in scan_folder(data_dir("rules")):
         kept = []
         for st in scan.statements:
-            if st.ast is not None and _head_name(st.ast) in GRAPH_HEADS:
+            if st.ast is not None and _graph_rule(st.ast):
                 continue  # the explanation graph: no rule reads it, no core needs it
             if st.tags and within is not None and not set(st.tags) <= within:
                 st = replace(st, tags=())

@@ -18,7 +18,7 @@ PRUNE_DEPTH = 4  # levels of sub-conclusions whose facts are not repeated above 
 
 #: The names of the atoms whose arguments the graph reads (a symbol's
 #: arguments cost several calls into clingo; the other atoms are only kept).
-READ = frozenset({"_why", "because", "rests_on", "explain_root", "message"}) | {
+READ = frozenset({"_why", "because", "rests_on", "explain_root", "message", "violation"}) | {
     name for name, _ in DEFAULTED
 }
 
@@ -35,6 +35,9 @@ class Graph:
     )
     roots: dict[clingo.Symbol, list[clingo.Symbol]] = field(default_factory=dict)
     messages: dict[str, str] = field(default_factory=dict)
+    #: the `violation/2` atoms of the model (read with the others: a symbol's
+    #: name is a call into clingo)
+    violations: list[clingo.Symbol] = field(default_factory=list)
     _children: dict[clingo.Symbol, list[clingo.Symbol]] = field(default_factory=dict)
     _building: set[clingo.Symbol] = field(default_factory=set)  # children() under way
 
@@ -61,6 +64,8 @@ class Graph:
                 g.roots.setdefault(args[0], []).append(args[1])
             elif name == "message" and len(args) == 2 and args[1].type == clingo.SymbolType.String:
                 g.messages[str(args[0])] = args[1].string
+            elif name == "violation" and len(args) == 2:
+                g.violations.append(sym)
         for subs in g.rests.values():
             subs.sort()
         for derivations in g.why.values():

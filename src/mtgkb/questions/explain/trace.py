@@ -31,6 +31,7 @@ import clingo.ast as cast
 from mtgkb.engine.analysis import line_starts
 from mtgkb.engine.cores import add_statements
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
+from mtgkb.engine.scenarios import Readings
 from mtgkb.engine.solve import SolveTimeout
 from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import label, scan_kept
@@ -46,6 +47,9 @@ META = GRAPH_HEADS | {"cites", "explain_root", "message", WANTED}
 
 #: A graph atom in the text of a statement.
 GRAPH_TEXT = re.compile(r"(?<![A-Za-z0-9_'])(because|rests_on)\(")
+#: How the text of a rule without a twin may begin: a constraint, a choice,
+#: a negated head (clingo prints a rule as `Head :- Body.`, a fact as `Head.`).
+NO_TWIN_TEXT = ("#false", "{", "not ")
 #: An anonymous variable in the text of a literal.
 ANONYMOUS = re.compile(r"(?<![A-Za-z0-9_'])_(?![A-Za-z0-9_'])")
 
@@ -83,30 +87,38 @@ class _Fresh(cast.Transformer):
         return node.update(name=f"_W{self.n}")
 
 
-def _twin(stmt: cast.AST, k: int, seeded: bool = False) -> cast.AST | None:
+def _twin(
+    stmt: cast.AST, k: int, seeded: bool = False, text: str | None = None
+) -> tuple[cast.AST | None, int]:
     """`_why(k, Head, t(B1,...,Bn)) :- Body.` for a rule with one positive head
-    atom (`seeded`: with `explain_wanted(Head)` first in the body). A rule
-    `because(X, rule(R)) :- Body.` is traced too (its body says what made R
-    the rule of X: the deciding facts), guarded by `explain_wanted(X)`."""
+    atom (`seeded`: with `explain_wanted(Head)` first in the body), and n. A
+    rule `because(X, rule(R)) :- Body.` is traced too (its body says what made
+    R the rule of X: the deciding facts), guarded by `explain_wanted(X)`.
+    (`text`: the rule's text, `str(stmt)`.)"""
+    text = str(stmt) if text is None else text
+    if ":-" not in text or text.startswith(NO_TWIN_TEXT):
+        # (read from the text, without calls into clingo: no body, or a head
+        # that is a constraint's, a choice or a negated literal)
+        return None, 0
     head = stmt.head
     if head.ast_type != cast.ASTType.Literal or head.sign != cast.Sign.NoSign:
-        return None
+        return None, 0
     head_term = term_of(head.atom)
     if head_term is None or not stmt.body:
-        return None
+        return None, 0
     name = getattr(head_term, "name", None)
     if name is None and head_term.ast_type == cast.ASTType.SymbolicTerm:
         sym = head_term.symbol
         name = sym.name if sym.type == clingo.SymbolType.Function else None
     deciding = name == "because" and _graph_term(head) is not None
     if name is None or (name in META and not deciding) or name.startswith("_"):
-        return None
+        return None, 0
     loc = stmt.location
     body_terms = []
     wanted = _graph_term(head) if deciding else head_term
     body = [_literal(loc, WANTED, [wanted])] if seeded else []
     fresh = _Fresh()
-    anonymous = ANONYMOUS.search(str(stmt)) is not None
+    anonymous = ANONYMOUS.search(text) is not None
     for lit in stmt.body:
         if lit.ast_type == cast.ASTType.Literal and lit.sign == cast.Sign.NoSign:
             term = term_of(lit.atom)
@@ -127,7 +139,158 @@ def _twin(stmt: cast.AST, k: int, seeded: bool = False) -> cast.AST | None:
         ],
         0,
     )
-    return cast.Rule(loc, cast.Literal(loc, cast.Sign.NoSign, cast.SymbolicAtom(why)), body)
+    twin = cast.Rule(loc, cast.Literal(loc, cast.Sign.NoSign, cast.SymbolicAtom(why)), body)
+    return twin, len(body_terms)
+
+
+#: The name of a function term at the start of a text.
+TERM_NAME = re.compile(r"_*[a-z][A-Za-z0-9_']*")
+#: A string in a text, and what a term's text may hold besides.
+STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+#: The first character of a body literal that is no atom: a variable's, a
+#: number's, a string's, an aggregate's, a theory atom's, a tuple's.
+NO_ATOM_START = frozenset('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"#&(|')
+
+
+def term_name(text: str) -> str | None:
+    """The name of the term `text` is, when it is one function term, `name`
+    or `name(...)` (its first parenthesis closed last, no pool), else None."""
+    found = TERM_NAME.match(text)
+    if found is None:
+        return None
+    end = found.end()
+    if end == len(text):
+        return found.group()
+    if text[end] != "(" or text[-1] != ")":
+        return None
+    inside = STRING.sub('""', text[end:]) if '"' in text else text[end:]
+    if ";" in inside:
+        return None  # a pool
+    depth = 0
+    for i, c in enumerate(inside):
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return found.group() if i == len(inside) - 1 else None
+    return None
+
+
+def _first_argument(term: str) -> str:
+    """The text of the first argument of a function term's text `name(...)`."""
+    inside = term[term.index("(") + 1 : -1]
+    # (strings masked, the same length, so that their commas are not read)
+    masked = STRING.sub(lambda m: "_" * len(m.group()), inside) if '"' in inside else inside
+    depth = 0
+    for i, c in enumerate(masked):
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "," and depth == 0:
+            return inside[:i]
+    return inside
+
+
+def _rule_text(stmt: cast.AST, text: str) -> tuple[str, list[str]] | None:
+    """The texts of a rule's head and body literals (one call into clingo a
+    literal, where reading its syntax tree takes several); None for a rule
+    without a body, or one whose text is not `Head :- L1; ...; Ln.`."""
+    head, colon, _ = text.partition(" :- ")
+    if not colon:
+        return None
+    literals = [str(lit) for lit in stmt.body]
+    if text != f"{head} :- {'; '.join(literals)}.":
+        return None
+    return head, literals
+
+
+def _twin_text(
+    parts: tuple[str, list[str]], k: int, seeded: bool
+) -> tuple[str, int] | tuple[None, int] | None:
+    """`_twin` of a plain rule read from the texts of its head and body
+    literals (`_rule_text`): (the twin's text, its body's arity); (None, 0)
+    for a rule without a twin; None when the text does not settle it (a
+    conditional literal, a comparison of terms, a pool, a classical
+    negation, an atom without arguments...): `_twin` decides."""
+    head, literals = parts
+    name = term_name(head)
+    if name is None or name == head:
+        # (a constant is read back as a symbol, not as the function term it
+        # is as an atom: its twin is built from the syntax tree)
+        return None
+    # a rule `because(X, rule(R)) :- Body.`: guarded by X (see `_twin`)
+    wanted = _first_argument(head) if name == "because" else head
+    if (name in META and name != "because") or name.startswith("_"):
+        return None, 0
+    anonymous = any(ANONYMOUS.search(lit) for lit in literals)
+    terms: list[str] = []
+    body = [f"{WANTED}({wanted})"] if seeded else []
+    fresh = 0
+    for lit in literals:
+        if not lit.startswith("not ") and lit[0] not in NO_ATOM_START:
+            if term_name(lit) in (None, lit):
+                return None
+            # an anonymous variable copied into the head must get a name
+            if anonymous and ANONYMOUS.search(lit):
+                if '"' in lit:
+                    return None
+                named = []
+                for part in ANONYMOUS.split(lit):
+                    if named:
+                        fresh += 1
+                        named.append(f"_W{fresh}")
+                    named.append(part)
+                lit = "".join(named)
+            terms.append(lit)
+        body.append(lit)
+    # (`t()`: read back as the function term `t` is in `_twin`, not as a symbol)
+    return f"_why({k},{head},t({','.join(terms)})) :- {'; '.join(body)}.", len(terms)
+
+
+def _seeded_text(parts: tuple[str, list[str]]) -> list[str | None] | None:
+    """`_seeded` of a rule of the graph read from the texts of its head and
+    body literals (`_rule_text`): each statement's text (None: the rule as
+    it is); None when the text does not settle it (a graph atom in an
+    aggregate or a condition, say)."""
+    head, literals = parts
+    guard = []
+    name = term_name(head)
+    if name in GRAPH_HEADS and name != head:
+        guard = [f"{WANTED}({_first_argument(head)})"]
+    elif name is None and GRAPH_TEXT.search(head):
+        return None
+    read: list[str] = []
+    rest: list[str] = []
+    for lit in literals:
+        if not GRAPH_TEXT.search(lit):
+            rest.append(lit)
+            continue
+        atom = lit
+        while atom.startswith("not "):
+            atom = atom[4:]
+        if term_name(atom) not in GRAPH_HEADS:
+            return None
+        read.append(_first_argument(atom))
+    out: list[str | None] = [f"{head} :- {'; '.join([*guard, *literals])}." if guard else None]
+    for conclusion in read:
+        body = [*guard, *rest]
+        out.append(f"{WANTED}({conclusion})" + (f" :- {'; '.join(body)}." if body else "."))
+    return out
+
+
+def _parsed(texts: list[str]) -> list[cast.AST]:
+    """The statements of these texts, parsed by clingo together."""
+    if not texts:
+        return []
+    out: list[cast.AST] = []
+    cast.parse_string("\n".join(texts), out.append)
+    if out and out[0].ast_type == cast.ASTType.Program:
+        out = out[1:]  # (the `#program base.` clingo reads before a text)
+    if len(out) != len(texts):
+        raise RuntimeError("the traced twins could not be read back")
+    return out
 
 
 def _literal(loc, name: str, args: list, sign=cast.Sign.NoSign) -> cast.AST:
@@ -144,12 +307,12 @@ def _graph_term(lit: cast.AST) -> cast.AST | None:
     return term.arguments[0]
 
 
-def _seeded(stmt: cast.AST) -> list[cast.AST]:
+def _seeded(stmt: cast.AST, text: str | None = None) -> list[cast.AST]:
     """A rule of the rule base as the seeded program has it (see the module's
     docstring): a graph rule guarded by its conclusion being wanted; and the
     conclusions of graph atoms read in its body wanted, so that what the rule
-    derives is the same as without seeds."""
-    if not GRAPH_TEXT.search(str(stmt)):
+    derives is the same as without seeds. (`text`: the rule's text.)"""
+    if not GRAPH_TEXT.search(str(stmt) if text is None else text):
         return [stmt]
     loc = stmt.location
     guard = []
@@ -204,32 +367,62 @@ class _TracedFile:
         self.statements = scan.statements
         self.seeded = seeded
         self.number = number
-        self._traced: dict[int, tuple[list[cast.AST], cast.AST | None]] = {}
+        #: place -> (its statements traced, and for a twin: its body's arity, its label)
+        self._traced: dict[int, tuple[list[cast.AST], tuple[int, str] | None]] = {}
 
     def add_to(self, whole: Traced, idle: frozenset, stamp: tuple) -> None:
         """Its statements, but those at `idle` places of this file as it was
         when read (`stamp`: its path, mtime and size), traced into `whole`."""
         base = self.number * 10000
-        for place, st in enumerate(self.statements, start=1):
-            if st.ast is None or (stamp, place) in idle:
-                continue
-            made, twin = self._trace(place, st)
+        taken = [
+            (place, st)
+            for place, st in enumerate(self.statements, start=1)
+            if st.ast is not None and (stamp, place) not in idle
+        ]
+        self._trace([(place, st) for place, st in taken if place not in self._traced])
+        for place, st in taken:
+            made, twin = self._traced[place]
             whole.statements += made
             if twin is not None:
-                whole.arities.add(len(twin.head.atom.symbol.arguments[2].arguments))
+                whole.arities.add(twin[0])
                 whole.tags[base + place] = st.tags or ()
-                whole.where[base + place] = label(st.file, st.line)
+                whole.where[base + place] = twin[1]
 
-    def _trace(self, place: int, st) -> tuple[list[cast.AST], cast.AST | None]:
-        if place not in self._traced:
+    def _trace(self, taken: list) -> None:
+        """Trace the statements at these places: each its traced statements,
+        and for a twin the arity of its body and the statement's label (each
+        read from clingo once: reads of a syntax tree are calls into clingo).
+        The twins of plain rules are written as text (`_twin_text`) and parsed
+        by clingo together; the others are built from their syntax trees."""
+        # each place's statements: syntax trees, or texts to be parsed (below)
+        made: list[tuple[int, list[cast.AST | str], tuple[int, str] | None]] = []
+        for place, st in taken:
             node = st.ast
             if st.kind != "Rule":
                 self._traced[place] = ([node], None)
+                continue
+            text = str(node)
+            parts = _rule_text(node, text)
+            out: list[cast.AST | str] = [node]
+            if self.seeded and GRAPH_TEXT.search(text):
+                seeded = _seeded_text(parts) if parts is not None else None
+                if seeded is None:
+                    out = _seeded(node, text)
+                else:
+                    out = [node if x is None else x for x in seeded]
+            k = self.number * 10000 + place
+            plain = _twin_text(parts, k, self.seeded) if parts is not None else None
+            if plain is None:
+                plain = _twin(node, k, self.seeded, text)
+            twin, arity = plain
+            if twin is None:
+                made.append((place, out, None))
             else:
-                made = _seeded(node) if self.seeded else [node]
-                twin = _twin(node, self.number * 10000 + place, self.seeded)
-                self._traced[place] = ([*made, twin] if twin is not None else made, twin)
-        return self._traced[place]
+                made.append((place, [*out, twin], (arity, label(st.file, st.line))))
+        parsed = iter(_parsed([x for _, out, _ in made for x in out if isinstance(x, str)]))
+        for place, out, twin in made:
+            statements = [next(parsed) if isinstance(x, str) else x for x in out]
+            self._traced[place] = (statements, twin)
 
 
 @lru_cache(maxsize=64)
@@ -259,7 +452,9 @@ def traced_program(query: str, seeded: bool = False, idle: frozenset = frozenset
 # Forward slicing of the traced program
 
 
-def idle_statements(engine, query: str, facts: Sequence[clingo.Symbol]) -> frozenset:
+def idle_statements(
+    engine, query: str, facts: Sequence[clingo.Symbol], readings: Readings | None = None
+) -> frozenset:
     """The places of the rule base's statements that cannot fire on `facts`
     with `query` and `queries/explain.lp` (forward slicing by the rule base's
     analysis, as its groundings are sliced: mtgkb.engine.analysis), each as
@@ -282,7 +477,9 @@ def idle_statements(engine, query: str, facts: Sequence[clingo.Symbol]) -> froze
     if derived is None:
         return frozenset()
     every = list(range(len(analysis.statements)))
-    live = set(analysis.live(every, analysis.sources(facts, also=derived)))
+    # (`readings`: what was read of the facts for an earlier question, kept)
+    read = None if readings is None else readings.slicing(analysis)
+    live = set(analysis.live(every, analysis.sources(facts, also=derived, readings=read)))
     files = _file_stamps(base)
     return frozenset(
         (files[p[0] - 1], p[1]) for i, p in enumerate(_places(base)) if p and i not in live
@@ -347,12 +544,14 @@ def solve_traced(
     timeout: float | None,
     seeded: bool = False,
     engine=None,
+    readings: Readings | None = None,
 ):
     """Every atom of the (optimal) model of the question's program, or None.
     `seeded`: the graph and the derivations only of the wanted conclusions,
     and (given the `engine` whose rule base is traced) without the
-    statements that cannot fire on `facts` (`idle_statements`)."""
-    idle = idle_statements(engine, query, facts) if seeded else frozenset()
+    statements that cannot fire on `facts` (`idle_statements`; `readings`:
+    what slicing read of the facts for another question of theirs)."""
+    idle = idle_statements(engine, query, facts, readings) if seeded else frozenset()
     program = traced_program(query, seeded, idle)
     # one model; with a #minimize/#maximize, the first proven optimal one (the
     # models before it are the optimisation's steps; the last one kept wins)
