@@ -9,7 +9,6 @@ language asked (`lang`: en, it).
 
 from __future__ import annotations
 
-import difflib
 import errno
 import os
 import re
@@ -1289,6 +1288,8 @@ class _Builder:
         phrase = " ".join(normal_word(t.value) for t in toks)
         known = [*vocab.simple(), *vocab.with_arguments()]
         longer = [p for p in known if p.startswith(phrase + " ")]
+        import difflib  # (an error of the file: not imported for every run)
+
         close = longer[:1] or difflib.get_close_matches(phrase, known, n=1, cutoff=0.6)
         if close:
             self.fail(toks[0], "unknown_ability_close", shown, close[0])
