@@ -4,6 +4,7 @@ the facts reloaded by plain clingo, and --help of every subcommand."""
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import subprocess
@@ -203,3 +204,15 @@ def test_help_of_every_subcommand(command, capsys):
     if command == ["run"]:
         for option in ("--json", "--jsonl", "--timeout", "--max-models", "--jobs", "--scheduler"):
             assert option in out
+
+
+def test_a_run_in_this_process_leaves_the_cycle_collector_as_it_was_802_4a(files, capsys):
+    # `run` makes Python's collector wait during the run (a cost, not an
+    # answer): a longer-lived process that calls main() gets its settings back
+    before = gc.get_threshold()
+    status, out, _ = run_here(capsys, "run", files["illegal"], "--json")
+    assert status == 1
+    (violation,) = json.loads(out)["answers"][0]["violations"]
+    assert violation["rule"] == "802.4a"
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0 and gc.isenabled()

@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping
+from itertools import chain
+from operator import itemgetter
 from pathlib import Path
 
 import clingo
@@ -49,33 +51,41 @@ def load_analysis(
     return load_checked(path, lambda data: _sound(data, key, source, query_texts))
 
 
-def _is_atom_pattern(p, last) -> bool:
-    """The unknown atom, or a (name, arity, X) pattern whose X `last(X)` accepts."""
-    if p == UNKNOWN:
-        return True
-    return (
-        type(p) is tuple and len(p) == 3 and type(p[0]) is str and type(p[1]) is int and last(p[2])
+def _is_pattern(p) -> bool:
+    """A [name, arity, first] pattern (or the unknown atom)."""
+    return p == UNKNOWN or (
+        type(p) is tuple
+        and len(p) == 3
+        and type(p[0]) is str
+        and type(p[1]) is int
+        and (p[2] is None or type(p[2]) is str)
     )
 
 
-def _is_pattern(p) -> bool:
-    """A [name, arity, first] pattern (or the unknown atom)."""
-    return _is_atom_pattern(p, lambda first: first is None or type(first) is str)
-
-
-def _is_fixed(p) -> bool:
-    """A [name, arity, ((position, value, shape), ...)] pattern (or the unknown atom)."""
-    return _is_atom_pattern(p, _is_fixed_arguments)
-
-
-def _is_fixed_arguments(fixed) -> bool:
-    return type(fixed) is tuple and all(
+def _are_fixed(patterns: set) -> bool:
+    """Every one of `patterns` a [name, arity, ((position, value, shape), ...)]
+    pattern or the unknown atom: each pattern checked, then each distinct
+    (position, value, shape) of them all once."""
+    arguments: set = set()
+    for p in patterns:
+        if p == UNKNOWN:
+            continue
+        if not (
+            type(p) is tuple
+            and len(p) == 3
+            and type(p[0]) is str
+            and type(p[1]) is int
+            and type(p[2]) is tuple
+        ):
+            return False
+        arguments.update(p[2])
+    return all(
         type(f) is tuple
         and len(f) == 3
         and type(f[0]) is int
         and type(f[1]) is str
         and type(f[2]) is str
-        for f in fixed
+        for f in arguments
     )
 
 
@@ -104,43 +114,44 @@ def sound_statements(statements, source: bytes) -> bool:
     return bool(gap(source, at, len(source)))
 
 
+#: The fields of a description by their type: flags, and lists of patterns
+#: (`heads`, `needs`), of fixed patterns and of names.
+_FLAGS = ("root", "restricts_shown", "defines_constant")
+_PATTERNS = ("heads", "needs")
+_FIXED = ("fixed_heads",)
+_FIXED_READ = ("fixed_needs",)
+_NAMES = ("fwd_heads", "fwd_needs", "other_needs")
+
+
+def _values(statements: list, fields: tuple[str, ...]) -> list:
+    """The values of `fields` in every description (each a dict of the keys)."""
+    if len(fields) == 1:
+        return list(map(itemgetter(fields[0]), statements))
+    return list(chain.from_iterable(map(itemgetter(*fields), statements)))
+
+
 def _sound_descriptions(statements: list, keys: frozenset) -> bool:
     """Every description a dict of exactly `keys`, each field of its type and
-    every pattern well formed (spans are checked by the caller)."""
-    patterns: set = set()
-    names: set = set()
-    fixed: set = set()
-    fixed_read: set = set()
-    for st in statements:
-        if type(st) is not dict or st.keys() != keys:
-            return False
-        if type(st["root"]) is not bool or type(st["restricts_shown"]) is not bool:
-            return False
-        if type(st["defines_constant"]) is not bool:
-            return False
-        fixed_heads, fixed_needs = st["fixed_heads"], st["fixed_needs"]
-        if type(fixed_heads) is not list or type(fixed_needs) is not list:
-            return False
-        fixed.update(fixed_heads)  # (checked once each, below)
-        fixed_read.update(fixed_needs)
-        heads, needs = st["heads"], st["needs"]
-        fwd_heads, fwd_needs, other_needs = st["fwd_heads"], st["fwd_needs"], st["other_needs"]
-        if not (
-            type(heads) is list
-            and type(needs) is list
-            and type(fwd_heads) is list
-            and type(fwd_needs) is list
-            and type(other_needs) is list
-        ):
-            return False
-        patterns.update(heads)  # (a list inside is unhashable: TypeError, caught)
-        patterns.update(needs)
-        names.update(fwd_heads)
-        names.update(fwd_needs)
-        names.update(other_needs)
-    if not all(_is_pattern(p) for p in patterns) or not all(type(n) is str for n in names):
+    every pattern well formed (spans are checked by the caller). Each check
+    runs over all descriptions at once, then over each distinct pattern and
+    name once."""
+    if not set(map(type, statements)) <= {dict}:
         return False
-    return UNKNOWN not in fixed_read and all(_is_fixed(p) for p in fixed | fixed_read)
+    if not all(frozenset(order) == keys for order in set(map(tuple, statements))):
+        return False
+    if not set(map(type, _values(statements, _FLAGS))) <= {bool}:
+        return False
+    lists = _values(statements, _PATTERNS + _FIXED + _FIXED_READ + _NAMES)
+    if not set(map(type, lists)) <= {list}:
+        return False
+    # (a list inside a list is unhashable: TypeError, which the reader catches)
+    patterns = set(chain.from_iterable(_values(statements, _PATTERNS)))
+    names = set(chain.from_iterable(_values(statements, _NAMES)))
+    fixed = set(chain.from_iterable(_values(statements, _FIXED)))
+    fixed_read = set(chain.from_iterable(_values(statements, _FIXED_READ)))
+    if not all(_is_pattern(p) for p in patterns) or not set(map(type, names)) <= {str}:
+        return False
+    return UNKNOWN not in fixed_read and _are_fixed(fixed | fixed_read)
 
 
 def _sound(data, key: str, source: bytes, query_texts: Mapping[str, str]) -> bool:

@@ -155,7 +155,8 @@ class Grounding:
         self._switchable = list(dict.fromkeys(switchable))
         self.facts, self.project = facts, project
         self._readings = readings
-        ctl = new_control(["--project=show"] if project else [], quiet)
+        # (clingo's warnings, atoms that slicing left undefined, would only be dropped)
+        ctl = new_control(["--project=show", "--warn=none"] if project else ["--warn=none"], quiet)
         self.ctl = ctl
         self.recorder = None
         self.parts_only = record is True

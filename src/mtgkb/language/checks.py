@@ -290,7 +290,6 @@ def table_errors(
     round), the first round being the faults reported with the names.
     `shown`: the checks' shown atoms for this table, when solved already
     (input_errors_many)."""
-    texts = _texts()
     errors: set[tuple[Symbol, Symbol]] = set()
     early: set[str] = set()
     places = []
@@ -306,6 +305,7 @@ def table_errors(
     for line, column, kind, args in places:
         if (kind, args) not in errors:
             continue
+        texts = _texts()  # read only for a message to be rendered
         template = texts[language].get(kind.name) or texts["en"].get(kind.name, kind.name)
         out.append((line, column, fill(template, list(args.arguments)), kind.name in early))
     return sorted(out)

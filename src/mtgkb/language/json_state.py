@@ -24,18 +24,40 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mtgkb.language.checks import say
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.model import Scenario
 from mtgkb.language.parser import MAX_BYTES, parse_text, read_text
-from mtgkb.language.state_reader import scenario_state
-from mtgkb.language.state_writer import SourceMap, pointer, state_error, write_state
 from mtgkb.language.suggest import closest, did_you_mean
 from mtgkb.language.validate import validate
 
+if TYPE_CHECKING:
+    from mtgkb.language.state_reader import scenario_state
+    from mtgkb.language.state_writer import SourceMap, write_state
+
 SCHEMA_FILE = Path(__file__).resolve().parent / "scenario.schema.json"
+
+#: The two directions of a state, imported on first use: a scenario file
+#: written as text needs neither (their functions import them where used).
+_LAZY = {
+    "SourceMap": "mtgkb.language.state_writer",
+    "write_state": "mtgkb.language.state_writer",
+    "scenario_state": "mtgkb.language.state_reader",
+}
+
+
+def __getattr__(name: str):
+    """`SourceMap`, `write_state` and `scenario_state`, imported on first use."""
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
 
 
 @cache
@@ -61,6 +83,8 @@ def is_state(source: Any) -> bool:
 def state_json(state: dict, filename: str = "<state>", lang: str = "en") -> str:
     """A state given as a dict, as JSON text (to send to a worker); a dict
     that is no JSON data (a set in it, nested past any state) is an error."""
+    from mtgkb.language.state_writer import state_error
+
     try:
         return json.dumps(state, ensure_ascii=False, allow_nan=False)
     except RecursionError:
@@ -71,6 +95,8 @@ def state_json(state: dict, filename: str = "<state>", lang: str = "en") -> str:
 
 def decode(source: Any, filename: str, lang: str = "en") -> dict:
     """The JSON object of a state given as a dict, text or UTF-8 bytes."""
+    from mtgkb.language.state_writer import state_error
+
     if isinstance(source, dict):
         data = source
     else:
@@ -127,6 +153,8 @@ def _pattern_text(part: dict, lang: str) -> str:
 
 def _schema_message(error, state: dict, lang: str = "en") -> tuple[str, str]:
     """(JSON path, message) of one jsonschema error, said plainly in `lang`."""
+    from mtgkb.language.state_writer import pointer
+
     where = list(error.absolute_path)
     validator, expected = error.validator, error.validator_value
     if validator is None:  # a field this kind does not have (a `false` schema)
@@ -202,6 +230,8 @@ def check_schema(state: dict, filename: str, lang: str = "en") -> None:
     of the first fault."""
     from jsonschema.exceptions import best_match
 
+    from mtgkb.language.state_writer import state_error
+
     try:
         error = best_match(_validator().iter_errors(state))
     except RecursionError:
@@ -215,6 +245,8 @@ def read_state(source: Any, filename: str = "<state>", lang: str = "en") -> Scen
     """A JSON state read into a Scenario, not yet validated (like
     parser.read_text); its `origin` maps its text back to the JSON. Its
     errors speak `lang`."""
+    from mtgkb.language.state_writer import write_state
+
     state = decode(source, filename, lang)
     check_schema(state, filename, lang)
     lines = write_state(state, filename, lang)
@@ -238,8 +270,11 @@ def validate_scenario(scenario: Scenario, lang: str = "en", checked: list | None
     try:
         validate(scenario, lang, checked)
     except ScenarioError as err:
-        if isinstance(scenario.origin, SourceMap):
-            raise scenario.origin.located(err) from None
+        if scenario.origin is not None:  # (only a state's text has one: its module is loaded)
+            from mtgkb.language.state_writer import SourceMap
+
+            if isinstance(scenario.origin, SourceMap):
+                raise scenario.origin.located(err) from None
         raise
 
 
@@ -252,6 +287,8 @@ def parse_scenario(source: Any, filename: str = "<stdin>", lang: str = "en") -> 
 
 def state_to_text(source: Any, filename: str = "<state>") -> str:
     """The `.mtg` text of a JSON state (checked against the schema)."""
+    from mtgkb.language.state_writer import write_state
+
     state = decode(source, filename)
     check_schema(state, filename)
     return write_state(state, filename).text()
@@ -259,6 +296,8 @@ def state_to_text(source: Any, filename: str = "<state>") -> str:
 
 def text_to_state(text: str | bytes, filename: str = "<stdin>") -> dict:
     """The JSON state of scenario text (parsed and validated)."""
+    from mtgkb.language.state_reader import scenario_state
+
     return scenario_state(parse_text(text, filename))
 
 
@@ -266,6 +305,9 @@ def convert(source: Any, filename: str = "<stdin>", to: str | None = None) -> st
     """`mtgkb convert`: scenario text as its JSON state, a JSON state as
     scenario text (`to`: "json" or "mtg" to choose; by default the other
     form). Either is read and checked in full first (ScenarioError)."""
+    from mtgkb.language.state_reader import scenario_state
+    from mtgkb.language.state_writer import write_state
+
     scenario = parse_scenario(source, filename)
     state = scenario_state(scenario)
     if (to or ("mtg" if is_state(source) else "json")) == "json":

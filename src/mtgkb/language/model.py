@@ -10,7 +10,9 @@ the exact place of a name inside the statement, for precise error messages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from functools import cache
+from reprlib import recursive_repr
 from typing import Any
 
 from mtgkb.rulebase import registry as _registry
@@ -18,8 +20,43 @@ from mtgkb.rulebase import registry as _registry
 Position = tuple[int, int]
 
 
-@dataclass
-class Located:
+@cache
+def _compared(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls) if f.compare)
+
+
+@cache
+def _shown(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls) if f.repr)
+
+
+class _Plain:
+    """The `__eq__` and `__repr__` @dataclass would write for each class of
+    this module, written once: @dataclass compiles them from source for every
+    class, on every start of the program (`_plain` is @dataclass without them).
+    Equal: of the same class and equal in every compared field; shown as
+    `Class(field=value, ...)`; not hashable, as a dataclass that compares."""
+
+    __slots__ = ()
+    __hash__ = None  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            names = _compared(self.__class__)
+            return tuple(getattr(self, n) for n in names) == tuple(getattr(other, n) for n in names)
+        return NotImplemented
+
+    @recursive_repr()
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in _shown(self.__class__))
+        return f"{self.__class__.__qualname__}({shown})"
+
+
+_plain = dataclass(repr=False, eq=False)
+
+
+@_plain
+class Located(_Plain):
     """Something written at a line and column of the file."""
 
     line: int = 0
@@ -36,19 +73,19 @@ class Located:
 # -------------------- the table
 
 
-@dataclass
+@_plain
 class Player(Located):
     name: str = ""
     seat: int = 0  # 1..n in turn order
 
 
-@dataclass
+@_plain
 class Team(Located):
     name: str = ""
     members: list[str] = field(default_factory=list)
 
 
-@dataclass
+@_plain
 class Option(Located):
     """`attack_multiple_players`, `attack_left`, `attack_right`,
     `shared_team_turns`, or `range_of_influence` with `value` N, as written
@@ -58,7 +95,7 @@ class Option(Located):
     value: int | None = None
 
 
-@dataclass
+@_plain
 class Setting(Located):
     """A one-value setup line: `active:`, `vanguard: P N`, `life: X N`, ..."""
 
@@ -69,7 +106,7 @@ class Setting(Located):
 # -------------------- objects
 
 
-@dataclass
+@_plain
 class Ability(Located):
     """`name` is a `has/2` constant (`flying`, `cant_attack`, ...) or one of
     `cant_attack_player` (args: the player), `landwalk` (args: the required
@@ -80,7 +117,7 @@ class Ability(Located):
     args: tuple[str, ...] = ()
 
 
-@dataclass
+@_plain
 class GameObject(Located):
     name: str = ""
     controller: str = ""
@@ -93,7 +130,7 @@ class GameObject(Located):
     abilities: list[Ability] = field(default_factory=list)
 
 
-@dataclass
+@_plain
 class MaxAttackers(Located):
     """`rule: no more than N creatures can attack`."""
 
@@ -103,26 +140,26 @@ class MaxAttackers(Located):
 # -------------------- declarations
 
 
-@dataclass
+@_plain
 class ChooseDefending(Located):
     player: str = ""
     defender: str = ""
 
 
-@dataclass
+@_plain
 class Attack(Located):
     attacker: str = ""
     target: str = ""  # a player or a planeswalker / battle name
     target_quoted: bool = False  # written as "..." (an object, or a player by quoted name)
 
 
-@dataclass
+@_plain
 class Block(Located):
     blocker: str = ""
     attacker: str = ""
 
 
-@dataclass
+@_plain
 class DamageAssignment(Located):
     """`"C" assigns N damage to X, M damage to Y` (510.1): `amounts` in the
     order written, each (recipient, amount, recipient written in quotes);
@@ -135,13 +172,13 @@ class DamageAssignment(Located):
         return sum(amount for _, amount, _ in self.amounts)
 
 
-@dataclass
+@_plain
 class Band(Located):
     index: int = 0  # 1, 2, ... in file order
     members: list[str] = field(default_factory=list)
 
 
-@dataclass
+@_plain
 class Target(Located):
     """What a spell or ability targets: a player, or an object written in quotes."""
 
@@ -149,7 +186,7 @@ class Target(Located):
     quoted: bool = False
 
 
-@dataclass
+@_plain
 class Play(Located):
     """A declared play of section 8, numbered 1..n in file order: `cast`
     (player, name, spell_type, flash, colors), `activate` (player, name, speed:
@@ -168,7 +205,7 @@ class Play(Located):
     targets: list[Target] = field(default_factory=list)
 
 
-@dataclass
+@_plain
 class PlayerAbility(Located):
     """`P has hexproof | shroud | protection from COLOR` (color in `color`)."""
 
@@ -177,7 +214,7 @@ class PlayerAbility(Located):
     color: str | None = None
 
 
-@dataclass
+@_plain
 class PlayerControl(Located):
     """`R controls player A` (722)."""
 
@@ -185,7 +222,7 @@ class PlayerControl(Located):
     controlled: str = ""
 
 
-@dataclass
+@_plain
 class CommanderDamage(Located):
     """`commander damage: P N from "C"`."""
 
@@ -194,7 +231,7 @@ class CommanderDamage(Located):
     commander: str = ""
 
 
-@dataclass
+@_plain
 class StackItem(Located):
     """`stack: "Name" controlled by P`, bottom to top."""
 
@@ -205,7 +242,7 @@ class StackItem(Located):
 # -------------------- events
 
 
-@dataclass
+@_plain
 class Event(Located):
     """One event, numbered 1..n in file order.
 
@@ -231,7 +268,7 @@ class Event(Located):
     recipient_quoted: bool = False  # `damage`: the recipient was written as "..."
 
 
-@dataclass
+@_plain
 class Trigger(Located):
     name: str = ""
     controller: str = ""
@@ -243,7 +280,7 @@ class Trigger(Located):
 QUESTION_KINDS = _registry.KINDS
 
 
-@dataclass
+@_plain
 class Question(Located):
     """One `ask`, in file order. `params` by kind: attack_targets
     {"creature"}, attacks {"limit"}, blocks {"defender", "limit"} (None when
@@ -270,8 +307,8 @@ class Question(Located):
 # (kb/vocabulary.lp: mtgkb.rulebase.vocabulary).
 
 
-@dataclass
-class Scenario:
+@_plain
+class Scenario(_Plain):
     """Everything a scenario file says, as written: what it leaves out (the
     game, the attack option, the active and starting players) is derived
     from the spec's defaults by kb/variants.lp."""

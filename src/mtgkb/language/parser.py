@@ -9,7 +9,6 @@ language asked (`lang`: en, it).
 
 from __future__ import annotations
 
-import difflib
 import errno
 import os
 import re
@@ -1180,20 +1179,25 @@ class _Builder:
     ) -> None:
         """What follows the phrase of an ability that takes arguments."""
         shown = " ".join(t.value for t in head)
-        wants = self.say(
-            {
-                "player": "noun_player_name",
-                "number": "noun_number",
-                "color": "noun_color",
-                "type": "noun_land_type",
-                "types": "noun_land_types",
-                "counter": "noun_counter_and_number",
-            }[found.shape]
-        )
+
+        def wants() -> str:
+            """What the ability takes, as a message says it: its text is read
+            from the rule base only when an error is reported."""
+            return self.say(
+                {
+                    "player": "noun_player_name",
+                    "number": "noun_number",
+                    "color": "noun_color",
+                    "type": "noun_land_type",
+                    "types": "noun_land_types",
+                    "counter": "noun_counter_and_number",
+                }[found.shape]
+            )
+
         if not rest:
             examples = [e for e in vocab.examples if e.startswith(found.phrase + " ")]
             example = self.say("as_in", examples[0]) if examples else ""
-            self.fail(head[0], "ability_needs", shown, wants, example)
+            self.fail(head[0], "ability_needs", shown, wants(), example)
         if found.shape == "counter":
             self.counter_arguments(made, shown, rest, vocab)
             return
@@ -1208,18 +1212,18 @@ class _Builder:
             )
         for tok in rest:
             if many and tok.type != "WORD":
-                self.fail(tok, "ability_takes", repr(tok.value), shown, wants)
+                self.fail(tok, "ability_takes", repr(tok.value), shown, wants())
         tok = rest[0]
         if found.shape == "number":
             if tok.type != "SIGNED_INT":
-                self.fail(tok, "ability_takes", repr(tok.value), shown, wants)
+                self.fail(tok, "ability_takes", repr(tok.value), shown, wants())
             made.args = (str(self.number(tok, 1, "what_ability_value", found.phrase)),)
             return
         if tok.type != "WORD":
-            self.fail(tok, "ability_takes", repr(tok.value), shown, wants)
+            self.fail(tok, "ability_takes", repr(tok.value), shown, wants())
         if found.shape == "player":
             if not _BARE_NAME.fullmatch(tok.value):
-                self.fail(tok, "ability_takes", repr(tok.value), shown, wants)
+                self.fail(tok, "ability_takes", repr(tok.value), shown, wants())
             made.args = (self.name(tok),)
             made.positions["player"] = self.pos(tok)
         elif found.shape == "color":
@@ -1284,6 +1288,8 @@ class _Builder:
         phrase = " ".join(normal_word(t.value) for t in toks)
         known = [*vocab.simple(), *vocab.with_arguments()]
         longer = [p for p in known if p.startswith(phrase + " ")]
+        import difflib  # (an error of the file: not imported for every run)
+
         close = longer[:1] or difflib.get_close_matches(phrase, known, n=1, cutoff=0.6)
         if close:
             self.fail(toks[0], "unknown_ability_close", shown, close[0])

@@ -10,7 +10,6 @@ language asked."""
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 
@@ -46,6 +45,8 @@ def closest(word: str, known: Iterable[str]) -> str | None:
     known = sorted(set(known))
     if not word or word in known:
         return None
+    import difflib  # (only when a word is not known: a file's error)
+
     best: tuple | None = None
     for candidate in known:
         distance = edits(word, candidate)

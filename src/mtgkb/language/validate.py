@@ -22,7 +22,6 @@ one reported. Every text is the rule base's, in English and Italian
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -86,6 +85,8 @@ class _Checker:
     # ---- references
 
     def _suggest(self, name: str, choices: Iterable[str]) -> str:
+        import difflib  # (an error of the file: not imported for every run)
+
         choices = list(choices)
         close = difflib.get_close_matches(name, choices, n=1, cutoff=0.75)
         if close:

@@ -6,7 +6,7 @@ give."""
 
 from __future__ import annotations
 
-from mtgkb.rulebase.index import EDITION
+from mtgkb.rulebase.numbering import EDITION
 
 #: The version of the answers' JSON form: its major number changes when a key
 #: changes meaning or goes away, its minor one when a key is added.

@@ -18,8 +18,8 @@ from mtgkb.questions.symbols import Decoder, Shown, atoms, cited_rules, names_in
 from mtgkb.rulebase import registry
 from mtgkb.rulebase import words as _words
 from mtgkb.rulebase.control import new_control
-from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import query_file
+from mtgkb.rulebase.numbering import sort_key
 from mtgkb.rulebase.vocabulary import vocabulary
 from mtgkb.rulebase.words import fill_template
 

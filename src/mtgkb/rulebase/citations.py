@@ -222,8 +222,9 @@ def generate(text: str, path: Path | str = "<string>") -> list[Generated]:
         except CitationError as err:
             raise CitationError(f"{path}:{line}: {err}") from None
         for number, made_text in zip(numbers, made, strict=True):
-            if _renamed(made_text) not in seen:
-                seen.add(_renamed(made_text))
+            renamed = _renamed(made_text)
+            if renamed not in seen:
+                seen.add(renamed)
                 out.append(Generated(line, number, made_text))
     return out
 

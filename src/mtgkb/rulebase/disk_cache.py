@@ -14,6 +14,7 @@ of what it was made from); CACHE_MAGIC names the format of the file.
 
 from __future__ import annotations
 
+import gc
 import os
 import zlib
 from collections.abc import Mapping
@@ -86,15 +87,20 @@ def load_checked(path: Path, sound) -> object | None:
     payload = blob[head + 8 :]
     if blob[head : head + 8] != payload_digest(payload):
         return None
+    # A cache is tens of thousands of small lists, tuples and dicts, none of
+    # them garbage: the collector, which would otherwise run every few
+    # hundred of them made, waits until they are read and checked.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         data = marshal.loads(payload)
-    except (EOFError, ValueError, TypeError):
-        return None
-    try:
         if sound(data):
             return data
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, UnicodeError):
+    except (EOFError, ValueError, TypeError, KeyError, IndexError, AttributeError, UnicodeError):
         pass
+    finally:
+        if collecting:
+            gc.enable()
     return None
 
 

@@ -25,8 +25,9 @@ from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.disk_cache import cache_dir, content_digest, load_checked, store_checked
 from mtgkb.rulebase.location import data_dir
 
-#: The edition of the Comprehensive Rules the rule base follows.
-EDITION = "2026-04-17"
+# (the edition followed and the numbers' order live in mtgkb.rulebase.numbering)
+from mtgkb.rulebase.numbering import EDITION, normalize, section_of, sort_key
+
 LANGS = ("en", "it")
 
 #: Statements that are rules of the program and need a tag (directives such as
@@ -45,15 +46,6 @@ RULE_TYPES = frozenset(
 
 
 RULE_TYPE_NAMES = frozenset(t.name for t in RULE_TYPES)
-
-
-def normalize(number: str) -> str:
-    """`119.4a.` or ` 119.4A ` -> `119.4a`."""
-    return number.strip().rstrip(".").lower()
-
-
-def section_of(number: str) -> str:
-    return number.split(".", 1)[0]
 
 
 # --------------------------------------------------------------------------
@@ -251,15 +243,6 @@ def load_index(path: Path | None = None) -> RuleIndex:
     path = Path(path) if path is not None else index_file()
     stat = path.stat()
     return _load(str(path.resolve()), (stat.st_mtime_ns, stat.st_size))
-
-
-def sort_key(number: str) -> tuple:
-    """Numeric order: 119.9 < 119.10, 119.1 < 119.1a."""
-    sect, _, rest = number.partition(".")
-    match = re.fullmatch(r"(\d*)([a-z]?)", rest)
-    if not match:
-        return (int(sect) if sect.isdigit() else 0, 0, rest)
-    return (int(sect), int(match.group(1) or -1), match.group(2))
 
 
 # --------------------------------------------------------------------------

@@ -28,8 +28,13 @@ from mtgkb.running.deadline import (
     memory_limit,
     renew_memory_bound,
 )
-
-EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT, EXIT_TIMEOUT, EXIT_INCONSISTENT = 0, 1, 2, 3, 4
+from mtgkb.running.status import (
+    EXIT_ILLEGAL,
+    EXIT_INCONSISTENT,
+    EXIT_INPUT,
+    EXIT_OK,
+    EXIT_TIMEOUT,
+)
 
 
 @dataclass
