@@ -115,23 +115,26 @@ class OrderedSearch:
         stop: type[BaseException] = _Timeout,
     ):
         self.ctl, self.canonical, self.end, self.stop = ctl, canonical, end, stop
-        universe = {}
+        universe: dict[tuple, int] = {}
         for (name, arity), ranked in canonical.ranks.items():
             # only the ranked predicates' atoms (not the whole ground program;
-            # each a function of that name and arity: ranked directly)
+            # each a function of that name and arity: ranked directly); each
+            # read of an atom is a call into clingo, so an atom nothing ranks
+            # is read no further than its symbol
             for positive in (True, False):
                 for atom in ctl.symbolic_atoms.by_signature(name, arity, positive):
+                    rank = ranked(atom.symbol)
+                    if rank is None or rank in universe:
+                        continue
                     if atom.is_fact:
                         continue  # (the same in every model: it orders nothing)
-                    rank = ranked(atom.symbol)
-                    if rank is not None:
-                        universe.setdefault(rank, atom.literal)
+                    universe[rank] = atom.literal
         ranks = sorted(universe)
         self.place = {rank: i for i, rank in enumerate(ranks)}
+        atoms = [universe[rank] for rank in ranks]
         # bit i: a model differs from the preferred value at the atom of rank i
-        sign = -1 if canonical.prefer_present else 1
-        self.bits = [sign * universe[rank] for rank in ranks]
-        self._prefer([universe[rank] for rank in ranks], canonical.prefer_present)
+        self.bits = [-a for a in atoms] if canonical.prefer_present else atoms
+        self._prefer(atoms, canonical.prefer_present)
         self._all = set(range(len(self.bits)))
         self._seen: dict = {}
         self.solves = 0
@@ -146,13 +149,16 @@ class OrderedSearch:
         (measured: they make the walk to the least model one solve where it
         took a hundred, and enumerating a stretch slower, so only `_least`
         and `_enumerated` use them); the models are the same with or
-        without them."""
-        level = clingo.backend.HeuristicType.Level
-        sign = clingo.backend.HeuristicType.Sign
+        without them. (One `true`/`false` modifier per atom: a level and a
+        sign at once, one call into clingo where a `level` and a `sign` took
+        two.)"""
+        types = clingo.backend.HeuristicType
+        both = types.True_ if present else types.False_
+        n = len(atoms)
         with self.ctl.backend() as backend:
+            add = backend.add_heuristic
             for i, atom in enumerate(atoms):
-                backend.add_heuristic(atom, level, len(atoms) - i, 1, [])
-                backend.add_heuristic(atom, sign, 1 if present else -1, 1, [])
+                add(atom, both, n - i, 1, [])
 
     # -- solving
 
