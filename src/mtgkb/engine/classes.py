@@ -116,9 +116,9 @@ def read_space(symbols: Iterable[clingo.Symbol], space: str) -> Space:
                 rows.setdefault(name, []).append(())
             continue
         args = ARGUMENT.findall(text, len(name) + len(head), len(text) - 1)
-        rows.setdefault(name, []).append(
-            tuple(int(a) if i in numbers else a for i, a in enumerate(args, start=1))
-        )
+        if numbers:
+            args = [int(a) if i in numbers else a for i, a in enumerate(args, start=1)]
+        rows.setdefault(name, []).append(tuple(args))
     for x, group in rows.get("decl_chooser", ()):
         found.choosers[x] = group
         found.options.setdefault(x, [])
@@ -232,10 +232,15 @@ def count(space: Space, end: float | None = None) -> int:
 def _count_component(space: Space, members: list, need: dict, end: float | None) -> int:
     """The number of best declarations of one component (see the module's
     docstring: a dynamic program over its choosers)."""
-    tracked = sorted({y for x in members for y in space.options[x] if y in need})
-    takers_of: dict[str, frozenset] = {}
-    for y in tracked:
-        takers_of[y] = frozenset(x for x in members if y in space.options[x])
+    # the choosers that may pick each constrained option (read from each
+    # chooser's options once, not one scan of every chooser's per option)
+    picked_by: dict[str, list] = {}
+    for x in members:
+        for y in space.options[x]:
+            if y in need:
+                picked_by.setdefault(y, []).append(x)
+    tracked = sorted(picked_by)
+    takers_of: dict[str, frozenset] = {y: frozenset(picked_by[y]) for y in tracked}
     # classes of options: the same takers, the same constraint, the same point
     kinds: dict[tuple, list] = {}
     for y in tracked:
@@ -254,8 +259,22 @@ def _count_component(space: Space, members: list, need: dict, end: float | None)
     # a state: (histogram of each kind: takers per level, picked count per group,
     # groups where a "not alone" chooser picked)
     start_hist = tuple(tuple([size] + [0] * cap) for size, cap in zip(sizes, caps, strict=True))
-    states: dict[tuple, list[int]] = {(start_hist, (0,) * len(groups), frozenset()): [0, 1]}
-    memo: dict[tuple, list] = {}  # the moves from one state, for choosers alike
+    # (each state is numbered once: the steps look states up by number, where
+    # hashing a state, a tuple of tuples, on every move was most of the work)
+    number: dict[tuple, int] = {}
+    table: list[tuple] = []
+
+    def numbered(state: tuple) -> int:
+        found = number.get(state)
+        if found is None:
+            found = number[state] = len(table)
+            table.append(state)
+        return found
+
+    start = numbered((start_hist, (0,) * len(groups), frozenset()))
+    states: dict[int, list[int]] = {start: [0, 1]}
+    # the moves from one state, for choosers alike: signature -> state -> moves
+    memo: dict[tuple, dict[int, list]] = {}
     for x in members:
         if end is not None and time.monotonic() > end:
             raise TimeoutError()
@@ -269,11 +288,15 @@ def _count_component(space: Space, members: list, need: dict, end: float | None)
             x in space.not_alone,
             1 if x in space.reward_chooser else 0,
         )
-        following: dict[tuple, list[int]] = {}
+        alike = memo.setdefault(signature, {})
+        following: dict[int, list[int]] = {}
         for state, (points, ways) in states.items():
-            moves = memo.get((state, signature))
+            moves = alike.get(state)
             if moves is None:
-                moves = memo[(state, signature)] = _moves(state, signature, caps, group_cap)
+                moves = alike[state] = [
+                    (numbered(after), gain, many)
+                    for after, gain, many in _moves(table[state], signature, caps, group_cap)
+                ]
             for after, gain, many in moves:
                 reached = points + gain
                 found = following.get(after)
@@ -287,7 +310,8 @@ def _count_component(space: Space, members: list, need: dict, end: float | None)
 
     best = None
     total = 0
-    for (hist, picked, alone), (points, ways) in states.items():
+    for state, (points, ways) in states.items():
+        hist, picked, alone = table[state]
         ok = True
         for i, levels in enumerate(hist):
             cap = caps[i]
@@ -320,7 +344,8 @@ def _moves(state: tuple, signature: tuple, caps: list[int], group_cap: list[int]
     from `state`: (the state after, the points gained, in how many ways)."""
     hist, picked, alone = state
     kinds, capacity, free, g, lonely, point = signature
-    free_ways = [comb(free, i) for i in range(free + 1)]
+    # (a chooser picks at most `capacity`: the ways past it are never summed)
+    free_ways = [comb(free, i) for i in range(min(free, capacity) + 1)]
     counts = list(picked)
     counts[g] = min(counts[g] + 1, group_cap[g])
     picking = (tuple(counts), alone | {g} if lonely else alone)
