@@ -124,6 +124,11 @@ class LoadedRuleBase:
             self._guarded[name] = guarded_query(self.query_text(name), name)
         return self._guarded[name]
 
+    def guardable(self, name: str) -> bool:
+        """Whether `guarded(name)` is a text (not None), without making it:
+        the analysis knows it of each query."""
+        return bool(self.analysis().guardable.get(name))
+
     def definitions(self, name: str) -> dict[str, list[str]]:
         """Predicate name -> digests of the rules defining it in the query."""
         return self.analysis().definitions.get(name, {})

@@ -83,7 +83,7 @@ class SolveResult:
 def _mergeable(base: LoadedRuleBase, a: str, b: str) -> bool:
     """Two queries share a grounding when neither defines a predicate that the
     other defines differently (so neither widens what the other grounds)."""
-    if base.guarded(a) is None or base.guarded(b) is None:
+    if not base.guardable(a) or not base.guardable(b):
         return False
     theirs = base.definitions(b)
     for name, rules in base.definitions(a).items():
@@ -147,7 +147,7 @@ class Grounding:
         self.engine = engine
         base = engine.rule_base()
         merged = len(self.queries) > 1
-        if merged and any(base.guarded(q) is None for q in self.queries):
+        if merged and not all(base.guardable(q) for q in self.queries):
             raise ValueError("these queries cannot share a grounding")
         self._guards = {}
         if merged:

@@ -8,6 +8,7 @@ Vocabulary words are constants (`two_headed_giant`, `cant_attack`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 from clingo import Function, Number, String, Symbol
 
@@ -194,164 +195,167 @@ def scenario_facts(scenario: Scenario) -> Facts:
     sc = scenario
     out: list[Symbol] = []
     add = out.append
+    # each name, number and word made once (a call into clingo each): a
+    # creature's controller, type and power recur across a large table
+    string, number, const = cache(String), cache(Number), cache(_const)
 
     # the table
     if sc.game is not None:
-        add(_f("game", _const(sc.game)))
+        add(_f("game", const(sc.game)))
     for option in sc.options:
         add(_f("option", option_symbol(option)))
     for player in sc.players:
-        add(_f("player", String(player.name)))
+        add(_f("player", string(player.name)))
     for player in sc.players:
-        add(_f("seat", String(player.name), Number(player.seat)))
+        add(_f("seat", string(player.name), number(player.seat)))
     for team in sc.teams:
         for member in team.members:
-            add(_f("team", String(team.name), String(member)))
+            add(_f("team", string(team.name), string(member)))
     if sc.active:
-        add(_f("active", String(sc.active)))
+        add(_f("active", string(sc.active)))
     if sc.starting:
-        add(_f("starting", String(sc.starting)))
-    add(_f("phase", _const(sc.phase)))
+        add(_f("starting", string(sc.starting)))
+    add(_f("phase", const(sc.phase)))
     for setting in sc.emperors:
-        add(_f("emperor", String(setting.name)))
+        add(_f("emperor", string(setting.name)))
     for setting in sc.archenemies:
-        add(_f("archenemy", String(setting.name)))
+        add(_f("archenemy", string(setting.name)))
     for setting in sc.vanguards:
-        add(_f("vanguard", String(setting.name), Number(setting.value)))
+        add(_f("vanguard", string(setting.name), number(setting.value)))
     for setting in sc.ranges:
-        add(_f("range", String(setting.name), Number(setting.value)))
+        add(_f("range", string(setting.name), number(setting.value)))
     for setting in sc.life:
-        add(_f("life_given", String(setting.name), Number(setting.value)))
+        add(_f("life_given", string(setting.name), number(setting.value)))
     # what the file leaves out: kb/variants.lp derives the spec's defaults
     if sc.game is None:
-        add(_f("unwritten", _const("game")))
+        add(_f("unwritten", const("game")))
     if not sc.active:
-        add(_f("unwritten", _const("active")))
+        add(_f("unwritten", const("active")))
     if not sc.starting:
-        add(_f("unwritten", _const("starting")))
+        add(_f("unwritten", const("starting")))
 
     # objects
     for obj in sc.objects:
-        o = String(obj.name)
+        o = string(obj.name)
         add(_f("object", o))
-        add(_f("controls", String(obj.controller), o))
-        add(_f("card_type", o, _const(obj.card_type)))
+        add(_f("controls", string(obj.controller), o))
+        add(_f("card_type", o, const(obj.card_type)))
         for attribute in ("power", "toughness", "loyalty", "defense"):
             value = getattr(obj, attribute)
             if value is not None:
-                add(_f(attribute, o, Number(value)))
+                add(_f(attribute, o, number(value)))
         if obj.protector is not None:
-            add(_f("protects", String(obj.protector), o))
+            add(_f("protects", string(obj.protector), o))
         walk = 0
         for ability in obj.abilities:
             if ability.name == "land_type":
-                add(_f("land_type", o, String(ability.args[0])))
+                add(_f("land_type", o, string(ability.args[0])))
             elif ability.name in ("color", "protection", "hexproof_from"):
-                add(_f(ability.name, o, _const(ability.args[0])))
+                add(_f(ability.name, o, const(ability.args[0])))
             elif ability.name == "cant_attack_player":
-                add(_f("cant_attack_player", o, String(ability.args[0])))
+                add(_f("cant_attack_player", o, string(ability.args[0])))
             elif ability.name == "toxic":
-                add(_f("toxic", o, Number(int(ability.args[0]))))
+                add(_f("toxic", o, number(int(ability.args[0]))))
             elif ability.name == "min_blockers":
-                add(_f("min_blockers", o, Number(int(ability.args[0]))))
+                add(_f("min_blockers", o, number(int(ability.args[0]))))
             elif ability.name == "damage_given":
-                add(_f("damage_given", o, Number(int(ability.args[0]))))
+                add(_f("damage_given", o, number(int(ability.args[0]))))
             elif ability.name == "counters_given":
                 kind, count = ability.args
-                add(_f("counters_given", o, _const(kind), Number(int(count))))
+                add(_f("counters_given", o, const(kind), number(int(count))))
             elif ability.name == "landwalk":
                 walk += 1
-                add(_f("landwalk", o, Number(walk)))
+                add(_f("landwalk", o, number(walk)))
                 for required in ability.args:
-                    add(_f("landwalk_requires", o, Number(walk), String(required)))
+                    add(_f("landwalk_requires", o, number(walk), string(required)))
             else:
-                add(_f("has", o, _const(ability.name)))
+                add(_f("has", o, const(ability.name)))
     if sc.max_attackers is not None:
-        add(_f("max_attackers", Number(sc.max_attackers.count)))
+        add(_f("max_attackers", number(sc.max_attackers.count)))
 
     # players in full (spec section 8)
     for setting in sc.poison:
-        add(_f("poison_given", String(setting.name), Number(setting.value)))
+        add(_f("poison_given", string(setting.name), number(setting.value)))
     for given in sc.commander_damage:
         add(
             _f(
                 "commander_damage_given",
-                String(given.player),
-                String(given.commander),
-                Number(given.amount),
+                string(given.player),
+                string(given.commander),
+                number(given.amount),
             )
         )
     for ability in sc.player_abilities:
         if ability.ability == "protection":
-            add(_f("protection", String(ability.player), _const(ability.color)))
+            add(_f("protection", string(ability.player), const(ability.color)))
         else:
-            add(_f("player_has", String(ability.player), _const(ability.ability)))
+            add(_f("player_has", string(ability.player), const(ability.ability)))
     for control in sc.player_controls:
-        add(_f("controls_player", String(control.controller), String(control.controlled)))
+        add(_f("controls_player", string(control.controller), string(control.controlled)))
     if sc.priority:
-        add(_f("priority", String(sc.priority)))
+        add(_f("priority", string(sc.priority)))
     for pos, item in enumerate(sc.stack, start=1):
-        add(_f("stack_item", Number(pos), String(item.name), String(item.controller)))
+        add(_f("stack_item", number(pos), string(item.name), string(item.controller)))
     for setting in sc.lands_played:
-        add(_f("lands_played", String(setting.name), Number(setting.value)))
+        add(_f("lands_played", string(setting.name), number(setting.value)))
     for setting in sc.loyalty_used:
-        add(_f("loyalty_activated", String(setting.name)))
+        add(_f("loyalty_activated", string(setting.name)))
 
     # declarations
     for choice in sc.defending_choices:
-        add(_f("chooses_defending", String(choice.player), String(choice.defender)))
+        add(_f("chooses_defending", string(choice.player), string(choice.defender)))
     for attack in sc.attacks:
-        add(_f("declared_attack", String(attack.attacker), String(attack.target)))
+        add(_f("declared_attack", string(attack.attacker), string(attack.target)))
     for band in sc.bands:
         for member in band.members:
-            add(_f("band", Number(band.index), String(member)))
+            add(_f("band", number(band.index), string(member)))
     for block in sc.blocks:
-        add(_f("declared_block", String(block.blocker), String(block.attacker)))
+        add(_f("declared_block", string(block.blocker), string(block.attacker)))
     for play in sc.plays:
-        k = Number(play.index)
-        add(_f("play", k, String(play.player), _const(play.kind)))
+        k = number(play.index)
+        add(_f("play", k, string(play.player), const(play.kind)))
         if play.kind == "concede":
-            add(_f("play_other", k, String(play.other)))
+            add(_f("play_other", k, string(play.other)))
             continue
-        add(_f("play_name", k, String(play.name)))
+        add(_f("play_name", k, string(play.name)))
         if play.kind == "cast":
-            add(_f("spell_type", k, _const(play.spell_type)))
-            add(_f("spell", String(play.name)))
+            add(_f("spell_type", k, const(play.spell_type)))
+            add(_f("spell", string(play.name)))
             for color in play.colors:
-                add(_f("color", String(play.name), _const(color)))
+                add(_f("color", string(play.name), const(color)))
             if play.flash:
                 add(_f("play_flash", k))
         if play.speed is not None:
-            add(_f("play_speed", k, _const(play.speed)))
+            add(_f("play_speed", k, const(play.speed)))
         for target in play.targets:
-            add(_f("play_target", k, String(target.name)))
+            add(_f("play_target", k, string(target.name)))
     for k, block in enumerate(sc.blocks, start=1):
-        add(_f("declared_block_order", String(block.blocker), String(block.attacker), Number(k)))
+        add(_f("declared_block_order", string(block.blocker), string(block.attacker), number(k)))
     for assignment in sc.assignments:
         for recipient, amount, _ in assignment.amounts:
             add(
                 _f(
                     "declared_assignment",
-                    String(assignment.creature),
-                    String(recipient),
-                    Number(amount),
+                    string(assignment.creature),
+                    string(recipient),
+                    number(amount),
                 )
             )
 
     # events
     for event in sc.events:
-        i = Number(event.index)
+        i = number(event.index)
         add(_f("event", i, _event_term(event)))
         if event.source is not None:
-            add(_f("event_source", i, String(event.source)))
+            add(_f("event_source", i, string(event.source)))
         for j, item in enumerate(event.items, start=1):
-            add(_f("choice_item", i, Number(j), String(item)))
+            add(_f("choice_item", i, number(j), string(item)))
         if event.in_order:
             add(_f("choice_in_order", i))
         if event.hidden:
             add(_f("choice_hidden", i))
     for trigger in sc.triggers:
-        add(_f("trigger", String(trigger.name), String(trigger.controller)))
+        add(_f("trigger", string(trigger.name), string(trigger.controller)))
 
     # questions
     asked = [_f("asked", question_symbol(question)) for question in sc.questions]
