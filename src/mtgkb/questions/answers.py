@@ -132,6 +132,7 @@ def _grounding(query: str, scenario, facts, session: Session) -> tuple[Grounding
 # asked/1 atoms.
 SINGLE_MODEL_QUERIES = registry.SINGLE_MODEL_QUERIES
 COUNTED_BY = registry.COUNTED_BY
+COUNTING_QUERIES = frozenset(COUNTED_BY.values())
 
 
 def ahead_key(scenario, query: str, facts) -> tuple:
@@ -180,7 +181,13 @@ def solve_single(
 def _solve_single(query: str, scenario, facts, limits: Limits, session: Session):
     grounding, on = _grounding(query, scenario, facts, session)
     result = grounding.solve(query, max_models=1, timeout=limits.timeout, true=on)
-    return Shown(sorted(result.models[0]) if result.models else [])
+    if not result.models:
+        return Shown([])
+    # an answer's model is read in one order (sorted); the counting forms are
+    # read as a set (mtgkb.engine.classes), and sorting thousands of them is
+    # a call into clingo for each comparison
+    counting = query in COUNTING_QUERIES
+    return Shown(result.models[0] if counting else sorted(result.models[0]))
 
 
 def _all_models(
