@@ -129,6 +129,22 @@ class _TallyObserver:
         self.rules += 1
 
 
+def in_fresh_process(ctx, module_args: list[str], what: str):
+    """What `python -m MODULE ARGS...` prints as JSON, run in a fresh process
+    from the checkout with the bench's environment (a floor measured apart
+    from the bench's own imports); `what` names it if it fails."""
+    measured = subprocess.run(
+        [sys.executable, "-m", *module_args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=ctx.env,
+    )
+    if measured.returncode != 0:
+        raise RuntimeError(f"{what} did not run: {measured.stderr.strip()}")
+    return json.loads(measured.stdout)
+
+
 def _against(value: float, bound: float, what: str) -> str:
     """How a floor stands against the target `bound` of `what`."""
     if value > bound:
@@ -198,16 +214,7 @@ def bench_floors(ctx, cold_file, game_file, targets: dict) -> None:
     )
     game = [sys.executable, "-c", PARSER_SCRIPT, str(game_file)]
     game_parse = min(r.seconds for r in ctx.versus_floor(game, repeat)) / ctx.floor()
-    measured = subprocess.run(
-        [sys.executable, "-m", "bench.floors", str(max(5, ctx.repeat))],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=ctx.env,
-    )
-    if measured.returncode != 0:
-        raise RuntimeError(f"the grounding floors did not run: {measured.stderr.strip()}")
-    got = json.loads(measured.stdout)
+    got = in_fresh_process(ctx, ["bench.floors", str(max(5, ctx.repeat))], "the grounding floors")
     statements, bare, again = got["request_statements"], got["request"], got["request_again"]
     ctx.report.add(
         "floors",

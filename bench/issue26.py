@@ -178,18 +178,10 @@ def chunk_seconds(paths: list[str], repeat: int) -> dict[str, float]:
 def _floors(ctx: Context, paths: dict[str, Path], repeat: int) -> dict[str, dict]:
     """Each file's floors / the floor: Lark's parse in a fresh process and
     gringo's grounding of its groundings (best of `repeat`)."""
-    from .floors import PARSER_SCRIPT
+    from .floors import PARSER_SCRIPT, in_fresh_process
 
-    measured = subprocess.run(
-        [sys.executable, "-m", "bench.issue26", str(repeat), *(str(p) for p in paths.values())],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=ctx.env,
-    )
-    if measured.returncode != 0:
-        raise RuntimeError(f"the grounding floors did not run: {measured.stderr.strip()}")
-    ground = json.loads(measured.stdout)
+    module = ["bench.issue26", str(repeat), *(str(p) for p in paths.values())]
+    ground = in_fresh_process(ctx, module, "the grounding floors")
     out = {}
     for name, path in paths.items():
         parse = [sys.executable, "-c", PARSER_SCRIPT, str(path)]
@@ -204,16 +196,10 @@ def _floors(ctx: Context, paths: dict[str, Path], repeat: int) -> dict[str, dict
 
 def _chunk_floors(ctx: Context, paths: list[str], repeat: int) -> dict:
     """chunk_seconds of `paths` in a fresh process, each / the floor."""
-    measured = subprocess.run(
-        [sys.executable, "-m", "bench.issue26", "--chunk", str(repeat), *paths],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=ctx.env,
-    )
-    if measured.returncode != 0:
-        raise RuntimeError(f"the chunk floors did not run: {measured.stderr.strip()}")
-    seconds = json.loads(measured.stdout)
+    from .floors import in_fresh_process
+
+    module = ["bench.issue26", "--chunk", str(repeat), *paths]
+    seconds = in_fresh_process(ctx, module, "the chunk floors")
     floor = ctx.floor()
     return {**seconds, "ground": seconds["ground"] / floor, "parse": seconds["parse"] / floor}
 

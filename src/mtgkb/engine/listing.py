@@ -392,16 +392,12 @@ def first_models(
 ) -> list[list[clingo.Symbol]]:
     """The first `count` (optimal) models of `ctl` in the canonical order,
     with the externals as assigned; the solve configuration is restored."""
-    config = ctl.configuration.solve
-    models, opt_mode = config.models, config.opt_mode
-    try:
+    with _solve_configuration_kept(ctl):
         bound = _optimum(ctl, end, stop)
         if bound is not None:
-            config.opt_mode = "enum," + ",".join(str(c) for c in bound)
+            ctl.configuration.solve.opt_mode = "enum," + ",".join(str(c) for c in bound)
         search = OrderedSearch(ctl, canonical, end=end, stop=stop)
         return search.first(count, budget)
-    finally:
-        config.models, config.opt_mode = models, opt_mode
 
 
 def first_or_every(
@@ -419,13 +415,20 @@ def first_or_every(
     `count` > 0. One enumeration then both lists and tells whether the
     listing is every model, where a first enumeration in clasp's order only
     to tell that read the same models twice."""
-    config = ctl.configuration.solve
-    models, opt_mode = config.models, config.opt_mode
-    try:
+    with _solve_configuration_kept(ctl):
         if _optimum(ctl, end, stop) is not None:
             return None
         search = OrderedSearch(ctl, canonical, end=end, stop=stop)
         return search.first(count, budget), search.every
+
+
+@contextmanager
+def _solve_configuration_kept(ctl: clingo.Control) -> Iterator[None]:
+    """The solve configuration's models and optimisation mode, restored after."""
+    config = ctl.configuration.solve
+    models, opt_mode = config.models, config.opt_mode
+    try:
+        yield
     finally:
         config.models, config.opt_mode = models, opt_mode
 
