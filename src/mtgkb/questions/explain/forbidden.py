@@ -4,7 +4,6 @@ of "the play, and none of its violations holds"."""
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -24,7 +23,7 @@ from mtgkb.engine.cores import (
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
 from mtgkb.questions.explain.graph import Graph, own_rule
 from mtgkb.questions.explain.text import describe
-from mtgkb.questions.explain.trace import GRAPH_HEADS, term_name, term_of
+from mtgkb.questions.explain.trace import GRAPH_HEADS, GRAPH_NAME, term_name, term_of
 from mtgkb.questions.symbols import names_in
 from mtgkb.rulebase.citations import load as load_program
 from mtgkb.rulebase.control import new_control
@@ -41,10 +40,6 @@ def _head_name(node: cast.AST) -> str | None:
         return None
     term = term_of(head.atom)
     return getattr(term, "name", None) if term is not None else None
-
-
-#: A name of the explanation graph in a statement's text.
-GRAPH_NAME = re.compile(r"(?<![A-Za-z0-9_'])(because|rests_on)(?![A-Za-z0-9_'])")
 
 
 def _graph_rule(node: cast.AST) -> bool:

@@ -45,8 +45,11 @@ WANTED = "explain_wanted"
 META = GRAPH_HEADS | {"cites", "explain_root", "message", WANTED}
 
 
-#: A graph atom in the text of a statement.
-GRAPH_TEXT = re.compile(r"(?<![A-Za-z0-9_'])(because|rests_on)\(")
+#: A name of the explanation graph in the text of a statement (not inside
+#: a longer name), and a graph atom (the name, then its arguments).
+_GRAPH_NAMES = r"(?<![A-Za-z0-9_'])(" + "|".join(sorted(GRAPH_HEADS)) + ")"
+GRAPH_NAME = re.compile(_GRAPH_NAMES + r"(?![A-Za-z0-9_'])")
+GRAPH_TEXT = re.compile(_GRAPH_NAMES + r"\(")
 #: How the text of a rule without a twin may begin: a constraint, a choice,
 #: a negated head (clingo prints a rule as `Head :- Body.`, a fact as `Head.`).
 NO_TWIN_TEXT = ("#false", "{", "not ")
