@@ -51,15 +51,14 @@ def load_analysis(
     return load_checked(path, lambda data: _sound(data, key, source, query_texts))
 
 
+def _is_named(p) -> bool:
+    """A (name, arity, _) triple: how every pattern begins."""
+    return type(p) is tuple and len(p) == 3 and type(p[0]) is str and type(p[1]) is int
+
+
 def _is_pattern(p) -> bool:
     """A [name, arity, first] pattern (or the unknown atom)."""
-    return p == UNKNOWN or (
-        type(p) is tuple
-        and len(p) == 3
-        and type(p[0]) is str
-        and type(p[1]) is int
-        and (p[2] is None or type(p[2]) is str)
-    )
+    return p == UNKNOWN or (_is_named(p) and (p[2] is None or type(p[2]) is str))
 
 
 def _are_fixed(patterns: set) -> bool:
@@ -70,13 +69,7 @@ def _are_fixed(patterns: set) -> bool:
     for p in patterns:
         if p == UNKNOWN:
             continue
-        if not (
-            type(p) is tuple
-            and len(p) == 3
-            and type(p[0]) is str
-            and type(p[1]) is int
-            and type(p[2]) is tuple
-        ):
+        if not (_is_named(p) and type(p[2]) is tuple):
             return False
         arguments.update(p[2])
     return all(
