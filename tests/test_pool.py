@@ -55,6 +55,15 @@ def _pid() -> int:
     return os.getpid()
 
 
+_KEPT: list[bytearray] = []  # what a worker's tasks keep, as its caches do
+
+
+def _keep(megabytes: int) -> int:
+    """Keep `megabytes` in the worker (touched, so they are resident); its pid."""
+    _KEPT.append(bytearray(b"x" * (megabytes << 20)))
+    return os.getpid()
+
+
 def _boom() -> None:
     raise ValueError("broken on purpose")
 
@@ -114,6 +123,22 @@ def test_a_worker_is_recycled_after_max_tasks():
     with pool.Pool(1, max_tasks=3) as workers:
         pids = [workers.call(_pid) for _ in range(7)]
         assert len(set(pids)) == 3  # 3 + 3 + 1
+        assert workers.stats()["recycled"] == 2
+
+
+def test_a_worker_keeps_what_its_first_task_warmed_up_and_is_recycled_past_it():
+    """A batch's first chunk warms its worker up once (50 to 60 MB: the rule
+    base rewritten for the chunk); recycling it for that would pay it again
+    on every chunk. Growth is counted from the first task on, and a warm-up
+    past `max_warm_up` still recycles."""
+    with pool.Pool(1, max_growth=32 << 20, max_warm_up=128 << 20) as workers:
+        warmed = workers.call(_keep, 64)  # above max_growth, within max_warm_up
+        assert workers.call(_keep, 8) == warmed  # kept: 8 MB since its first task
+        assert workers.call(_keep, 8) == warmed
+        assert workers.stats()["recycled"] == 0
+        assert workers.call(_keep, 40) == warmed  # 56 MB since its first task: recycled after
+        assert workers.stats()["recycled"] == 1
+        assert workers.call(_keep, 160) != warmed  # a warm-up past max_warm_up
         assert workers.stats()["recycled"] == 2
 
 

@@ -7,8 +7,13 @@ answers are therefore computed in a worker process forked from the caller
 already read: the worker's loop holds it and gives it to the tasks that ask
 for it); the caller itself makes no symbol of any scenario. A worker is recycled (ended,
 and a fresh one forked on the next call) when its resident memory has grown
-by more than `max_growth` since it started, after `max_tasks` tasks, when a
-task runs out of its time or its memory bound, or when it dies.
+by more than `max_growth` since its first task, after `max_tasks` tasks, when a
+task runs out of its time or its memory bound, or when it dies. A worker's
+first task also warms it up once (the rule base rewritten for a chunk of
+scenarios, the programs it reads, the parser's tables: 50 to 60 MB for a
+chunk of 32 files, and nothing more on the next chunks), so that growth is
+not counted against it unless it passes `max_warm_up`: a worker recycled for
+its warm-up would pay it again on every task.
 
 Each task gets its own memory bound: before the task, the worker's address
 space is bounded to what it maps then plus `memory` bytes (the default is
@@ -42,8 +47,11 @@ from mtgkb.running.deadline import DeadlineExceeded, WorkerLost
 if TYPE_CHECKING:
     from mtgkb.engine.state import Engine
 
-#: Recycle a worker whose resident memory grew by more than this (bytes).
+#: Recycle a worker whose resident memory grew by more than this (bytes)
+#: since its first task.
 MAX_GROWTH = 48 << 20
+#: Recycle a worker whose first task grew it by more than this (bytes).
+MAX_WARM_UP = 4 * MAX_GROWTH
 #: Recycle a worker after this many tasks.
 MAX_TASKS = 2000
 #: How long past a task's time-out the worker may take to report it itself
@@ -213,6 +221,7 @@ class Worker:
     requests: int  # we write tasks here
     answers: int  # and read the replies here
     started_rss: int = 0
+    warmed_rss: int | None = None  # after its first task
     rss: int = 0
     tasks: int = 0
     born: float = field(default_factory=time.monotonic)
@@ -223,7 +232,14 @@ class Worker:
 
     @property
     def growth(self) -> int:
-        return max(0, self.rss - self.started_rss)
+        """Bytes grown since the first task (since it started, before one)."""
+        since = self.started_rss if self.warmed_rss is None else self.warmed_rss
+        return max(0, self.rss - since)
+
+    @property
+    def warm_up(self) -> int:
+        """Bytes its first task grew it by (0 before one)."""
+        return 0 if self.warmed_rss is None else max(0, self.warmed_rss - self.started_rss)
 
     def close(self) -> None:
         """End the worker now and reap it (its pipe ends leave its pool's)."""
@@ -360,8 +376,8 @@ def _forget_in_child(reference: weakref.ref) -> None:
 class Pool:
     """Up to `size` worker processes; `call` runs one task in an idle one.
 
-    Thread-safe: a call waits for an idle worker. `max_growth` (bytes) and
-    `max_tasks` say when a worker is recycled; `memory` is each task's
+    Thread-safe: a call waits for an idle worker. `max_growth` and
+    `max_warm_up` (bytes) and `max_tasks` say when a worker is recycled; `memory` is each task's
     memory bound in bytes (None: deadline.py's default, 0: none). `engine`
     (mtgkb.engine.state.Engine; by default one made when the first worker
     starts) is read in this process before each fork, and the workers
@@ -374,6 +390,7 @@ class Pool:
         *,
         max_growth: int = MAX_GROWTH,
         max_tasks: int = MAX_TASKS,
+        max_warm_up: int = MAX_WARM_UP,
         memory: int | None = None,
         engine: Engine | None = None,
     ) -> None:
@@ -385,6 +402,7 @@ class Pool:
         self._ends: set[int] = set()
         self.max_growth = max_growth
         self.max_tasks = max_tasks
+        self.max_warm_up = max_warm_up
         self.memory = memory
         self.recycled = 0  # workers ended because they grew, aged or failed
         self.started = 0
@@ -473,7 +491,11 @@ class Pool:
             self._idle, self._busy, self._owner = [], 0, os.getpid()
 
     def _worn(self, worker: Worker) -> bool:
-        return worker.tasks >= self.max_tasks or worker.growth > self.max_growth
+        return (
+            worker.tasks >= self.max_tasks
+            or worker.growth > self.max_growth
+            or worker.warm_up > self.max_warm_up
+        )
 
     # ---- tasks
 
@@ -524,6 +546,8 @@ class Pool:
                 raise WorkerLost(f"the work ended without an answer ({ending(status)})") from err
             worker.tasks += 1
             worker.rss = rss
+            if worker.warmed_rss is None:
+                worker.warmed_rss = rss
             if not ok and isinstance(value, WorkerLost):
                 raise value
             if not self._worn(worker):
