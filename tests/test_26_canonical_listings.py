@@ -223,3 +223,56 @@ def test_26_509_1a_a_listing_clasp_did_not_find_in_order_is_still_the_start(monk
                 whole["assignments"][:cut],
             )
     assert walked  # (some listings were not found in order: the walk made them)
+
+
+def _enumerations(monkeypatch) -> list[tuple[bool, bool]]:
+    """(projected, proven) of each enumeration the listings try."""
+    from mtgkb.engine import listing
+
+    tried: list[tuple[bool, bool]] = []
+    enumerated = listing.OrderedSearch._enumerated
+
+    def counted(search, count, budget, projected=True):
+        proven = enumerated(search, count, budget, projected)
+        tried.append((projected, proven is not None))
+        return proven
+
+    monkeypatch.setattr(listing.OrderedSearch, "_enumerated", counted)
+    return tried
+
+
+def test_26_509_1a_each_block_shows_its_own_atoms_so_answer_sets_prove_the_listing(
+    monkeypatch,
+):
+    """509.1a: every block declaration shows all of its blocks, so clasp's
+    answer sets are the models: the first five are enumerated and proven
+    without clasp's projection, and never again with it."""
+    tried = _enumerations(monkeypatch)
+    (answer,) = answer_text(BLOCKS, "blocks.mtg", LIMITS).output["answers"]
+    _check("blocks.mtg", {"answers": [answer]})
+    assert tried == [(False, True)]
+
+
+def test_26_805_10d_hidden_teammates_blocks_prove_the_listing_projected(monkeypatch):
+    """805.10d: under shared team turns `ask blocks for Alex` shows Alex's part
+    of the team's declaration, not Kim's: one part is many answer sets, so
+    the listing made of answer sets is not proven and the projected one is
+    listed; every cut listing is the start of the whole one, each part once."""
+    text = (
+        "game: two-headed-giant\nplayers: Rob, Ann, Alex, Kim\nteam T1: Rob, Ann\n"
+        "team T2: Alex, Kim\nactive: Rob\noption: shared-team-turns\n"
+        'Rob controls creature "A1" 2/2\nRob controls creature "A2" 2/2\n'
+        'Alex controls creature "B1" 2/2\nAlex controls creature "B2" 2/2\n'
+        'Kim controls creature "K1" 2/2\nKim controls creature "K2" 2/2\n'
+        '"A1" attacks Alex\n"A2" attacks Alex\nask blocks for Alex\n'
+    )
+    (whole,) = answer_text(text, "whole.mtg", Limits(max_models=0)).output["answers"]
+    parts = whole["assignments"]
+    assert whole["count"] == len(parts) == 3**2 and "805.10d" in whole["rules"]
+    assert len({tuple(sorted(p.items())) for p in parts}) == len(parts)
+    tried = _enumerations(monkeypatch)
+    for cut in (1, 2, 3):
+        (part,) = answer_text(text, "cut.mtg", Limits(max_models=cut)).output["answers"]
+        assert (part["count"], part["assignments"]) == (whole["count"], parts[:cut])
+    assert (False, False) in tried and (True, True) in tried
+    assert (False, True) not in tried
