@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 
+import clingo
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -354,3 +355,28 @@ def test_506_2a_an_open_defending_choice_falls_back_and_stays_exact():
         count_space(derived.models[0], "attacks")
     answer = _answer(text)
     assert (answer["count"], answer["complete"]) == (7, True)
+
+
+def test_509_1a_forms_read_alike_from_one_text_or_each_symbol():
+    """509.1a: the forms are read from the text of all of them at once, or
+    from each one's own text when some symbol has a term inside an argument
+    (which that text is not read in): the same space either way, names with
+    commas, parentheses and quotes kept whole."""
+    from mtgkb.engine.classes import read_space
+
+    texts = [
+        'decl_chooser(blocks,"B, (1)","P1")',
+        'decl_option(blocks,"B, (1)","A \\"x\\"")',
+        'decl_option(blocks,"B, (1)","A2")',
+        'decl_capacity(blocks,"B, (1)",2)',
+        'decl_min_takers(blocks,"A2","P1",2)',
+        'decl_chooser(attacks,"C","P0")',
+        '"decl_open(blocks)"',
+    ]
+    flat = [clingo.parse_term(t) for t in texts]
+    nested = [*flat, clingo.parse_term("other(f(1))")]
+    space = read_space(flat, "blocks")
+    assert vars(space) == vars(read_space(nested, "blocks"))
+    assert space.options == {'"B, (1)"': ['"A \\"x\\""', '"A2"']}
+    assert (space.capacity, space.min_takers) == ({'"B, (1)"': 2}, {('"A2"', '"P1"'): 2})
+    assert space.unsupported == []

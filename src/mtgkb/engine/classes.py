@@ -82,6 +82,13 @@ class Space:
 
 #: An argument of a form: a string (with its escapes) or a plain term.
 ARGUMENT = re.compile(r'"(?:[^"\\]|\\.)*"|[^,()"]+')
+_STRING = r'"(?:[^"\\]|\\.)*"'
+_ONE = rf'(?>{_STRING}|[^,()"]+)'
+_FLAT = rf"(?>[a-z_]\w*\({_ONE}(?:,{_ONE})*\)|{_ONE})"
+#: The text clingo writes for a tuple of symbols each a string, a plain term,
+#: or a function whose arguments are strings and plain terms (no term inside
+#: an argument).
+FLAT_TUPLE = re.compile(rf"\((?:{_FLAT}(?:,{_FLAT})*,?)?\)")
 
 #: The forms, each with the positions of its numbers.
 NUMBERS: dict[str, frozenset[int]] = {
@@ -102,20 +109,11 @@ def read_space(symbols: Iterable[clingo.Symbol], space: str) -> Space:
     """The forms of `space` among the shown `symbols`."""
     found = Space()
     rows: dict[str, list[tuple]] = {}
-    head = f"({space},"
-    for symbol in symbols:
-        # read from the symbol's text (one call into clingo per atom, not one per
-        # argument); the names stay as clingo writes them
-        text = str(symbol)
-        name, paren, rest = text.partition("(")
+    for name, rest in _forms(list(symbols), space):
         numbers = NUMBERS.get(name)
-        if numbers is None or not paren:
+        if numbers is None:
             continue
-        if not text.startswith(head, len(name)):
-            if rest == f"{space})":
-                rows.setdefault(name, []).append(())
-            continue
-        args = ARGUMENT.findall(text, len(name) + len(head), len(text) - 1)
+        args = ARGUMENT.findall(rest)
         if numbers:
             args = [int(a) if i in numbers else a for i, a in enumerate(args, start=1)]
         rows.setdefault(name, []).append(tuple(args))
@@ -145,6 +143,33 @@ def read_space(symbols: Iterable[clingo.Symbol], space: str) -> Space:
         if x not in found.choosers:
             found.unsupported.append(f"{x} has options but is no chooser")
         found.options[x] = sorted(set(found.options[x]))
+    return found
+
+
+def _forms(symbols: list[clingo.Symbol], space: str) -> list[tuple[str, str]]:
+    """Each function `name(space, A...)` among `symbols`: its name and the
+    text of its arguments after `space` (the names stay as clingo writes
+    them). Read from the text of one tuple of all the symbols, two calls
+    into clingo, where the text of each symbol was one call per symbol (the
+    6,925 forms of the 2 x 100 blocks: read_space 0.04 s -> 0.03 s CPU); from
+    each symbol's own text when some symbol has a term inside an argument."""
+    text = str(clingo.Function("", symbols))
+    if FLAT_TUPLE.fullmatch(text):
+        # (every symbol flat: a form starts after the tuple's "(" or a ","
+        # outside strings, and strings are read whole, never inside)
+        form = rf"{_STRING}|(?<=[(,])([a-z_]\w*)\({re.escape(space)}((?:,{_ONE})*)\)"
+        return [(name, rest) for name, rest in re.findall(form, text) if name]
+    found = []
+    head = f"({space},"
+    for symbol in symbols:
+        text = str(symbol)
+        name, paren, rest = text.partition("(")
+        if not paren:
+            continue
+        if text.startswith(head, len(name)):
+            found.append((name, text[len(name) + len(head) - 1 : -1]))
+        elif rest == f"{space})":
+            found.append((name, ""))
     return found
 
 
