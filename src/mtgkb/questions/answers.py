@@ -325,12 +325,14 @@ def _declarations(
         choosers = {question.get("defender")}
     canonical = listing_order.declarations(scenario, pred, choosers)
     result = _all_models(query, scenario, facts, limits, session, max(limit, 1), canonical)
-    assignments = [one_each(values(model, pred, 2)) for model in result.models[:limit]]
+    # (the listed models share most atoms: each read into Python once)
+    read = Decoder()
+    assignments = [one_each(read.values(model, pred, 2)) for model in result.models[:limit]]
     body = {"count": result.count, "complete": result.complete, "assignments": assignments}
     if not result.complete:
         # never a lower bound presented as a count: say why it is one
         body["reason"] = _words.text("label", "count_lower_bound", limits.lang)
-    return body, _cites_of(result), result
+    return body, read.cited_rules(result.models), result
 
 
 def one_each(pairs) -> dict:
