@@ -9,6 +9,7 @@ from helpers import CONFORMANCE, needs_shared
 
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.facts import facts_text, scenario_facts
+from mtgkb.language.grammar_build import GRAMMAR, load_tables
 from mtgkb.language.parser import grammar, parse_file, parse_text
 from mtgkb.rulebase.location import rule_files
 
@@ -26,6 +27,33 @@ def parse(text):
 def test_grammar_is_built_once_per_process():
     assert grammar() is grammar()
     assert grammar().options.parser == "lalr"
+
+
+def test_each_state_lexes_as_lark_s_own_contextual_lexer_would_802_4a():
+    # The loaded parser makes a state's lexer when the parser first reaches
+    # it (mtgkb.language.grammar_build.LazyContextualLexer): each is Lark's,
+    # same terminals in the same order, and a file reaches few of them.
+    from lark.lexer import ContextualLexer
+
+    loaded = load_tables(GRAMMAR.read_text(encoding="utf-8"))
+    states = {i: list(t) for i, t in loaded.parser.parser._parse_table.states.items()}
+    stock = ContextualLexer(loaded.lexer_conf, states)
+    lazy = loaded.parser.lexer
+    loaded.parse(THREE + '"Bear" attacks Rob\nask can "Bear" attack Alex\n')
+    assert 0 < len(lazy.lexers) < len(states) / 4
+    for state, lexer in stock.lexers.items():
+        made = lazy.lexers[state]
+        assert [t.name for t in made.terminals] == [t.name for t in lexer.terminals], state
+        assert (made.ignore_types, made.newline_types) == (lexer.ignore_types, lexer.newline_types)
+    assert len(lazy.lexers) == len(states)
+    assert [t.name for t in lazy.root_lexer.terminals] == [
+        t.name for t in stock.root_lexer.terminals
+    ]
+    # the play of `ask can` (802.4a) is read as the declaration it names
+    (question,) = parse(
+        THREE + 'Rob controls creature "Bear" 2/2\nask can "Bear" attack Alex\n'
+    ).questions
+    assert question.kind == "can"
 
 
 # -------------------- 1. setup

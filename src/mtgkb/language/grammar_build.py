@@ -18,12 +18,13 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from copy import copy
 from pathlib import Path
 
 import lark
 from lark import Lark
 from lark.grammar import Rule
-from lark.lexer import TerminalDef
+from lark.lexer import ContextualLexer, TerminalDef
 
 HERE = Path(__file__).resolve().parent
 GRAMMAR = HERE / "grammar.lark"
@@ -100,9 +101,52 @@ def load_tables(text: str, path: Path = TABLES) -> Lark | None:
             or shipped.get("lark_version") != lark.__version__
         ):
             return None
-        return Lark._load_from_dict(shipped["data"], shipped["memo"])
+        return Lark._load_from_dict(
+            shipped["data"], shipped["memo"], _plugins={"ContextualLexer": LazyContextualLexer}
+        )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+class LazyContextualLexer(ContextualLexer):
+    """Lark's contextual lexer, whose lexer for a state of the parser (one
+    for each set of terminals a state accepts: 143 of them for 493 states) is
+    made the first time the parser is in that state: a file reaches a few
+    dozen of them, and making them all cost a fresh process about 4 ms. Each
+    is the one Lark would have made (the same terminals, conf and ignored
+    terminals; the scanner of each is made on first use in both). Loading
+    the shipped tables skips Lark's validation of the terminals, so there is
+    no comparator of terminals to pass on."""
+
+    def __init__(self, conf, states, always_accept=()) -> None:
+        trad_conf = copy(conf)
+        trad_conf.terminals = list(conf.terminals)
+        self.lexers = _LexersByState(self, trad_conf, states, always_accept)
+        trad_conf.skip_validation = True  # (as Lark: the terminals are not checked again)
+        self.root_lexer = self.BasicLexer(trad_conf, None)
+
+
+class _LexersByState(dict):
+    """State -> its lexer (ContextualLexer.lexers), each made when first asked
+    for, shared by the states that accept the same terminals."""
+
+    def __init__(self, owner: ContextualLexer, conf, states, always_accept) -> None:
+        super().__init__()
+        self.owner, self.conf, self.states = owner, copy(conf), states
+        self.always = set(conf.ignore) | set(always_accept)
+        self.by_terminals: dict = {}
+
+    def __missing__(self, state):
+        accepts = self.states[state]
+        key = frozenset(accepts)
+        lexer = self.by_terminals.get(key)
+        if lexer is None:
+            named = self.conf.terminals_by_name
+            lexer_conf = copy(self.conf)
+            lexer_conf.terminals = [named[n] for n in set(accepts) | self.always if n in named]
+            lexer = self.by_terminals[key] = self.owner.BasicLexer(lexer_conf, None)
+        self[state] = lexer
+        return lexer
 
 
 def main(argv: list[str] | None = None) -> int:
