@@ -29,6 +29,24 @@ def test_grammar_is_built_once_per_process():
     assert grammar().options.parser == "lalr"
 
 
+def test_blanks_and_words_are_the_characters_the_spec_names():
+    # WS and WORD are written for a cheap compile (grammar.lark): they find
+    # what the plain classes find in texts of every character of the BMP:
+    # each after a letter and each twice (NUL is neither)
+    import re
+
+    terminals = {t.name: re.compile(t.pattern.to_regexp()) for t in grammar().terminals}
+    plain = {
+        "WS": re.compile("[ \\t\\f\\r\\v\\u00a0\\u2000-\\u200b\\u202f\\u205f\\u3000\\ufeff]+"),
+        "WORD": re.compile("(?i:[^\\W\\d][\\w'\u2019-]*)"),
+    }
+    every = "".join(map(chr, range(0x10000)))
+    for name, expected in plain.items():
+        text = "".join(f"a{c}\0{c}{c}\0" for c in every)
+        found = [m.span() for m in terminals[name].finditer(text)]
+        assert found == [m.span() for m in expected.finditer(text)], name
+
+
 def test_each_state_lexes_as_lark_s_own_contextual_lexer_would_802_4a():
     # The loaded parser makes a state's lexer when the parser first reaches
     # it (mtgkb.language.grammar_build.LazyContextualLexer): each is Lark's,
