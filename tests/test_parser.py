@@ -29,6 +29,32 @@ def test_grammar_is_built_once_per_process():
     assert grammar().options.parser == "lalr"
 
 
+def test_the_typed_model_is_made_as_a_dataclass_is_made():
+    # mtgkb.language.model writes the classes' __init__ once (a dataclass's
+    # is compiled for each class at every start): by position or name, each
+    # field left out its default, a fresh list from its factory
+    import dataclasses
+
+    from mtgkb.language.model import GameObject, Player, Scenario
+
+    assert Player(1, 2, {}, "Rob", 3) == Player(line=1, column=2, name="Rob", seat=3)
+    assert repr(Player(name="Rob")) == "Player(line=0, column=0, name='Rob', seat=0)"
+    first, second = GameObject(name="Bear"), GameObject(name="Bear")
+    assert first == second and first.abilities is not second.abilities
+    sc = Scenario(filename="t.mtg", players=[Player(name="Rob")])
+    assert dataclasses.replace(sc, players=[]).players == [] and sc.players
+    assert [f.name for f in dataclasses.fields(Player)] == [
+        "line",
+        "column",
+        "positions",
+        "name",
+        "seat",
+    ]
+    for bad in (lambda: Player(1, line=2), lambda: Player(nme="Rob"), lambda: Player(*range(6))):
+        with pytest.raises(TypeError):
+            bad()
+
+
 def test_blanks_and_words_are_the_characters_the_spec_names():
     # WS and WORD are written for a cheap compile (grammar.lark): they find
     # what the plain classes find in texts of every character of the BMP:
