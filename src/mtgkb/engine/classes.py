@@ -52,10 +52,12 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from math import comb
 
 import clingo
+
+from mtgkb.rulebase.records import record
 
 MAX_STATES = 200000  # states of one step of the dynamic program at most
 
@@ -64,7 +66,7 @@ class Unsupported(Exception):
     """The derived forms have a shape this counter does not count."""
 
 
-@dataclass
+@record
 class Space:
     """The declarations of one space (`blocks`, `attacks`), as derived."""
 

@@ -56,16 +56,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 
 import clingo
 
 from mtgkb.engine.programs import solve_within
+from mtgkb.rulebase.records import record
 
 Rank = Callable[[clingo.Symbol], tuple | None]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Canonical:
     """The order of a listing: a rank for each atom of the predicates named
     (name, arity) -> rank function (None: the atom takes no part), and

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import clingo
 
@@ -50,6 +50,7 @@ from mtgkb.engine.sharing import GUARD
 from mtgkb.engine.state import Engine
 from mtgkb.rulebase import registry
 from mtgkb.rulebase.control import new_control
+from mtgkb.rulebase.records import record
 
 ModelCallback = Callable[[Sequence[clingo.Symbol]], None]
 
@@ -65,7 +66,7 @@ class SolveTimeout(Exception):
     """The time-out stopped the work before clingo finished."""
 
 
-@dataclass
+@record
 class SolveResult:
     """What a solve gave: the number of (optimal) models and whether it finished."""
 

@@ -17,16 +17,17 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from pathlib import Path
 
 from mtgkb.engine.programs import stamp
 from mtgkb.engine.rule_base import LoadedRuleBase
 from mtgkb.rulebase.disk_cache import cache_dir, switched_on
 from mtgkb.rulebase.location import RuleBase, current
+from mtgkb.rulebase.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Options:
     """How the engine keeps its work small; each can be switched off (for
     comparison, bench/README.md) by its environment variable set to 0."""

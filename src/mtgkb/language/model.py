@@ -10,95 +10,17 @@ the exact place of a name inside the statement, for precise error messages.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields
-from functools import cache
-from reprlib import recursive_repr
+from dataclasses import field
 from typing import Any
 
 from mtgkb.rulebase import registry as _registry
+from mtgkb.rulebase.records import record
 
 Position = tuple[int, int]
 
 
-@cache
-def _compared(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls) if f.compare)
-
-
-@cache
-def _shown(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls) if f.repr)
-
-
-@cache
-def _made(cls: type) -> tuple[tuple[str, Any, Any], ...]:
-    """(name, default, default factory) of each field, in order."""
-    return tuple((f.name, f.default, f.default_factory) for f in fields(cls))
-
-
-class _Plain:
-    """The `__init__`, `__eq__` and `__repr__` @dataclass would write for each
-    class of this module, written once: @dataclass compiles them from source
-    for every class, on every start of the program (`_plain` is @dataclass
-    without them; compiling them cost a fresh process about 10 ms).
-    Made from the fields' values, by position or name, each field left out
-    its default (a fresh one from its factory); equal: of the same class and
-    equal in every compared field; shown as `Class(field=value, ...)`; not
-    hashable, as a dataclass that compares."""
-
-    __slots__ = ()
-    __hash__ = None  # type: ignore[assignment]
-
-    def __init__(self, *args: Any, **values: Any) -> None:
-        made = _made(self.__class__)
-        if args:
-            values = self._by_name(made, args, values)
-        for name, default, factory in made:
-            value = values.pop(name, MISSING)
-            if value is MISSING:
-                value = default if factory is MISSING else factory()
-                if value is MISSING:
-                    raise TypeError(f"{self.__class__.__qualname__}() missing argument {name!r}")
-            setattr(self, name, value)
-        if values:
-            raise TypeError(
-                f"{self.__class__.__qualname__}() got an unexpected keyword argument"
-                f" {next(iter(values))!r}"
-            )
-
-    def _by_name(self, made: tuple, args: tuple, values: dict) -> dict:
-        """The values given by position and by name, all by name."""
-        if len(args) > len(made):
-            raise TypeError(
-                f"{self.__class__.__qualname__}() takes {len(made)} positional arguments"
-                f" but {len(args)} were given"
-            )
-        named = dict(values)
-        for (name, _, _), value in zip(made, args, strict=False):
-            if name in values:
-                raise TypeError(
-                    f"{self.__class__.__qualname__}() got multiple values for argument {name!r}"
-                )
-            named[name] = value
-        return named
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            names = _compared(self.__class__)
-            return tuple(getattr(self, n) for n in names) == tuple(getattr(other, n) for n in names)
-        return NotImplemented
-
-    @recursive_repr()
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in _shown(self.__class__))
-        return f"{self.__class__.__qualname__}({shown})"
-
-
-_plain = dataclass(init=False, repr=False, eq=False)
-
-
-@_plain
-class Located(_Plain):
+@record
+class Located:
     """Something written at a line and column of the file."""
 
     line: int = 0
@@ -115,19 +37,19 @@ class Located(_Plain):
 # -------------------- the table
 
 
-@_plain
+@record
 class Player(Located):
     name: str = ""
     seat: int = 0  # 1..n in turn order
 
 
-@_plain
+@record
 class Team(Located):
     name: str = ""
     members: list[str] = field(default_factory=list)
 
 
-@_plain
+@record
 class Option(Located):
     """`attack_multiple_players`, `attack_left`, `attack_right`,
     `shared_team_turns`, or `range_of_influence` with `value` N, as written
@@ -137,7 +59,7 @@ class Option(Located):
     value: int | None = None
 
 
-@_plain
+@record
 class Setting(Located):
     """A one-value setup line: `active:`, `vanguard: P N`, `life: X N`, ..."""
 
@@ -148,7 +70,7 @@ class Setting(Located):
 # -------------------- objects
 
 
-@_plain
+@record
 class Ability(Located):
     """`name` is a `has/2` constant (`flying`, `cant_attack`, ...) or one of
     `cant_attack_player` (args: the player), `landwalk` (args: the required
@@ -159,7 +81,7 @@ class Ability(Located):
     args: tuple[str, ...] = ()
 
 
-@_plain
+@record
 class GameObject(Located):
     name: str = ""
     controller: str = ""
@@ -172,7 +94,7 @@ class GameObject(Located):
     abilities: list[Ability] = field(default_factory=list)
 
 
-@_plain
+@record
 class MaxAttackers(Located):
     """`rule: no more than N creatures can attack`."""
 
@@ -182,26 +104,26 @@ class MaxAttackers(Located):
 # -------------------- declarations
 
 
-@_plain
+@record
 class ChooseDefending(Located):
     player: str = ""
     defender: str = ""
 
 
-@_plain
+@record
 class Attack(Located):
     attacker: str = ""
     target: str = ""  # a player or a planeswalker / battle name
     target_quoted: bool = False  # written as "..." (an object, or a player by quoted name)
 
 
-@_plain
+@record
 class Block(Located):
     blocker: str = ""
     attacker: str = ""
 
 
-@_plain
+@record
 class DamageAssignment(Located):
     """`"C" assigns N damage to X, M damage to Y` (510.1): `amounts` in the
     order written, each (recipient, amount, recipient written in quotes);
@@ -214,13 +136,13 @@ class DamageAssignment(Located):
         return sum(amount for _, amount, _ in self.amounts)
 
 
-@_plain
+@record
 class Band(Located):
     index: int = 0  # 1, 2, ... in file order
     members: list[str] = field(default_factory=list)
 
 
-@_plain
+@record
 class Target(Located):
     """What a spell or ability targets: a player, or an object written in quotes."""
 
@@ -228,7 +150,7 @@ class Target(Located):
     quoted: bool = False
 
 
-@_plain
+@record
 class Play(Located):
     """A declared play of section 8, numbered 1..n in file order: `cast`
     (player, name, spell_type, flash, colors), `activate` (player, name, speed:
@@ -247,7 +169,7 @@ class Play(Located):
     targets: list[Target] = field(default_factory=list)
 
 
-@_plain
+@record
 class PlayerAbility(Located):
     """`P has hexproof | shroud | protection from COLOR` (color in `color`)."""
 
@@ -256,7 +178,7 @@ class PlayerAbility(Located):
     color: str | None = None
 
 
-@_plain
+@record
 class PlayerControl(Located):
     """`R controls player A` (722)."""
 
@@ -264,7 +186,7 @@ class PlayerControl(Located):
     controlled: str = ""
 
 
-@_plain
+@record
 class CommanderDamage(Located):
     """`commander damage: P N from "C"`."""
 
@@ -273,7 +195,7 @@ class CommanderDamage(Located):
     commander: str = ""
 
 
-@_plain
+@record
 class StackItem(Located):
     """`stack: "Name" controlled by P`, bottom to top."""
 
@@ -284,7 +206,7 @@ class StackItem(Located):
 # -------------------- events
 
 
-@_plain
+@record
 class Event(Located):
     """One event, numbered 1..n in file order.
 
@@ -310,7 +232,7 @@ class Event(Located):
     recipient_quoted: bool = False  # `damage`: the recipient was written as "..."
 
 
-@_plain
+@record
 class Trigger(Located):
     name: str = ""
     controller: str = ""
@@ -322,7 +244,7 @@ class Trigger(Located):
 QUESTION_KINDS = _registry.KINDS
 
 
-@_plain
+@record
 class Question(Located):
     """One `ask`, in file order. `params` by kind: attack_targets
     {"creature"}, attacks {"limit"}, blocks {"defender", "limit"} (None when
@@ -349,8 +271,8 @@ class Question(Located):
 # (kb/vocabulary.lp: mtgkb.rulebase.vocabulary).
 
 
-@_plain
-class Scenario(_Plain):
+@record
+class Scenario:
     """Everything a scenario file says, as written: what it leaves out (the
     game, the attack option, the active and starting players) is derived
     from the spec's defaults by kb/variants.lp."""

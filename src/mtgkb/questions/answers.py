@@ -4,7 +4,6 @@ atoms become the JSON answer of the spec (section 6)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import clingo
 
@@ -20,13 +19,14 @@ from mtgkb.rulebase import words as _words
 from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.location import query_file
 from mtgkb.rulebase.numbering import sort_key
+from mtgkb.rulebase.records import record
 from mtgkb.rulebase.vocabulary import vocabulary
 from mtgkb.rulebase.words import fill_template
 
 DEFAULT_LIMIT = 100
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Limits:
     """The bounds of one run: the model cap (0: no cap), the time-out in
     seconds (None: none) and the memory bound in MiB (None: the default, 0:

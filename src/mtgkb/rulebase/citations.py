@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -56,6 +55,7 @@ import clingo.ast as cast
 from mtgkb.rulebase import parts
 from mtgkb.rulebase.control import quiet
 from mtgkb.rulebase.location import program_files
+from mtgkb.rulebase.records import record
 from mtgkb.rulebase.tags import MARK, parse_tag, split_mark, tag_cites
 
 #: The heads of citations.
@@ -153,7 +153,7 @@ def parsed(text: str) -> cast.AST:
     return next(n for n in out if n.ast_type == cast.ASTType.Rule)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Generated:
     """One generated citation: the marked rule's line, the number cited, the statement."""
 

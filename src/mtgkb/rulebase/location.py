@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
+
+from mtgkb.rulebase.records import record
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # mtgkb/, beside rulebase/
 _CHECKOUT = _PACKAGE.parent.parent
@@ -121,7 +123,7 @@ def digest_of(
     return digest
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RuleBase:
     """A rule base: the folder holding rules/, kb/ and queries/, and the
     user's files added after it."""

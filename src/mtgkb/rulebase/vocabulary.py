@@ -18,7 +18,6 @@ a file may name, and `action_word/2` how `ask actions` names each kind of play.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 import clingo
@@ -26,6 +25,7 @@ import clingo
 from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.location import data_dir
 from mtgkb.rulebase.location import file_stamp as stamp
+from mtgkb.rulebase.records import record
 
 FILE = "vocabulary.lp"
 
@@ -37,7 +37,7 @@ class VocabularyError(ValueError):
     """kb/vocabulary.lp says something the parser cannot use."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AbilityWord:
     """`with PHRASE ...`: the ability NAME, read in the given shape."""
 
@@ -50,7 +50,7 @@ class AbilityWord:
         return tuple(self.phrase.split(" "))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Vocabulary:
     abilities: tuple[AbilityWord, ...]  # in the order of the file
     examples: tuple[str, ...]  # abilities with arguments, written in full

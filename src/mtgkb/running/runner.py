@@ -9,7 +9,6 @@ or given by a batch per chunk."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from mtgkb.engine.session import Session
@@ -20,6 +19,7 @@ from mtgkb.language.facts import scenario_facts
 from mtgkb.language.json_state import parse_scenario, read_scenario, validate_scenario
 from mtgkb.questions.answers import Limits, answer
 from mtgkb.rulebase.grounding import PLACE, RuleBaseFault
+from mtgkb.rulebase.records import record
 from mtgkb.running.deadline import (
     DeadlineExceeded,
     WorkerLost,
@@ -37,7 +37,7 @@ from mtgkb.running.status import (
 )
 
 
-@dataclass
+@record
 class FileResult:
     """The answers to one file, its exit status, and the error message if any."""
 
