@@ -5,8 +5,9 @@ how its tag comments read (`tags`) and the citations its `cite` tags generate
 (`encoded`) and tested (`tested`), official CR texts (`cr_text`), `mtgkb
 rules` (`command`), the vocabulary of the scenario language (`vocabulary`),
 the words of its answers (`words`), the registry of the kinds of question
-its queries answer (`registry`), and the caches of it kept on disk
-(`disk_cache`).
+its queries answer (`registry`), the caches of it kept on disk
+(`disk_cache`), and `@record`, the dataclass every package's records are
+made with (`records`).
 
 This package is the lowest of mtgkb: it imports no other (docs/contributing.md,
 the order of the packages).
