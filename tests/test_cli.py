@@ -206,6 +206,19 @@ def test_help_of_every_subcommand(command, capsys):
             assert option in out
 
 
+def test_a_command_s_parser_made_alone_is_the_one_made_with_all_the_others():
+    # main() makes only the parser of the command its arguments name first
+    every = cli.build_parser()._subparsers._group_actions[0].choices
+    assert set(every) == set(cli.COMMANDS)
+    for name in cli.COMMANDS:
+        alone = cli.build_parser(name)._subparsers._group_actions[0].choices
+        assert list(alone) == [name]
+        assert alone[name].format_help() == every[name].format_help()
+    assert list(cli.build_parser("no-such-command")._subparsers._group_actions[0].choices) == list(
+        every
+    )
+
+
 def test_a_run_in_this_process_leaves_the_cycle_collector_as_it_was_802_4a(files, capsys):
     # `run` makes Python's collector wait during the run (a cost, not an
     # answer): a longer-lived process that calls main() gets its settings back

@@ -352,13 +352,8 @@ def _port(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="mtgkb", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--version", action="version", version=f"mtgkb {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
+def _run_command(sub) -> None:
+    """`mtgkb run`."""
     run = sub.add_parser(
         "run",
         help="answer the questions of scenario files",
@@ -421,6 +416,9 @@ def build_parser() -> argparse.ArgumentParser:
     _rule_base_options(run)
     run.set_defaults(handler=cmd_run)
 
+
+def _facts_command(sub) -> None:
+    """`mtgkb facts`."""
     facts = sub.add_parser(
         "facts",
         help="print the facts of a scenario file",
@@ -431,6 +429,9 @@ def build_parser() -> argparse.ArgumentParser:
     _rule_base_options(facts)
     facts.set_defaults(handler=cmd_facts)
 
+
+def _convert_command(sub) -> None:
+    """`mtgkb convert`."""
     convert = sub.add_parser(
         "convert",
         help="turn a scenario file into a JSON state, or a JSON state into a scenario file",
@@ -445,6 +446,9 @@ def build_parser() -> argparse.ArgumentParser:
     _rule_base_options(convert)
     convert.set_defaults(handler=cmd_convert)
 
+
+def _program_command(sub) -> None:
+    """`mtgkb program`."""
     program = sub.add_parser(
         "program",
         help="print the program mtgkb solves, for plain clingo",
@@ -467,6 +471,9 @@ def build_parser() -> argparse.ArgumentParser:
     _rule_base_options(program)
     program.set_defaults(handler=cmd_program)
 
+
+def _rules_command(sub) -> None:
+    """`mtgkb rules`."""
     rules = sub.add_parser(
         "rules",
         help="show the rule index: paraphrase, where encoded, which tests use it",
@@ -485,6 +492,9 @@ def build_parser() -> argparse.ArgumentParser:
     _rule_base_options(rules)
     rules.set_defaults(handler=cmd_rules)
 
+
+def _audit_command(sub) -> None:
+    """`mtgkb audit`."""
     audit = sub.add_parser(
         "audit",
         help="check the rule base: coverage, lint, contradictions, CR editions",
@@ -534,6 +544,9 @@ def build_parser() -> argparse.ArgumentParser:
     _rule_base_options(audit)
     audit.set_defaults(handler=cmd_audit)
 
+
+def _test_command(sub) -> None:
+    """`mtgkb test`."""
     unit = sub.add_parser(
         "test",
         help="run the rule base's own unit tests (tests/units/*.toml, with clintest)",
@@ -544,6 +557,9 @@ def build_parser() -> argparse.ArgumentParser:
     _rule_base_options(unit)
     unit.set_defaults(handler=cmd_test)
 
+
+def _serve_command(sub) -> None:
+    """`mtgkb serve`."""
     serve = sub.add_parser(
         "serve",
         help="answer over HTTP (and serve the judges' page at /), or over stdin/stdout",
@@ -619,6 +635,33 @@ def build_parser() -> argparse.ArgumentParser:
         "--stdio", action="store_true", help="one JSON request per line on stdin, answers on stdout"
     )
     serve.set_defaults(handler=cmd_serve)
+
+
+#: Each subcommand and what adds its parser (build_parser).
+COMMANDS = {
+    "run": _run_command,
+    "facts": _facts_command,
+    "convert": _convert_command,
+    "program": _program_command,
+    "rules": _rules_command,
+    "audit": _audit_command,
+    "test": _test_command,
+    "serve": _serve_command,
+}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. `command`: the subcommand the arguments
+    name first, when they name one: only its parser is made (each costs
+    argparse a few look-ups of translations on disk), else all."""
+    parser = argparse.ArgumentParser(
+        prog="mtgkb", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--version", action="version", version=f"mtgkb {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, add in COMMANDS.items():
+        if command not in COMMANDS or command == name:
+            add(sub)
     return parser
 
 
@@ -749,7 +792,8 @@ class _StopOnSignals:
 def main(argv: list[str] | None = None) -> int:
     from mtgkb.rulebase.location import ENV_RULE_BASE, ENV_WITH
 
-    args = build_parser().parse_args(argv)
+    given = sys.argv[1:] if argv is None else argv
+    args = build_parser(given[0] if given else None).parse_args(argv)
     # the rule base chosen holds for this command (and its workers) only
     saved = {name: os.environ.get(name) for name in (ENV_RULE_BASE, ENV_WITH)}
     stopper = _StopOnSignals()
