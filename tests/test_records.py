@@ -88,3 +88,19 @@ class _nothing:
 
     def __exit__(self, *exc):
         return False
+
+
+def test_a_record_without_a_docstring_gets_the_one_a_dataclass_writes():
+    def body():
+        class Bare:
+            x: int
+            y: "list[int]" = field(default_factory=list)
+            z: str = "a"
+
+        return Bare
+
+    assert (
+        record(body()).__doc__
+        == dataclass(body()).__doc__
+        == ("Bare(x: int, y: 'list[int]' = <factory>, z: str = 'a')")
+    )

@@ -36,7 +36,7 @@ def record(cls: type | None = None, /, *, frozen: bool = False, eq: bool = True)
     def wrap(cls: type) -> type:
         undocumented = cls.__doc__ is None
         if undocumented:
-            cls.__doc__ = ""  # (else @dataclass asks inspect for the signature: slow)
+            cls.__doc__ = "-"  # (else @dataclass asks inspect for a signature: slow)
         cls = dataclass(init=False, repr=False, eq=False)(cls)
         if undocumented:
             cls.__doc__ = _signature(cls)
