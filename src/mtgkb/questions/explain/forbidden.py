@@ -147,6 +147,30 @@ class Forbidder:
         self.ctl = ctl
         atoms = ctl.symbolic_atoms
         self.present = [n for n in self.switches.numbers if atoms[active(n)] is not None]
+        #: the value each switch's external was last given (None: free)
+        self._assigned: dict[str, bool | None] = {}
+        #: each play's switch literal and the violations it forbids (`prepare`)
+        self._switch: dict[tuple[clingo.Symbol, ...], tuple[int, list[clingo.Symbol]]] = {}
+
+    def prepare(self, groups: Iterable[Sequence[clingo.Symbol]]) -> None:
+        """A switch for each play, all added at once: each backend opened on
+        a grounded program is a new step of clingo's (an update of the whole
+        program, about as long as a play's solves), so one for all the plays."""
+        ctl = self.ctl
+        todo = [tuple(group) for group in groups if tuple(group) not in self._switch]
+        if not todo:
+            return
+        with ctl.backend() as backend:
+            for group in todo:
+                # only the violations seen with every rule on: a rule switched
+                # off may bring others (a blocker no longer defending), which
+                # are not the reason
+                watched = [v for v in group if ctl.symbolic_atoms[v] is not None]
+                switch = backend.add_atom()
+                backend.add_rule([switch], choice=True)
+                for v in watched:
+                    backend.add_rule([], [switch, backend.add_atom(v)])
+                self._switch[group] = (switch, watched)
 
     def rules(self, group: Sequence[clingo.Symbol], candidates: set[str], timeout: float):
         """(minimal rules, how they were found) for one play."""
@@ -155,15 +179,12 @@ class Forbidder:
         if not free:
             return None, None
         for n in self.present:
-            ctl.assign_external(active(n), None if n in candidates else True)
-        # only the violations seen with every rule on: a rule switched off may
-        # bring others (a blocker no longer defending), which are not the reason
-        watched = [v for v in group if ctl.symbolic_atoms[v] is not None]
-        with ctl.backend() as backend:
-            switch = backend.add_atom()
-            backend.add_rule([switch], choice=True)
-            for v in watched:
-                backend.add_rule([], [switch, backend.add_atom(v)])
+            value = None if n in candidates else True
+            if self._assigned.get(n, False) != value:  # (unassigned: false)
+                ctl.assign_external(active(n), value)
+                self._assigned[n] = value
+        self.prepare([group])
+        switch, watched = self._switch[tuple(group)]
         ctl.configuration.solve.opt_mode = "ignore"
         rules = minimal_rules(ctl, free, timeout, fixed=[switch])
         if rules is not None:
@@ -201,6 +222,7 @@ def forbidden_plays(g: Graph, facts, violations, timeout: float, lang: str = "en
     groups = _plays(violations)
     candidates = [candidate_rules(g, group) for group in groups]
     forbidder = Forbidder(facts, candidates=set().union(*candidates))
+    forbidder.prepare(group for group, found in zip(groups, candidates, strict=True) if found)
     out = []
     for group, found in zip(groups, candidates, strict=True):
         objects: list[str] = []
