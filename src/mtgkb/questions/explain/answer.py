@@ -166,7 +166,9 @@ class _Explainer:
         violations = sorted(set(g.violations))
         budget = min(CORE_TIMEOUT, self.timeout) if self.timeout else CORE_TIMEOUT
         legal = self.situation + [clingo.Function("asked", [clingo.Function("legal")])]
-        plays = forbidden_plays(g, legal, violations, budget, self.lang)
+        plays = forbidden_plays(
+            g, legal, violations, budget, self.lang, engine=self.engine, readings=self.readings
+        )
         for play in plays:
             self.builder.rules.update(play["rules"])
             nodes = [(n, sym) for n, sym in self.violation_nodes if sym in play["_group"]]

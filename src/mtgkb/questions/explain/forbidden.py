@@ -21,9 +21,16 @@ from mtgkb.engine.cores import (
     switch_rules,
 )
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
+from mtgkb.engine.scenarios import Readings
 from mtgkb.questions.explain.graph import Graph, own_rule
 from mtgkb.questions.explain.text import describe
-from mtgkb.questions.explain.trace import GRAPH_HEADS, GRAPH_NAME, term_name, term_of
+from mtgkb.questions.explain.trace import (
+    GRAPH_HEADS,
+    GRAPH_NAME,
+    idle_statements,
+    term_name,
+    term_of,
+)
 from mtgkb.questions.symbols import names_in
 from mtgkb.rulebase.citations import load as load_program
 from mtgkb.rulebase.control import new_control
@@ -63,23 +70,28 @@ def _graph_rule(node: cast.AST) -> bool:
 
 
 @lru_cache(maxsize=8)
-def _switches(stamp: tuple, within: frozenset[str] | None):
+def _switches(state: tuple, within: frozenset[str] | None):
     """The rules of `rules/` with a switch on each rule whose CR numbers are
     all among `within` (the numbers some play may switch off; None: every
     number). A rule with a number outside `within` is on in every question
     asked of it, so it stays plain and the grounder can settle it; the
     explanation graph is left out."""
     scans = []
+    places = []
     for scan in scan_folder(data_dir("rules")):
         kept = []
-        for st in scan.statements:
-            if st.ast is not None and _graph_rule(st.ast):
+        (entry,) = stamp([scan.path]) or [None]
+        for place, st in enumerate(scan.statements, start=1):
+            if st.ast is None:
+                continue
+            if _graph_rule(st.ast):
                 continue  # the explanation graph: no rule reads it, no core needs it
             if st.tags and within is not None and not set(st.tags) <= within:
                 st = replace(st, tags=())
             kept.append(st)
+            places.append((entry, place))
         scans.append(replace(scan, statements=kept))
-    return switch_rules(scans)
+    return switch_rules(scans), places
 
 
 def _plays(violations: Sequence[clingo.Symbol]) -> list[list[clingo.Symbol]]:
@@ -131,12 +143,22 @@ class Forbidder:
         facts: Sequence[clingo.Symbol],
         query: str = "legal",
         candidates: Iterable[str] | None = None,
+        engine=None,
+        readings: Readings | None = None,
     ):
+        """`engine`: the one the questions are answered with, whose rule
+        base's analysis slices the switched program as the query's grounding
+        is sliced (None: it is not; `readings`: what slicing read of the
+        facts for another question of theirs)."""
         files = program_files(data_dir("rules"))
         within = frozenset(candidates) if candidates is not None else None
-        self.switches = _switches(stamp(files), within)
+        self.switches, places = _switches(stamp(files), within)
+        idle = idle_statements(engine, query, facts, readings, traced=False)
         ctl = new_control(["--models=1"], quiet)
-        add_statements(ctl, self.switches.statements)
+        statements = self.switches.statements
+        if idle:
+            statements = [st for st, at in zip(statements, places, strict=True) if at not in idle]
+        add_statements(ctl, statements)
         ctl.add("base", [], self.switches.extra)
         for path in rule_files():
             if path.parent.name != "rules":
@@ -215,13 +237,24 @@ class Forbidder:
         return shrink(ctl, free, forbidden, timeout)
 
 
-def forbidden_plays(g: Graph, facts, violations, timeout: float, lang: str = "en") -> list[dict]:
-    """For each illegal play: its violations, objects and the minimal rules forbidding it."""
+def forbidden_plays(
+    g: Graph,
+    facts,
+    violations,
+    timeout: float,
+    lang: str = "en",
+    engine=None,
+    readings: Readings | None = None,
+) -> list[dict]:
+    """For each illegal play: its violations, objects and the minimal rules
+    forbidding it (`engine`, `readings`: see Forbidder)."""
     if not violations:
         return []
     groups = _plays(violations)
     candidates = [candidate_rules(g, group) for group in groups]
-    forbidder = Forbidder(facts, candidates=set().union(*candidates))
+    forbidder = Forbidder(
+        facts, candidates=set().union(*candidates), engine=engine, readings=readings
+    )
     forbidder.prepare(group for group, found in zip(groups, candidates, strict=True) if found)
     out = []
     for group, found in zip(groups, candidates, strict=True):

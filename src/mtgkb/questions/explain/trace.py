@@ -456,7 +456,11 @@ def traced_program(query: str, seeded: bool = False, idle: frozenset = frozenset
 
 
 def idle_statements(
-    engine, query: str, facts: Sequence[clingo.Symbol], readings: Readings | None = None
+    engine,
+    query: str,
+    facts: Sequence[clingo.Symbol],
+    readings: Readings | None = None,
+    traced: bool = True,
 ) -> frozenset:
     """The places of the rule base's statements that cannot fire on `facts`
     with `query` and `queries/explain.lp` (forward slicing by the rule base's
@@ -466,20 +470,27 @@ def idle_statements(
     than they do, and what the graph reads of an atom it reaches is derived
     by statements that can fire, so leaving them out changes no explanation.
     Empty (nothing left out) when `engine` is None, slicing is off, or the
-    analysis does not describe the files traced."""
+    analysis does not describe the files traced.
+
+    `traced` False: for the query's program alone, untraced (the switched
+    program of mtgkb.questions.explain.forbidden), which is also sliced
+    backward as the query's grounding is (the statements whose atoms it
+    cannot need are idle too)."""
     if engine is None or not engine.options.slicing:
         return frozenset()
     base = engine.rule_base()
     if [Path(f) for f in base.files] != [Path(f) for f in rule_files()]:
         return frozenset()  # (another rule base than the one traced)
     analysis = base.analysis()
-    queries = tuple(dict.fromkeys([query, "explain"]))
+    queries = tuple(dict.fromkeys([query, "explain"])) if traced else (query,)
     if any(q not in analysis.queries for q in queries):
         return frozenset()
     derived = analysis.query_heads(queries)
     if derived is None:
         return frozenset()
     every = list(range(len(analysis.statements)))
+    if not traced:
+        every = analysis.kept(queries) or every
     # (`readings`: what was read of the facts for an earlier question, kept)
     read = None if readings is None else readings.slicing(analysis)
     live = set(analysis.live(every, analysis.sources(facts, also=derived, readings=read)))
