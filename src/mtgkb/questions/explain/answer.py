@@ -17,7 +17,7 @@ from mtgkb.questions.explain.forbidden import (
     candidate_rules,
     forbidden_plays,
 )
-from mtgkb.questions.explain.graph import Graph, own_rule
+from mtgkb.questions.explain.graph import READ_SIGNATURES, Graph, own_rule
 from mtgkb.questions.explain.tables import NEEDS_PARAMETERS, PLAY_FACTS, QUERY_OF
 from mtgkb.questions.explain.text import words_of
 from mtgkb.questions.explain.trace import solve_traced
@@ -99,6 +99,7 @@ class _Explainer:
             seeded=True,
             engine=self.engine,
             readings=self.readings,
+            read=READ_SIGNATURES,
         )
         if model is None:
             item["note"] = self.w.say("no_answer")
@@ -132,7 +133,13 @@ class _Explainer:
         situation = [f for f in hypo if f.name != "asked"]
         facts = situation + [clingo.Function(n, [own]) for n in ("asked", "explaining")]
         program, model = solve_traced(
-            "can", facts, self.timeout, seeded=True, engine=self.engine, readings=self.readings
+            "can",
+            facts,
+            self.timeout,
+            seeded=True,
+            engine=self.engine,
+            readings=self.readings,
+            read=READ_SIGNATURES,
         )
         if model is None:
             item["note"] = self.w.say("no_answer")

@@ -21,6 +21,12 @@ PRUNE_DEPTH = 4  # levels of sub-conclusions whose facts are not repeated above 
 READ = frozenset({"_why", "because", "rests_on", "explain_root", "message", "violation"}) | {
     name for name, _ in DEFAULTED
 }
+#: The signatures of the atoms `Graph.of` reads of READ's names (solve_traced's `read`).
+READ_SIGNATURES = frozenset(
+    {("_why", 3), ("because", 2), ("rests_on", 2), ("explain_root", 2), ("message", 2)}
+    | {("violation", 2)}
+    | DEFAULTED
+)
 
 
 @dataclass
@@ -43,7 +49,29 @@ class Graph:
 
     @classmethod
     def of(cls, program: Traced, model: Sequence[clingo.Symbol], facts: Iterable[clingo.Symbol]):
+        """The graph of a model of the traced program (every atom; where
+        the model is solve_traced's, read with READ_SIGNATURES, only the
+        atoms of those signatures are read, the others only kept)."""
+        read = getattr(model, "read", None)
+        if read is not None:
+            g = cls(set(model), set(facts), program)
+            # (what clingo shows besides, a term that is no atom, is not read)
+            g._read([sym for sym in read if sym.name in READ and sym in g.atoms])
+            if len(g.messages) < sum(1 for sym in read if sym.match("message", 2)):
+                # a kind with several texts: the last in the model's order wins
+                return cls._read_all(program, model, facts)
+            return g
+        return cls._read_all(program, model, facts)
+
+    @classmethod
+    def _read_all(cls, program: Traced, model: Sequence[clingo.Symbol], facts):
         g = cls(set(), set(facts), program)
+        g._read(model)
+        return g
+
+    def _read(self, model: Iterable[clingo.Symbol]) -> None:
+        """Read the atoms of the model whose names are READ (the others kept)."""
+        g = self
         for sym in model:  # a model's atoms: every one a function symbol
             name = sym.name
             if name not in READ:
@@ -54,6 +82,7 @@ class Graph:
                 g.facts.add(sym)  # written, or the spec's default for what was not
             if name == "_why" and len(args) == 3:
                 g.why.setdefault(args[1], []).append((args[0].number, tuple(args[2].arguments)))
+                g.atoms.discard(sym)  # (kept already where only the READ atoms are read)
                 continue
             g.atoms.add(sym)
             if name == "because" and len(args) == 2 and _is_rule(args[1]):
@@ -71,7 +100,6 @@ class Graph:
         for derivations in g.why.values():
             if len(derivations) > 1:  # (a key reads every atom's text from clingo)
                 derivations.sort(key=lambda d: (d[0], [str(a) for a in d[1]]))
-        return g
 
     def is_fact(self, sym: clingo.Symbol) -> bool:
         return sym in self.facts

@@ -552,6 +552,14 @@ def _places(base) -> tuple[tuple[int, int] | None, ...]:
     return tuple(out)
 
 
+class TracedModel(list):
+    """Every atom of a model of the traced program; `read`: those of the
+    signatures asked for (a symbol's name is a call into clingo: the
+    reader of the model reads it of these only), None when not asked."""
+
+    read: list[clingo.Symbol] | None = None
+
+
 def solve_traced(
     query: str,
     facts: Sequence[clingo.Symbol],
@@ -559,24 +567,34 @@ def solve_traced(
     seeded: bool = False,
     engine=None,
     readings: Readings | None = None,
+    read: Iterable[tuple[str, int]] = (),
 ):
     """Every atom of the (optimal) model of the question's program, or None.
     `seeded`: the graph and the derivations only of the wanted conclusions,
     and (given the `engine` whose rule base is traced) without the
     statements that cannot fire on `facts` (`idle_statements`; `readings`:
-    what slicing read of the facts for another question of theirs)."""
+    what slicing read of the facts for another question of theirs).
+    `read`: signatures (name, arity) whose atoms the model's `read` lists
+    besides (clingo shows them: showing changes no model)."""
     idle = idle_statements(engine, query, facts, readings) if seeded else frozenset()
     program = traced_program(query, seeded, idle)
+    read = sorted(set(read))
     # one model; with a #minimize/#maximize, the first proven optimal one (the
     # models before it are the optimisation's steps; the last one kept wins)
     ctl = new_control(["--models=1", "--opt-mode=optN"], quiet)
     add_statements(ctl, program.statements)
+    if read:
+        # (the signatures are the explanation's own names, not a user's)
+        ctl.add("base", [], "\n".join(f"#show {name}/{arity}." for name, arity in read))
     add_facts(ctl, facts)
     ctl.ground([("base", [])])
-    found: list[list[clingo.Symbol]] = []
+    found: list[TracedModel] = []
 
     def take(model: clingo.Model) -> None:
-        found[:] = [model.symbols(atoms=True)]
+        atoms = TracedModel(model.symbols(atoms=True))
+        if read:
+            atoms.read = model.symbols(shown=True)
+        found[:] = [atoms]
 
     solve_within(ctl, timeout, SolveTimeout, on_model=take)
     return program, (found[0] if found else None)
