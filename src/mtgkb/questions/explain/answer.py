@@ -22,6 +22,7 @@ from mtgkb.questions.explain.tables import NEEDS_PARAMETERS, PLAY_FACTS, QUERY_O
 from mtgkb.questions.explain.text import words_of
 from mtgkb.questions.explain.trace import solve_traced
 from mtgkb.questions.explain.tree import Builder
+from mtgkb.questions.explain.wanted import idle_twins
 from mtgkb.questions.symbols import names_in
 from mtgkb.rulebase import registry
 from mtgkb.rulebase.index import sort_key
@@ -47,6 +48,23 @@ def _root_order(players: Sequence[str]):
         return (2, 0, str(a))
 
     return lambda sym: (sym.name, tuple(arg(a) for a in sym.arguments))
+
+
+def _idle_twins(explained: clingo.Symbol, facts: Sequence[clingo.Symbol], names: dict):
+    """The twins of a traced program that cannot fire when `explained` is,
+    on these facts (`wanted`); `names`: the facts' names read before, by
+    fact (forward slicing's readings), where it holds them all."""
+    questions = {explained.name} if explained.type == clingo.SymbolType.Function else None
+
+    def idle(program) -> set[int]:
+        # (called after slicing read the facts)
+        if all(f in names for f in facts):
+            found = {names[f][0] for f in facts}
+        else:
+            found = {f.name for f in facts if f.type == clingo.SymbolType.Function}
+        return idle_twins(program, questions, found)
+
+    return idle
 
 
 def _has_play(facts: Iterable[clingo.Symbol]) -> bool:
@@ -89,6 +107,12 @@ class _Explainer:
         self.readings = Readings()
         self.violation_nodes: list[tuple[dict, clingo.Symbol]] = []
 
+    def _fact_names(self) -> dict:
+        """What forward slicing read of the facts so far: (name, ...) by fact."""
+        if self.engine is None or not self.engine.options.slicing:
+            return {}
+        return self.readings.slicing(self.engine.rule_base().analysis())
+
     def question(self, item: dict, qsym: clingo.Symbol, query: str) -> Graph | None:
         # each question alone: its own asked/1 fact, as when it is answered
         own = [clingo.Function(name, [qsym]) for name in ("asked", "explaining")]
@@ -100,6 +124,7 @@ class _Explainer:
             engine=self.engine,
             readings=self.readings,
             read=READ_SIGNATURES,
+            leave_out=_idle_twins(qsym, self.situation + own, self._fact_names()),
         )
         if model is None:
             item["note"] = self.w.say("no_answer")
@@ -140,6 +165,7 @@ class _Explainer:
             engine=self.engine,
             readings=self.readings,
             read=READ_SIGNATURES,
+            leave_out=_idle_twins(own, facts, self._fact_names()),
         )
         if model is None:
             item["note"] = self.w.say("no_answer")

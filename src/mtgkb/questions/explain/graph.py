@@ -56,8 +56,8 @@ class Graph:
         if read is not None:
             g = cls(set(model), set(facts), program)
             # (what clingo shows besides, a term that is no atom, is not read)
-            g._read([sym for sym in read if sym.name in READ and sym in g.atoms])
-            if len(g.messages) < sum(1 for sym in read if sym.match("message", 2)):
+            texts = g._read([sym for sym in read if sym.name in READ and sym in g.atoms])
+            if len(g.messages) < texts:
                 # a kind with several texts: the last in the model's order wins
                 return cls._read_all(program, model, facts)
             return g
@@ -69,9 +69,11 @@ class Graph:
         g._read(model)
         return g
 
-    def _read(self, model: Iterable[clingo.Symbol]) -> None:
-        """Read the atoms of the model whose names are READ (the others kept)."""
+    def _read(self, model: Iterable[clingo.Symbol]) -> int:
+        """Read the atoms of the model whose names are READ (the others
+        kept); how many `message/2` texts were read."""
         g = self
+        texts = 0
         for sym in model:  # a model's atoms: every one a function symbol
             name = sym.name
             if name not in READ:
@@ -93,6 +95,7 @@ class Graph:
                 g.roots.setdefault(args[0], []).append(args[1])
             elif name == "message" and len(args) == 2 and args[1].type == clingo.SymbolType.String:
                 g.messages[str(args[0])] = args[1].string
+                texts += 1
             elif name == "violation" and len(args) == 2:
                 g.violations.append(sym)
         for subs in g.rests.values():
@@ -100,6 +103,7 @@ class Graph:
         for derivations in g.why.values():
             if len(derivations) > 1:  # (a key reads every atom's text from clingo)
                 derivations.sort(key=lambda d: (d[0], [str(a) for a in d[1]]))
+        return texts
 
     def is_fact(self, sym: clingo.Symbol) -> bool:
         return sym in self.facts

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -65,6 +65,12 @@ class Traced:
     tags: dict[int, tuple[str, ...]]  # K -> the CR numbers of its tag line
     where: dict[int, str]  # K -> file:line
     arities: set[int] = field(default_factory=set)  # of the twins' bodies t(...)
+    #: the text of each rule of `statements` (None: no rule, or one of
+    #: `_wanted_bodies`), and where each twin is, by its place in `statements`
+    texts: list[str | None] = field(default_factory=list)
+    twins: set[int] = field(default_factory=set)
+    #: of a twin written as text, by its place: what `twin_reading` reads of it
+    twin_readings: dict[int, tuple] = field(default_factory=dict)
 
 
 def term_of(atom: cast.AST) -> cast.AST | None:
@@ -252,6 +258,26 @@ def _twin_text(
     return f"_why({k},{head},t({','.join(terms)})) :- {'; '.join(body)}.", len(terms)
 
 
+def twin_reading(parts: tuple[str, list[str]]) -> tuple:
+    """What mtgkb.questions.explain.wanted reads of the twin `_twin_text`
+    writes of a rule (the texts of its head and body literals): the name of
+    the conclusion its guard wants, the names of the atoms of its body, and
+    the names of the questions its body asks `explaining/1` of (None where
+    the text does not give a name)."""
+    head, literals = parts
+    name = term_name(head)
+    wanted = term_name(_first_argument(head)) if name == "because" else name
+    names = []
+    asked = []
+    for lit in literals:
+        if not lit.startswith("not ") and lit[0] not in NO_ATOM_START:
+            atom = term_name(lit)
+            names.append(atom)
+            if atom == "explaining" and atom != lit:
+                asked.append(term_name(_first_argument(lit)))
+    return wanted, tuple(names), tuple(asked)
+
+
 def _seeded_text(parts: tuple[str, list[str]]) -> list[str | None] | None:
     """`_seeded` of a rule of the graph read from the texts of its head and
     body literals (`_rule_text`): each statement's text (None: the rule as
@@ -370,8 +396,12 @@ class _TracedFile:
         self.statements = scan.statements
         self.seeded = seeded
         self.number = number
-        #: place -> (its statements traced, and for a twin: its body's arity, its label)
-        self._traced: dict[int, tuple[list[cast.AST], tuple[int, str] | None]] = {}
+        #: place -> (its statements traced, and for a twin (the last of them):
+        #: its body's arity, its label; the text of each rule of them; what
+        #: `twin_reading` reads of a twin written as text)
+        self._traced: dict[
+            int, tuple[list[cast.AST], tuple[int, str] | None, list[str | None], tuple | None]
+        ] = {}
 
     def add_to(self, whole: Traced, idle: frozenset, stamp: tuple) -> None:
         """Its statements, but those at `idle` places of this file as it was
@@ -384,9 +414,13 @@ class _TracedFile:
         ]
         self._trace([(place, st) for place, st in taken if place not in self._traced])
         for place, st in taken:
-            made, twin = self._traced[place]
+            made, twin, texts, reading = self._traced[place]
             whole.statements += made
+            whole.texts += texts
             if twin is not None:
+                whole.twins.add(len(whole.statements) - 1)
+                if reading is not None:
+                    whole.twin_readings[len(whole.statements) - 1] = reading
                 whole.arities.add(twin[0])
                 whole.tags[base + place] = st.tags or ()
                 whole.where[base + place] = twin[1]
@@ -398,13 +432,15 @@ class _TracedFile:
         The twins of plain rules are written as text (`_twin_text`) and parsed
         by clingo together; the others are built from their syntax trees."""
         # each place's statements: syntax trees, or texts to be parsed (below)
-        made: list[tuple[int, list[cast.AST | str], tuple[int, str] | None]] = []
+        made: list[tuple[int, list[cast.AST | str], tuple[int, str] | None, tuple | None]] = []
+        known: dict[int, str] = {}  # the texts of the statements read already, by id
         for place, st in taken:
             node = st.ast
             if st.kind != "Rule":
-                self._traced[place] = ([node], None)
+                self._traced[place] = ([node], None, [None], None)
                 continue
             text = str(node)
+            known[id(node)] = text
             parts = _rule_text(node, text)
             out: list[cast.AST | str] = [node]
             if self.seeded and GRAPH_TEXT.search(text):
@@ -415,17 +451,25 @@ class _TracedFile:
                     out = [node if x is None else x for x in seeded]
             k = self.number * 10000 + place
             plain = _twin_text(parts, k, self.seeded) if parts is not None else None
+            reading = None
             if plain is None:
                 plain = _twin(node, k, self.seeded, text)
+            elif plain[0] is not None:
+                reading = twin_reading(parts)
             twin, arity = plain
             if twin is None:
-                made.append((place, out, None))
+                made.append((place, out, None, None))
             else:
-                made.append((place, [*out, twin], (arity, label(st.file, st.line))))
-        parsed = iter(_parsed([x for _, out, _ in made for x in out if isinstance(x, str)]))
-        for place, out, twin in made:
+                made.append((place, [*out, twin], (arity, label(st.file, st.line)), reading))
+        parsed = iter(_parsed([x for _, out, _, _ in made for x in out if isinstance(x, str)]))
+        for place, out, twin, reading in made:
             statements = [next(parsed) if isinstance(x, str) else x for x in out]
-            self._traced[place] = (statements, twin)
+            # (each rule's text: the one it was written as, or read once)
+            texts = [
+                x if isinstance(x, str) else known.get(id(x)) or str(y)
+                for x, y in zip(out, statements, strict=True)
+            ]
+            self._traced[place] = (statements, twin, texts, reading)
 
 
 @lru_cache(maxsize=64)
@@ -447,7 +491,9 @@ def traced_program(query: str, seeded: bool = False, idle: frozenset = frozenset
         path, *state = entry
         _traced_file(path, tuple(state), seeded, number).add_to(whole, idle, entry)
     if seeded:
-        whole.statements += _wanted_bodies(whole.arities)
+        bodies = _wanted_bodies(whole.arities)
+        whole.statements += bodies
+        whole.texts += [None] * len(bodies)
     return whole
 
 
@@ -568,6 +614,7 @@ def solve_traced(
     engine=None,
     readings: Readings | None = None,
     read: Iterable[tuple[str, int]] = (),
+    leave_out: Callable[[Traced], Iterable[int]] | None = None,
 ):
     """Every atom of the (optimal) model of the question's program, or None.
     `seeded`: the graph and the derivations only of the wanted conclusions,
@@ -575,14 +622,21 @@ def solve_traced(
     statements that cannot fire on `facts` (`idle_statements`; `readings`:
     what slicing read of the facts for another question of theirs).
     `read`: signatures (name, arity) whose atoms the model's `read` lists
-    besides (clingo shows them: showing changes no model)."""
+    besides (clingo shows them: showing changes no model). `leave_out`:
+    the places in the traced program's statements of those that have no
+    ground instance (mtgkb.questions.explain.wanted), left out."""
     idle = idle_statements(engine, query, facts, readings) if seeded else frozenset()
     program = traced_program(query, seeded, idle)
     read = sorted(set(read))
     # one model; with a #minimize/#maximize, the first proven optimal one (the
     # models before it are the optimisation's steps; the last one kept wins)
     ctl = new_control(["--models=1", "--opt-mode=optN"], quiet)
-    add_statements(ctl, program.statements)
+    statements = program.statements
+    # (statements that have no ground instance, left out: no model changes)
+    idle_places = set(leave_out(program)) if leave_out is not None else set()
+    if idle_places:
+        statements = [st for i, st in enumerate(statements) if i not in idle_places]
+    add_statements(ctl, statements)
     if read:
         # (the signatures are the explanation's own names, not a user's)
         ctl.add("base", [], "\n".join(f"#show {name}/{arity}." for name, arity in read))
