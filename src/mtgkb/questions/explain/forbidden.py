@@ -70,28 +70,27 @@ def _graph_rule(node: cast.AST) -> bool:
 
 
 @lru_cache(maxsize=8)
-def _switches(state: tuple, within: frozenset[str] | None):
+def _switches(state: tuple, within: frozenset[str] | None, idle: frozenset = frozenset()):
     """The rules of `rules/` with a switch on each rule whose CR numbers are
     all among `within` (the numbers some play may switch off; None: every
     number). A rule with a number outside `within` is on in every question
     asked of it, so it stays plain and the grounder can settle it; the
-    explanation graph is left out."""
+    explanation graph is left out, and so are the statements at `idle`
+    places ((file stamp, place): `idle_statements`), before they are read."""
     scans = []
-    places = []
     for scan in scan_folder(data_dir("rules")):
         kept = []
         (entry,) = stamp([scan.path]) or [None]
         for place, st in enumerate(scan.statements, start=1):
-            if st.ast is None:
+            if st.ast is None or (entry, place) in idle:
                 continue
             if _graph_rule(st.ast):
                 continue  # the explanation graph: no rule reads it, no core needs it
             if st.tags and within is not None and not set(st.tags) <= within:
                 st = replace(st, tags=())
             kept.append(st)
-            places.append((entry, place))
         scans.append(replace(scan, statements=kept))
-    return switch_rules(scans), places
+    return switch_rules(scans)
 
 
 def _plays(violations: Sequence[clingo.Symbol]) -> list[list[clingo.Symbol]]:
@@ -152,13 +151,10 @@ class Forbidder:
         facts for another question of theirs)."""
         files = program_files(data_dir("rules"))
         within = frozenset(candidates) if candidates is not None else None
-        self.switches, places = _switches(stamp(files), within)
         idle = idle_statements(engine, query, facts, readings, traced=False)
+        self.switches = _switches(stamp(files), within, idle)
         ctl = new_control(["--models=1"], quiet)
-        statements = self.switches.statements
-        if idle:
-            statements = [st for st, at in zip(statements, places, strict=True) if at not in idle]
-        add_statements(ctl, statements)
+        add_statements(ctl, self.switches.statements)
         ctl.add("base", [], self.switches.extra)
         for path in rule_files():
             if path.parent.name != "rules":
