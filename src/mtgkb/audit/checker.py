@@ -245,12 +245,12 @@ class Checker:
         if key not in scene.asked:  # one play may be judged by several checks
             facts = scene.play_facts(true)
             session = self._session()
+            question = Question(kind="legal")
             model = self._legal_ahead.pop(frozenset(facts), None)
             if model is not None:  # solved with the chunk's other plays (`solve_ahead`)
-                session.solved[("legal", frozenset(facts))] = model
-            scene.asked[key] = _answers.answer(
-                Question(kind="legal"), None, facts, self.limits, session
-            )
+                own = _answers.facts_for(question, facts)
+                session.solved[_answers.solved_key("legal", own)] = model
+            scene.asked[key] = _answers.answer(question, None, facts, self.limits, session)
         found = scene.asked[key]
         if found.get("supported") is False:
             raise RuntimeError("'ask legal' has no answer")

@@ -8,7 +8,7 @@ Nothing here knows a game rule: statements are read as clingo's AST.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import clingo
 
@@ -423,6 +423,34 @@ def negative_cycles(statements: list[dict]) -> None:
 RULE_BASE_PARSE_AFTER = 3
 
 
+class FactReadings:
+    """What forward slicing read of facts (`DescribedProgram.sources`), by
+    place: the groundings of one file read lists that share their symbols,
+    place by place (the file's facts, then its questions' atoms), and a fact
+    found at its place, the very object, is read again without hashing it
+    (a call into clingo each). (A plain dict keeps them by fact.) The
+    names of `facts`, where their `signatures` ((name, arity), in their
+    order) are known, are not read from clingo either."""
+
+    __slots__ = ("in_order", "_signed", "_signatures")
+
+    def __init__(
+        self,
+        facts: Sequence[clingo.Symbol] = (),
+        signatures: Sequence[tuple[str, int]] | None = None,
+    ) -> None:
+        self.in_order: list[tuple[clingo.Symbol, tuple]] = []
+        self._signed = facts if signatures is not None else ()
+        self._signatures = signatures if signatures is not None else ()
+
+    def name(self, place: int, atom: clingo.Symbol) -> str:
+        """The name of `atom`, found at `place` of the facts read (a
+        RuntimeError for a symbol that is not a function, as clingo's)."""
+        if place < len(self._signatures) and self._signed[place] is atom:
+            return self._signatures[place][0]
+        return atom.name
+
+
 class DescribedProgram:
     """A program's statements as `analyse` describes them: the text of any
     of them (read from the program itself, at the byte offsets the analysis
@@ -578,23 +606,30 @@ class DescribedProgram:
         self,
         atoms: Iterable[clingo.Symbol],
         also: dict[str, set[tuple]] | None = None,
-        readings: dict | None = None,
+        readings: dict | FactReadings | None = None,
     ) -> dict[str, set[tuple]]:
         """`atoms` (the facts, say) as `live` reads them, with the sources
         `also` (what the queries derive, `query_heads`): by name, the values
         at the positions some body literal fixes (the others are not read:
         a symbol's arguments cost a call into clingo). `readings` keeps what
         was read of each atom, for the next call on the same atoms (the
-        questions of a batch chunk share their files' facts)."""
+        questions of a batch chunk share their files' facts; those of one
+        file, FactReadings)."""
         out = {name: set(fixed) for name, fixed in (also or {}).items()}
         positions = self.fixed_positions()
-        for atom in atoms:
-            found = None if readings is None else readings.get(atom)
+        in_order = readings.in_order if isinstance(readings, FactReadings) else None
+        for place, atom in enumerate(atoms):
+            if in_order is not None and place < len(in_order) and in_order[place][0] is atom:
+                found = in_order[place][1]
+                if found[0]:
+                    out.setdefault(found[0], set()).add(found[1])
+                continue
+            found = None if readings is None or in_order is not None else readings.get(atom)
             if found is None:
                 # (name, fixed) of the atom; ("", ()) for one that is not a
                 # function (clingo has no name for it: one call, not two)
                 try:
-                    name = atom.name
+                    name = atom.name if in_order is None else readings.name(place, atom)
                 except RuntimeError:
                     found = ("", ())
                 else:
@@ -606,7 +641,12 @@ class DescribedProgram:
                         n = len(args)
                         fixed = tuple((i, *_value_and_shape(args[i])) for i in read if i < n)
                         found = (name, fixed)
-                if readings is not None:
+                if in_order is not None:  # (kept by place, not hashed)
+                    if place < len(in_order):
+                        in_order[place] = (atom, found)
+                    else:
+                        in_order.append((atom, found))
+                elif readings is not None:
                     readings[atom] = found
             if found[0]:
                 out.setdefault(found[0], set()).add(found[1])

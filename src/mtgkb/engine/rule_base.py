@@ -5,6 +5,8 @@ analysis (from the disk cache or worked out once per rule base). An engine
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from pathlib import Path
 
 import clingo
@@ -21,6 +23,9 @@ from mtgkb.engine.sharing import guarded_query, query_definitions
 from mtgkb.rulebase.citations import program_texts
 from mtgkb.rulebase.disk_cache import content_digest
 from mtgkb.rulebase.grounding import check_grounds
+
+#: an external function's call (`@name(`; a priority `@2`, `@P` is none)
+_CALL = re.compile(r"@\s*[a-z_]")
 
 
 class LoadedRuleBase:
@@ -55,6 +60,15 @@ class LoadedRuleBase:
         self.controls = 0  # how many Controls this process built from it
         self._analysis: Analysis | None = None
         self._guarded: dict[str, str | None] = {}
+        self._calls: bool | None = None
+
+    def calls_functions(self, queries: Iterable[str]) -> bool:
+        """Whether the rule base or these queries may call an external
+        function (`@f(...)`: a `#script`'s), which a ground() given a
+        context would look for in the context."""
+        if self._calls is None:
+            self._calls = _CALL.search(self.text) is not None
+        return self._calls or any(_CALL.search(self.query_text(q)) for q in queries)
 
     def query_text(self, name: str) -> str:
         if name not in self.query_texts:  # a query file added since

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import clingo
 
+from mtgkb.engine.analysis import FactReadings
 from mtgkb.engine.solve import Grounding, group_queries
 from mtgkb.engine.state import Engine
 
@@ -38,10 +39,13 @@ class SharedGroundings:
         names: list[str],
         asked: list[clingo.Symbol],
         also: list[str] = (),
+        signatures: tuple[tuple[str, int], ...] | None = None,
     ):
         """`also`: queries the questions solve on these facts besides their
         own (`legal`, judging the declared play for `ask outcome`), grouped
-        with them; a group is freed after the last question of its own."""
+        with them; a group is freed after the last question of its own.
+        `signatures`: the (name, arity) of each of the `fixed` facts, in
+        order, where they are known."""
         self.engine = engine
         self.scenario = scenario
         self.fixed = fixed
@@ -55,7 +59,8 @@ class SharedGroundings:
         self.asked = list(dict.fromkeys(asked))
         self.built: dict[tuple, Grounding] = {}
         # what forward slicing read of the file's facts, shared by its groundings
-        self.readings: dict = {}
+        self.readings = FactReadings(fixed, signatures)
+        self.signatures = signatures
 
     def matches(self, scenario, fixed: list) -> bool:
         return (
@@ -72,10 +77,22 @@ class SharedGroundings:
         group = self.group_of(query)
         alone = group is None or (len(group) == 1 and self.uses.get(query, 0) <= 1)
         if alone or any(a not in self.asked for a in asked):
-            return Grounding([query], facts, engine=self.engine, readings=self.readings), ()
+            alone = Grounding(
+                [query],
+                facts,
+                engine=self.engine,
+                readings=self.readings,
+                signatures=self.signatures,
+            )
+            return alone, ()
         if group not in self.built:
             self.built[group] = Grounding(
-                group, self.fixed, switchable=self.asked, engine=self.engine, readings=self.readings
+                group,
+                self.fixed,
+                switchable=self.asked,
+                engine=self.engine,
+                readings=self.readings,
+                signatures=self.signatures,
             )
         return self.built[group], asked
 
@@ -104,14 +121,15 @@ class Session:
         self.engine = Engine() if engine is None else engine
         self.ahead: dict[tuple, list[clingo.Symbol]] = {}
         self.groundings: SharedGroundings | None = None
-        # the file's models of single-model queries, by query and facts
+        # the file's models of single-model queries, by query and facts (the
+        # keys: mtgkb.questions.answers.solved_key, SameFacts)
         self.solved: dict[tuple, list[clingo.Symbol]] = {}
         # the file's facts -> whether the rule base has no answer set on them
         # (the `"inconsistent"` entry saying so, or None)
-        self.no_answer_set: dict[frozenset, dict | None] = {}
+        self.no_answer_set: dict = {}
         # the file's facts -> the rules not modelled on them, and the kinds of
         # question each is narrowed to (mtgkb.questions.answers)
-        self.unmodelled: dict[frozenset, tuple] = {}
+        self.unmodelled: dict = {}
 
     def end_file(self) -> None:
         """The file's last question is answered: drop its groundings and models."""

@@ -37,12 +37,14 @@ the rule base again: callers that answer more than once pass theirs).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import field
 
 import clingo
 
+from mtgkb.engine.analysis import FactReadings
 from mtgkb.engine.listing import Canonical, first_models, first_or_every, sort_models
 from mtgkb.engine.programs import quiet, solve_within
 from mtgkb.engine.rule_base import LoadedRuleBase
@@ -114,6 +116,39 @@ def group_queries(names: Iterable[str], engine: Engine | None = None) -> list[li
 # Groundings
 
 
+#: what a fact's name in a rule's text may be (a name from the facts' own module)
+_PLAIN_NAME = re.compile(r"[a-z_][A-Za-z0-9_]*")
+
+
+class FactRules:
+    """Facts given to the grounder as the values of an external function,
+    one rule for each (name, arity): `p(X0,X1) :- p(X0,X1) = @mtgkb_facts(K).`,
+    which gringo grounds as the facts themselves; the symbols reach clingo
+    through the API (a user's name stays data), several thousands in one
+    call each rule, where the backend takes two calls into clingo a fact.
+    The context of the `ground()` (clingo calls `mtgkb_facts`). `others`:
+    the facts it does not give (those past `signatures`, or of a name that
+    is not plain), for the backend."""
+
+    def __init__(self, facts: Sequence[clingo.Symbol], signatures: Sequence[tuple[str, int]]):
+        by_signature: dict[tuple[str, int], list[clingo.Symbol]] = {}
+        self.others: list[clingo.Symbol] = list(facts[len(signatures) :])
+        for symbol, signature in zip(facts[: len(signatures)], signatures, strict=True):
+            if _PLAIN_NAME.fullmatch(signature[0]):
+                by_signature.setdefault(signature, []).append(symbol)
+            else:
+                self.others.append(symbol)
+        self._values = list(by_signature.values())
+        lines = []
+        for k, (name, arity) in enumerate(by_signature):
+            atom = f"{name}({','.join(f'X{i}' for i in range(arity))})" if arity else name
+            lines.append(f"{atom} :- {atom} = @mtgkb_facts({k}).")
+        self.text = "\n".join(lines)
+
+    def mtgkb_facts(self, k: clingo.Symbol) -> list[clingo.Symbol]:
+        return self._values[k.number]
+
+
 class Grounding:
     """The rule base, the scenario facts and one or more queries, grounded once
     in one clingo Control; `solve(query)` answers any of those queries."""
@@ -128,7 +163,8 @@ class Grounding:
         slicing: bool = True,
         engine: Engine | None = None,
         record: bool | None = None,
-        readings: dict | None = None,
+        readings: dict | FactReadings | None = None,
+        signatures: Sequence[tuple[str, int]] | None = None,
     ):
         """Ground the rule base of `engine` with `queries` and `facts`. The
         `switchable` atoms (say the `asked/1` of each question) are externals,
@@ -139,7 +175,9 @@ class Grounding:
         `record`: whether to record the ground program and count by parts
         only (None: when a counted query needs it). `readings`: what forward
         slicing read of these facts, kept for the next grounding of the same
-        facts (Analysis.sources; the groundings of one file share it)."""
+        facts (Analysis.sources; the groundings of one file share it).
+        `signatures`: the (name, arity) of the first facts, in order, where
+        the caller knows them (FactRules)."""
         self.queries = list(dict.fromkeys(queries))
         if not self.queries:
             raise ValueError("a grounding needs at least one query")
@@ -156,6 +194,7 @@ class Grounding:
         self._switchable = list(dict.fromkeys(switchable))
         self.facts, self.project = facts, project
         self._readings = readings
+        self._signatures = signatures
         # (clingo's warnings, atoms that slicing left undefined, would only be
         # dropped. `--trans-ext=no`: clasp keeps choice rules with bounds and
         # aggregates as they are, not translated into normal rules; the models
@@ -183,17 +222,26 @@ class Grounding:
         self.kept, self.query_text, self._base = kept, query, base
         self.add_program(ctl)
         base.controls += 1
+        rules = None
+        if (
+            not isinstance(facts, str)
+            and signatures
+            and len(signatures) <= len(facts)
+            and not base.calls_functions(self.queries)
+        ):
+            rules = FactRules(facts, signatures)
+            ctl.add("base", [], rules.text)
         with ctl.backend() as backend:
             # externals (false until a solve says otherwise), from the symbols
             # themselves: a user's name inside them stays data
             for symbol in list(self._guards.values()) + self._switchable:
                 backend.add_external(backend.add_atom(symbol), clingo.TruthValue.False_)
             if not isinstance(facts, str):
-                for symbol in facts:
+                for symbol in facts if rules is None else rules.others:
                     backend.add_rule([backend.add_atom(symbol)])
         if isinstance(facts, str):
             ctl.add("base", [], facts)
-        ctl.ground([("base", [])])
+        ctl.ground([("base", [])], context=rules)
         # optN: with a #minimize/#maximize, enumerate every optimal model.
         ctl.configuration.solve.opt_mode = "optN"
         self._part_counts: dict = {}
@@ -334,6 +382,7 @@ class Grounding:
             engine=self.engine,
             record=record,
             readings=self._readings,
+            signatures=self._signatures,
         )
 
     def _solve_by_classes(

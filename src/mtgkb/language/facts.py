@@ -163,11 +163,19 @@ class Facts(list):
     from clingo (a call into clingo each, and a file's answers split its
     facts a dozen times)."""
 
-    __slots__ = ("asked",)
+    __slots__ = ("asked", "signatures")
 
-    def __init__(self, fixed: Iterable[Symbol], asked: Iterable[Symbol] = ()):
+    def __init__(
+        self,
+        fixed: Iterable[Symbol],
+        asked: Iterable[Symbol] = (),
+        signatures: Iterable[tuple[str, int]] | None = None,
+    ):
+        """`signatures`: the (name, arity) of each of the `fixed` facts, in
+        order, where they are known (None: not known; fact_signatures)."""
         super().__init__(fixed)
         self.asked = tuple(asked)
+        self.signatures = None if signatures is None else tuple(signatures)
         self.extend(self.asked)
 
     @property
@@ -182,6 +190,12 @@ def fixed_facts(facts: Sequence[Symbol]) -> list[Symbol]:
     return [s for s in facts if s.name != "asked"]
 
 
+def fact_signatures(facts: Sequence[Symbol]) -> tuple[tuple[str, int], ...] | None:
+    """The (name, arity) of each fact that is not a question, in order,
+    where they were kept when the facts were made (scenario_facts); else None."""
+    return facts.signatures if isinstance(facts, Facts) else None
+
+
 def asked_facts(facts: Sequence[Symbol]) -> tuple[Symbol, ...]:
     """The question atoms (`asked/1`) among the facts, in order."""
     if isinstance(facts, Facts):
@@ -194,172 +208,175 @@ def scenario_facts(scenario: Scenario) -> Facts:
     defaults), in schema order, no repeats; its questions last."""
     sc = scenario
     out: list[Symbol] = []
-    add = out.append
+    # each fact's (name, arity), known here (reading them back is a call into clingo)
+    signatures: list[tuple[str, int]] = []
+
+    def add(name: str, *args: Symbol) -> None:
+        out.append(Function(name, list(args)))
+        signatures.append((name, len(args)))
+
     # each name, number and word made once (a call into clingo each): a
     # creature's controller, type and power recur across a large table
     string, number, const = cache(String), cache(Number), cache(_const)
 
     # the table
     if sc.game is not None:
-        add(_f("game", const(sc.game)))
+        add("game", const(sc.game))
     for option in sc.options:
-        add(_f("option", option_symbol(option)))
+        add("option", option_symbol(option))
     for player in sc.players:
-        add(_f("player", string(player.name)))
+        add("player", string(player.name))
     for player in sc.players:
-        add(_f("seat", string(player.name), number(player.seat)))
+        add("seat", string(player.name), number(player.seat))
     for team in sc.teams:
         for member in team.members:
-            add(_f("team", string(team.name), string(member)))
+            add("team", string(team.name), string(member))
     if sc.active:
-        add(_f("active", string(sc.active)))
+        add("active", string(sc.active))
     if sc.starting:
-        add(_f("starting", string(sc.starting)))
-    add(_f("phase", const(sc.phase)))
+        add("starting", string(sc.starting))
+    add("phase", const(sc.phase))
     for setting in sc.emperors:
-        add(_f("emperor", string(setting.name)))
+        add("emperor", string(setting.name))
     for setting in sc.archenemies:
-        add(_f("archenemy", string(setting.name)))
+        add("archenemy", string(setting.name))
     for setting in sc.vanguards:
-        add(_f("vanguard", string(setting.name), number(setting.value)))
+        add("vanguard", string(setting.name), number(setting.value))
     for setting in sc.ranges:
-        add(_f("range", string(setting.name), number(setting.value)))
+        add("range", string(setting.name), number(setting.value))
     for setting in sc.life:
-        add(_f("life_given", string(setting.name), number(setting.value)))
+        add("life_given", string(setting.name), number(setting.value))
     # what the file leaves out: kb/variants.lp derives the spec's defaults
     if sc.game is None:
-        add(_f("unwritten", const("game")))
+        add("unwritten", const("game"))
     if not sc.active:
-        add(_f("unwritten", const("active")))
+        add("unwritten", const("active"))
     if not sc.starting:
-        add(_f("unwritten", const("starting")))
+        add("unwritten", const("starting"))
 
     # objects
     for obj in sc.objects:
         o = string(obj.name)
-        add(_f("object", o))
-        add(_f("controls", string(obj.controller), o))
-        add(_f("card_type", o, const(obj.card_type)))
+        add("object", o)
+        add("controls", string(obj.controller), o)
+        add("card_type", o, const(obj.card_type))
         for attribute in ("power", "toughness", "loyalty", "defense"):
             value = getattr(obj, attribute)
             if value is not None:
-                add(_f(attribute, o, number(value)))
+                add(attribute, o, number(value))
         if obj.protector is not None:
-            add(_f("protects", string(obj.protector), o))
+            add("protects", string(obj.protector), o)
         walk = 0
         for ability in obj.abilities:
             if ability.name == "land_type":
-                add(_f("land_type", o, string(ability.args[0])))
+                add("land_type", o, string(ability.args[0]))
             elif ability.name in ("color", "protection", "hexproof_from"):
-                add(_f(ability.name, o, const(ability.args[0])))
+                add(ability.name, o, const(ability.args[0]))
             elif ability.name == "cant_attack_player":
-                add(_f("cant_attack_player", o, string(ability.args[0])))
+                add("cant_attack_player", o, string(ability.args[0]))
             elif ability.name == "toxic":
-                add(_f("toxic", o, number(int(ability.args[0]))))
+                add("toxic", o, number(int(ability.args[0])))
             elif ability.name == "min_blockers":
-                add(_f("min_blockers", o, number(int(ability.args[0]))))
+                add("min_blockers", o, number(int(ability.args[0])))
             elif ability.name == "damage_given":
-                add(_f("damage_given", o, number(int(ability.args[0]))))
+                add("damage_given", o, number(int(ability.args[0])))
             elif ability.name == "counters_given":
                 kind, count = ability.args
-                add(_f("counters_given", o, const(kind), number(int(count))))
+                add("counters_given", o, const(kind), number(int(count)))
             elif ability.name == "landwalk":
                 walk += 1
-                add(_f("landwalk", o, number(walk)))
+                add("landwalk", o, number(walk))
                 for required in ability.args:
-                    add(_f("landwalk_requires", o, number(walk), string(required)))
+                    add("landwalk_requires", o, number(walk), string(required))
             else:
-                add(_f("has", o, const(ability.name)))
+                add("has", o, const(ability.name))
     if sc.max_attackers is not None:
-        add(_f("max_attackers", number(sc.max_attackers.count)))
+        add("max_attackers", number(sc.max_attackers.count))
 
     # players in full (spec section 8)
     for setting in sc.poison:
-        add(_f("poison_given", string(setting.name), number(setting.value)))
+        add("poison_given", string(setting.name), number(setting.value))
     for given in sc.commander_damage:
         add(
-            _f(
-                "commander_damage_given",
-                string(given.player),
-                string(given.commander),
-                number(given.amount),
-            )
+            "commander_damage_given",
+            string(given.player),
+            string(given.commander),
+            number(given.amount),
         )
     for ability in sc.player_abilities:
         if ability.ability == "protection":
-            add(_f("protection", string(ability.player), const(ability.color)))
+            add("protection", string(ability.player), const(ability.color))
         else:
-            add(_f("player_has", string(ability.player), const(ability.ability)))
+            add("player_has", string(ability.player), const(ability.ability))
     for control in sc.player_controls:
-        add(_f("controls_player", string(control.controller), string(control.controlled)))
+        add("controls_player", string(control.controller), string(control.controlled))
     if sc.priority:
-        add(_f("priority", string(sc.priority)))
+        add("priority", string(sc.priority))
     for pos, item in enumerate(sc.stack, start=1):
-        add(_f("stack_item", number(pos), string(item.name), string(item.controller)))
+        add("stack_item", number(pos), string(item.name), string(item.controller))
     for setting in sc.lands_played:
-        add(_f("lands_played", string(setting.name), number(setting.value)))
+        add("lands_played", string(setting.name), number(setting.value))
     for setting in sc.loyalty_used:
-        add(_f("loyalty_activated", string(setting.name)))
+        add("loyalty_activated", string(setting.name))
 
     # declarations
     for choice in sc.defending_choices:
-        add(_f("chooses_defending", string(choice.player), string(choice.defender)))
+        add("chooses_defending", string(choice.player), string(choice.defender))
     for attack in sc.attacks:
-        add(_f("declared_attack", string(attack.attacker), string(attack.target)))
+        add("declared_attack", string(attack.attacker), string(attack.target))
     for band in sc.bands:
         for member in band.members:
-            add(_f("band", number(band.index), string(member)))
+            add("band", number(band.index), string(member))
     for block in sc.blocks:
-        add(_f("declared_block", string(block.blocker), string(block.attacker)))
+        add("declared_block", string(block.blocker), string(block.attacker))
     for play in sc.plays:
         k = number(play.index)
-        add(_f("play", k, string(play.player), const(play.kind)))
+        add("play", k, string(play.player), const(play.kind))
         if play.kind == "concede":
-            add(_f("play_other", k, string(play.other)))
+            add("play_other", k, string(play.other))
             continue
-        add(_f("play_name", k, string(play.name)))
+        add("play_name", k, string(play.name))
         if play.kind == "cast":
-            add(_f("spell_type", k, const(play.spell_type)))
-            add(_f("spell", string(play.name)))
+            add("spell_type", k, const(play.spell_type))
+            add("spell", string(play.name))
             for color in play.colors:
-                add(_f("color", string(play.name), const(color)))
+                add("color", string(play.name), const(color))
             if play.flash:
-                add(_f("play_flash", k))
+                add("play_flash", k)
         if play.speed is not None:
-            add(_f("play_speed", k, const(play.speed)))
+            add("play_speed", k, const(play.speed))
         for target in play.targets:
-            add(_f("play_target", k, string(target.name)))
+            add("play_target", k, string(target.name))
     for k, block in enumerate(sc.blocks, start=1):
-        add(_f("declared_block_order", string(block.blocker), string(block.attacker), number(k)))
+        add("declared_block_order", string(block.blocker), string(block.attacker), number(k))
     for assignment in sc.assignments:
         for recipient, amount, _ in assignment.amounts:
             add(
-                _f(
-                    "declared_assignment",
-                    string(assignment.creature),
-                    string(recipient),
-                    number(amount),
-                )
+                "declared_assignment",
+                string(assignment.creature),
+                string(recipient),
+                number(amount),
             )
 
     # events
     for event in sc.events:
         i = number(event.index)
-        add(_f("event", i, _event_term(event)))
+        add("event", i, _event_term(event))
         if event.source is not None:
-            add(_f("event_source", i, string(event.source)))
+            add("event_source", i, string(event.source))
         for j, item in enumerate(event.items, start=1):
-            add(_f("choice_item", i, number(j), string(item)))
+            add("choice_item", i, number(j), string(item))
         if event.in_order:
-            add(_f("choice_in_order", i))
+            add("choice_in_order", i)
         if event.hidden:
-            add(_f("choice_hidden", i))
+            add("choice_hidden", i)
     for trigger in sc.triggers:
-        add(_f("trigger", string(trigger.name), string(trigger.controller)))
+        add("trigger", string(trigger.name), string(trigger.controller))
 
     # questions
     asked = [_f("asked", question_symbol(question)) for question in sc.questions]
-    return Facts(dict.fromkeys(out), dict.fromkeys(asked))
+    signed = dict(zip(out, signatures, strict=True))  # (no repeats: equal facts, one signature)
+    return Facts(signed, dict.fromkeys(asked), signed.values())
 
 
 def _rank(symbol: Symbol) -> tuple[int, str]:

@@ -3,6 +3,8 @@ atoms become the JSON answer of the spec (section 6)."""
 
 from __future__ import annotations
 
+import operator
+import re
 from collections.abc import Callable, Sequence
 
 import clingo
@@ -10,7 +12,7 @@ import clingo
 from mtgkb.engine.session import Session, SharedGroundings
 from mtgkb.engine.solve import Grounding, SolveResult
 from mtgkb.language.errors import check_count, check_timeout
-from mtgkb.language.facts import Facts, asked_facts, fixed_facts
+from mtgkb.language.facts import Facts, asked_facts, fact_signatures, fixed_facts
 from mtgkb.questions import listing_order
 from mtgkb.questions.places import locate
 from mtgkb.questions.symbols import Decoder, Shown, atoms, cited_rules, names_in, value, values
@@ -119,7 +121,13 @@ def _grounding(query: str, scenario, facts, session: Session) -> tuple[Grounding
 
         every = [clingo.Function("asked", [question_symbol(q)]) for q in scenario.questions]
         shared = SharedGroundings(
-            engine, scenario, fixed, _queries_of(scenario), every, _judged_queries(scenario)
+            engine,
+            scenario,
+            fixed,
+            _queries_of(scenario),
+            every,
+            _judged_queries(scenario),
+            fact_signatures(facts),
         )
         session.groundings = shared
     return shared.grounding(query, facts, asked)
@@ -161,6 +169,38 @@ def single_model_solves(scenario, facts) -> list[tuple[str, list]]:
     return list(out.values())
 
 
+class SameFacts:
+    """Facts as a key, by identity: equal to the very same symbol objects in
+    the same order. A file's lists of facts share their symbols, and hashing
+    or comparing a symbol is a call into clingo; the key holds the facts, so
+    no id of theirs is reused while it lives."""
+
+    __slots__ = ("facts", "_hash")
+
+    def __init__(self, facts: Sequence[clingo.Symbol]):
+        self.facts = tuple(facts)
+        self._hash = hash(tuple(map(id, self.facts)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other) -> bool:
+        return (
+            isinstance(other, SameFacts)
+            and len(other.facts) == len(self.facts)
+            and all(map(operator.is_, self.facts, other.facts))
+        )
+
+
+def solved_key(query: str, facts) -> tuple:
+    """The key of a query's model on these facts (Session.solved): the facts
+    that are not questions by identity (SameFacts) when the questions' atoms
+    are known apart (Facts), and those by value."""
+    if isinstance(facts, Facts):
+        return (query, SameFacts(facts.fixed), frozenset(facts.asked))
+    return (query, frozenset(facts))
+
+
 def solve_single(
     query: str, scenario, facts, limits: Limits, session: Session | None = None
 ) -> list[clingo.Symbol]:
@@ -169,7 +209,7 @@ def solve_single(
         return _solve_single(query, scenario, facts, limits, session)
     # one model per query and facts in a file: `ask outcome` judges the
     # declared play with the very model `ask legal` gave
-    solved = (query, frozenset(facts))
+    solved = solved_key(query, facts)
     if solved not in session.solved:
         model = session.ahead.pop(ahead_key(scenario, query, facts), None)
         if model is None:
@@ -517,8 +557,8 @@ def play_facts(scenario, facts):
         return facts
     judged = fixed_facts(facts)
     if any(question.kind == "legal" for question in scenario.questions):
-        return Facts(judged, [clingo.Function("asked", [LEGAL])])
-    return Facts(judged)
+        return Facts(judged, [clingo.Function("asked", [LEGAL])], fact_signatures(facts))
+    return Facts(judged, signatures=fact_signatures(facts))
 
 
 def _declares_play(scenario) -> bool:
@@ -597,7 +637,7 @@ def answer(question, scenario, facts, limits: Limits, session: Session | None = 
         if session.engine.unsatisfied != before and not isinstance(facts, str):
             found = _if_answer_set(found, fixed_facts(facts), session, registry.get(kind))
         if not isinstance(facts, str) and not _unanswered(found):
-            found = _with_unmodelled(found, kind, fixed_facts(facts), session)
+            found = _with_unmodelled(found, kind, facts, session)
         return found
     finally:
         shared = session.groundings
@@ -614,7 +654,7 @@ def _if_answer_set(found: Answer, fixed, session: Session, entry) -> Answer:
     the `"inconsistent"` entry naming the statements responsible (exit 4)."""
     from mtgkb.questions import consistency
 
-    key = frozenset(fixed)
+    key = SameFacts(fixed)
     if key not in session.no_answer_set:
         session.no_answer_set[key] = consistency.no_answer_set(fixed, session.engine)
     broken = session.no_answer_set[key]
@@ -633,7 +673,7 @@ NOT_MODELLED_QUERY = "not_modelled"
 NOT_MODELLED_SIGNATURES = (("not_modelled", 1), ("not_modelled_in", 2))
 
 
-def _with_unmodelled(found: Answer, kind: str, fixed, session: Session) -> Answer:
+def _with_unmodelled(found: Answer, kind: str, facts, session: Session) -> Answer:
     """The answer with `"unmodelled"`: the CR rules the scenario brings into
     play that the rule base does not model and that could change this
     answer (kb/not_modelled.lp and the house rules' `not_modelled/1`,
@@ -641,9 +681,10 @@ def _with_unmodelled(found: Answer, kind: str, fixed, session: Session) -> Answe
     per file, on its facts."""
     if not query_file(NOT_MODELLED_QUERY).exists():
         return found
-    key = frozenset(fixed)
+    fixed = fixed_facts(facts)
+    key = SameFacts(fixed)
     if key not in session.unmodelled:
-        session.unmodelled[key] = _not_modelled(fixed, session)
+        session.unmodelled[key] = _not_modelled(fixed, session, fact_signatures(facts))
     rules, scoped = session.unmodelled[key]
     shown = [n for n in rules if n not in scoped or kind in scoped[n]]
     if shown:
@@ -651,18 +692,27 @@ def _with_unmodelled(found: Answer, kind: str, fixed, session: Session) -> Answe
     return found
 
 
-def _not_modelled(fixed, session: Session) -> tuple[list[str], dict[str, set[str]]]:
+def _not_modelled(
+    fixed, session: Session, signatures: Sequence[tuple[str, int]] | None = None
+) -> tuple[list[str], dict[str, set[str]]]:
     """The rules not modelled on these facts, and the kinds of question each
     is narrowed to (none: every kind). The declarations are conditions over
     the input facts (kb/not_modelled.lp, and the user's house rules), so
     they are grounded alone with the facts: a Control of a few statements,
-    not another grounding of the rule base."""
+    not another grounding of the rule base; and of the facts, where their
+    `signatures` are known, only those whose name the files' text holds
+    (the others cannot be read by them)."""
     location = session.engine.location
     files = [f for f in [location.folder("kb") / "not_modelled.lp", *location.extra] if f.is_file()]
     ctl = new_control(["--warn=none"])
     try:
         for path in files:
             ctl.load(str(path))
+        if signatures is not None and len(signatures) == len(fixed):
+            words = _words_read(files)
+            if words is not None:
+                signed = zip(fixed, signatures, strict=True)
+                fixed = [fact for fact, (name, _) in signed if name in words]
         with ctl.backend() as backend:
             for fact in fixed:
                 backend.add_rule([backend.add_atom(fact)])
@@ -687,6 +737,23 @@ def _not_modelled(fixed, session: Session) -> tuple[list[str], dict[str, set[str
     return sorted(dict.fromkeys(rules), key=sort_key), scoped
 
 
+#: what may be a predicate's name in a program's text (and more: comments, strings)
+_WORD = re.compile(r"[a-z_][A-Za-z0-9_']*")
+
+
+def _words_read(files) -> set[str] | None:
+    """Every word of these programs' texts that may name a predicate they
+    read (a superset); None when they may read a name their text does not
+    hold (an `#include`, a `#script`)."""
+    words: set[str] = set()
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "#include" in text or "#script" in text:
+            return None
+        words.update(_WORD.findall(text))
+    return words
+
+
 def _rule_number(term: clingo.Symbol) -> str | None:
     """N of a `rule("N")` term, else None."""
     if term.type != clingo.SymbolType.Function or term.name != "rule" or len(term.arguments) != 1:
@@ -703,4 +770,5 @@ def facts_for(question, facts):
     from mtgkb.language.facts import question_symbol
 
     own = question_symbol(question)
-    return Facts(fixed_facts(facts), [s for s in asked_facts(facts) if s.arguments[0] == own])
+    asked = [s for s in asked_facts(facts) if s.arguments[0] == own]
+    return Facts(fixed_facts(facts), asked, fact_signatures(facts))
