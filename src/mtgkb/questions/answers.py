@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 import clingo
 
 from mtgkb.engine.session import Session, SharedGroundings
-from mtgkb.engine.solve import Grounding, SolveResult
+from mtgkb.engine.solve import FactRules, Grounding, SolveResult
 from mtgkb.language.errors import check_count, check_timeout
 from mtgkb.language.facts import Facts, asked_facts, fact_signatures, fixed_facts
 from mtgkb.questions import listing_order
@@ -705,18 +705,21 @@ def _not_modelled(
     location = session.engine.location
     files = [f for f in [location.folder("kb") / "not_modelled.lp", *location.extra] if f.is_file()]
     ctl = new_control(["--warn=none"])
+    rules = None
     try:
         for path in files:
             ctl.load(str(path))
         if signatures is not None and len(signatures) == len(fixed):
             words = _words_read(files)
-            if words is not None:
-                signed = zip(fixed, signatures, strict=True)
-                fixed = [fact for fact, (name, _) in signed if name in words]
+            if words is not None:  # (no #script: the facts may come by signature)
+                signed = [(f, s) for f, s in zip(fixed, signatures, strict=True) if s[0] in words]
+                rules = FactRules([f for f, _ in signed], [s for _, s in signed])
+                ctl.add("base", [], rules.text)
+                fixed = rules.others
         with ctl.backend() as backend:
             for fact in fixed:
                 backend.add_rule([backend.add_atom(fact)])
-        ctl.ground([("base", [])])
+        ctl.ground([("base", [])], context=rules)
     except RuntimeError:
         return [], {}  # (the rule base's own check says what clingo could not read)
     rules: list[str] = []
@@ -739,16 +742,19 @@ def _not_modelled(
 
 #: what may be a predicate's name in a program's text (and more: comments, strings)
 _WORD = re.compile(r"[a-z_][A-Za-z0-9_']*")
+#: an external function's call (`@name(`; a priority `@2`, `@P` is none)
+_CALL = re.compile(r"@\s*[a-z_]")
 
 
 def _words_read(files) -> set[str] | None:
     """Every word of these programs' texts that may name a predicate they
     read (a superset); None when they may read a name their text does not
-    hold (an `#include`, a `#script`)."""
+    hold (an `#include`, a `#script`) or call an external function (`@f`,
+    which a ground() given a context looks for there: FactRules)."""
     words: set[str] = set()
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
-        if "#include" in text or "#script" in text:
+        if "#include" in text or "#script" in text or _CALL.search(text):
             return None
         words.update(_WORD.findall(text))
     return words
