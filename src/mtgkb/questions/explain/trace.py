@@ -161,9 +161,10 @@ STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 NO_ATOM_START = frozenset('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"#&(|')
 
 
-def term_name(text: str) -> str | None:
+def term_name(text: str, pools: bool = False) -> str | None:
     """The name of the term `text` is, when it is one function term, `name`
-    or `name(...)` (its first parenthesis closed last, no pool), else None."""
+    or `name(...)` (its first parenthesis closed last; with a pool among its
+    arguments only if `pools`), else None."""
     found = TERM_NAME.match(text)
     if found is None:
         return None
@@ -173,7 +174,7 @@ def term_name(text: str) -> str | None:
     if text[end] != "(" or text[-1] != ")":
         return None
     inside = STRING.sub('""', text[end:]) if '"' in text else text[end:]
-    if ";" in inside:
+    if ";" in inside and not pools:
         return None  # a pool
     depth = 0
     for i, c in enumerate(inside):

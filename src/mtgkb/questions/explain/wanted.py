@@ -20,7 +20,7 @@ import re
 from collections.abc import Collection, Sequence
 from functools import lru_cache
 
-from mtgkb.questions.explain.trace import STRING, TERM_NAME, WANTED, Traced
+from mtgkb.questions.explain.trace import STRING, WANTED, Traced, term_name
 
 #: A variable's text.
 VARIABLE = re.compile(r"_*[A-Z][A-Za-z0-9_']*")
@@ -36,8 +36,6 @@ class _Unsettled(Exception):
 
 #: What `_split` reads of a text: brackets, and each separator it splits at.
 _SPLITS = {sep: re.compile(r"[(){}\[\]]|" + re.escape(sep)) for sep in (" :- ", "; ", ",")}
-#: The brackets of a text.
-_BRACKETS = re.compile(r"[()]")
 
 
 def _masked(text: str) -> str:
@@ -74,23 +72,9 @@ def _rule(text: str) -> tuple[str, list[str]]:
 
 
 def _name(term: str) -> str | None:
-    """The name of a function term's text `name` or `name(...)` (its first
-    parenthesis closed last; a pool among its arguments is one argument),
-    else None."""
-    found = TERM_NAME.match(term)
-    if found is None:
-        return None
-    end = found.end()
-    if end == len(term):
-        return found.group()
-    if term[end] != "(" or term[-1] != ")":
-        return None
-    depth = 0
-    for bracket in _BRACKETS.finditer(_masked(term), end):
-        depth += 1 if bracket.group() == "(" else -1
-        if depth == 0:
-            return found.group() if bracket.end() == len(term) else None
-    return None
+    """The name of a function term's text `name` or `name(...)`, else None (a
+    pool among its arguments is one argument)."""
+    return term_name(term, pools=True)
 
 
 def _arguments(term: str) -> list[str]:
