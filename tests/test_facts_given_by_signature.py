@@ -13,6 +13,7 @@ to a planeswalker removes loyalty counters; not encoded) its `"unmodelled"`."""
 from __future__ import annotations
 
 import clingo
+from helpers import PLANESWALKER
 
 from mtgkb.engine.solve import FactRules, Grounding
 from mtgkb.engine.state import Engine
@@ -29,15 +30,6 @@ Ann controls creature "{HOSTILE}" 1/1 with flying
 Ben controls creature "Grizzly Bears" 2/2
 "{HOSTILE}" attacks Ben
 "Grizzly Bears" blocks "{HOSTILE}"
-ask legal
-ask outcome
-"""
-PLANESWALKER = """players: Ann, Ben
-phase: combat-damage
-Ann controls creature "Hill Giant" 3/3
-Ben controls planeswalker "Jace Beleren" loyalty 3
-"Hill Giant" attacks "Jace Beleren"
-combat damage
 ask legal
 ask outcome
 """

@@ -20,21 +20,12 @@ import subprocess
 import sys
 
 import pytest
-from helpers import ROOT
+from helpers import PLANESWALKER, ROOT
 
 from mtgkb.audit.not_modelled import not_modelled
 from mtgkb.audit.sources import Base, scan
 from mtgkb.rulebase.index import load_index
 
-PLANESWALKER = """players: Ann, Ben
-phase: combat-damage
-Ann controls creature "Hill Giant" 3/3
-Ben controls planeswalker "Jace Beleren" loyalty 3
-"Hill Giant" attacks "Jace Beleren"
-combat damage
-ask legal
-ask outcome
-"""
 BATTLE = """players: Ann, Ben
 Ben controls battle "Invasion of Tarkir" defense 5 protected by Ann
 "Shock" deals 2 damage to "Invasion of Tarkir"

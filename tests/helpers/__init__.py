@@ -489,3 +489,16 @@ def much_work() -> str:
     lines += [f'"B{j}" blocks "Titan"' for j in range(6)]
     lines.append('ask assignments for "Titan"')
     return "\n".join(lines) + "\n"
+
+
+#: A creature attacking a planeswalker, its damage and outcome asked: the
+#: loyalty damage of 120.3c is not modelled (tests of the rules not modelled).
+PLANESWALKER = """players: Ann, Ben
+phase: combat-damage
+Ann controls creature "Hill Giant" 3/3
+Ben controls planeswalker "Jace Beleren" loyalty 3
+"Hill Giant" attacks "Jace Beleren"
+combat damage
+ask legal
+ask outcome
+"""
