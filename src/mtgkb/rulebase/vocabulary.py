@@ -151,8 +151,10 @@ def _read(files: tuple) -> Vocabulary:
     phases, colors, spell_kinds, action_words, after = [], [], [], [], []
     counter_kinds = []
     for atom in ctl.symbolic_atoms:
-        sym, args = atom.symbol, atom.symbol.arguments
-        if sym.name == "ability_word" and len(args) == 3:
+        sym = atom.symbol
+        # (each of the symbol's fields is a call into clingo: each read once)
+        name, args = sym.name, sym.arguments
+        if name == "ability_word" and len(args) == 3:
             shape = _text(args[2])
             if shape not in SHAPES:
                 raise VocabularyError(
@@ -161,27 +163,27 @@ def _read(files: tuple) -> Vocabulary:
             if args[1].type != clingo.SymbolType.Function or args[1].arguments:
                 raise VocabularyError(f"{FILE}: {sym}: the ability must be a constant")
             abilities.append(AbilityWord(_phrase(args[0], f"{FILE}: {sym}"), args[1].name, shape))
-        elif sym.name == "ability_example" and len(args) == 1:
+        elif name == "ability_example" and len(args) == 1:
             examples.append(_phrase(args[0], f"{FILE}: {sym}"))
-        elif sym.name == "evasion" and len(args) == 2:
+        elif name == "evasion" and len(args) == 2:
             evasion.append((_text(args[0]), _text(args[1])))
-        elif sym.name == "variant" and len(args) == 1:
+        elif name == "variant" and len(args) == 1:
             games.append(_text(args[0]))
-        elif sym.name == "scenario_option" and len(args) == 1:
+        elif name == "scenario_option" and len(args) == 1:
             options.append(_text(args[0]))
-        elif sym.name == "player_ability" and len(args) == 1:
+        elif name == "player_ability" and len(args) == 1:
             players.append(_text(args[0]))
-        elif sym.name == "phase_word" and len(args) == 1:
+        elif name == "phase_word" and len(args) == 1:
             phases.append(_text(args[0]))
-        elif sym.name == "color_word" and len(args) == 1:
+        elif name == "color_word" and len(args) == 1:
             colors.append(_text(args[0]))
-        elif sym.name == "spell_kind_word" and len(args) == 1:
+        elif name == "spell_kind_word" and len(args) == 1:
             spell_kinds.append(_text(args[0]))
-        elif sym.name == "action_word" and len(args) == 2:
+        elif name == "action_word" and len(args) == 2:
             action_words.append((_text(args[0]), _text(args[1])))
-        elif sym.name == "ability_after" and len(args) == 2:
+        elif name == "ability_after" and len(args) == 2:
             after.append((_text(args[0]), _phrase(args[1], f"{FILE}: {sym}")))
-        elif sym.name == "counter_kind" and len(args) == 2:
+        elif name == "counter_kind" and len(args) == 2:
             counter_kinds.append((_text(args[0]), _text(args[1])))
     lists = (abilities, examples, evasion, games, options, players)
     lists += (phases, colors, spell_kinds, action_words, after, sorted(counter_kinds))
