@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
-import _thread
-import argparse
-import atexit
-import functools
 import gc
-import json
-import os
-import signal
-import sys
-import threading
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from mtgkb import __version__
-from mtgkb.language.errors import MAX_TIMEOUT, UsageError, check_count, check_timeout
-from mtgkb.output.envelope import stamp
-from mtgkb.rulebase.words import rule_base_title
-from mtgkb.running.deadline import DEFAULT_MEMORY_CAP_MB, bound_memory, memory_limit
-from mtgkb.running.status import EXIT_INPUT
+from mtgkb import IMPORT_COLLECTION_THRESHOLD
+
+# (the cycle collector waits while these are imported: mtgkb/__init__.py)
+_thresholds = gc.get_threshold()
+gc.set_threshold(IMPORT_COLLECTION_THRESHOLD, *_thresholds[1:])
+try:
+    import _thread
+    import argparse
+    import atexit
+    import functools
+    import json
+    import os
+    import signal
+    import sys
+    import threading
+    from pathlib import Path
+    from typing import TYPE_CHECKING
+
+    from mtgkb import __version__
+    from mtgkb.language.errors import MAX_TIMEOUT, UsageError, check_count, check_timeout
+    from mtgkb.output.envelope import stamp
+    from mtgkb.rulebase.words import rule_base_title
+    from mtgkb.running.deadline import DEFAULT_MEMORY_CAP_MB, bound_memory, memory_limit
+    from mtgkb.running.status import EXIT_INPUT
+finally:
+    gc.set_threshold(*_thresholds)
 
 if TYPE_CHECKING:
     from mtgkb.questions.answers import Limits
