@@ -14,22 +14,12 @@ answer. The names are imported on first use: `import mtgkb` stays light.
 
 from __future__ import annotations
 
-import gc
+from mtgkb.collector import deferred
 
-# Importing makes tens of thousands of objects (modules, functions, classes)
-# and frees next to none: Python's cycle collector, run every 700 of them
-# made, found nothing to free in the ~25 collections a cold `mtgkb run` made
-# while importing (~7 ms of CPU). It waits while the modules are imported:
-# here, and in mtgkb.cli for its own imports; the threshold is restored after.
-IMPORT_COLLECTION_THRESHOLD = 100_000
-_thresholds = gc.get_threshold()
-gc.set_threshold(IMPORT_COLLECTION_THRESHOLD, *_thresholds[1:])
-try:
+with deferred():  # (what is imported is kept: mtgkb.collector)
     from typing import TYPE_CHECKING
 
     from mtgkb.rulebase.registry import ANSWER_CLASS_NAMES
-finally:
-    gc.set_threshold(*_thresholds)
 
 __version__ = "0.1.0"
 

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import gc
 
-from mtgkb import IMPORT_COLLECTION_THRESHOLD
+from mtgkb.collector import deferred
 
-# (the cycle collector waits while these are imported: mtgkb/__init__.py)
-_thresholds = gc.get_threshold()
-gc.set_threshold(IMPORT_COLLECTION_THRESHOLD, *_thresholds[1:])
-try:
+with deferred():  # (what is imported is kept: mtgkb.collector)
     import _thread
     import argparse
     import atexit
@@ -28,8 +25,6 @@ try:
     from mtgkb.rulebase.words import rule_base_title
     from mtgkb.running.deadline import DEFAULT_MEMORY_CAP_MB, bound_memory, memory_limit
     from mtgkb.running.status import EXIT_INPUT
-finally:
-    gc.set_threshold(*_thresholds)
 
 if TYPE_CHECKING:
     from mtgkb.questions.answers import Limits
@@ -149,41 +144,30 @@ def _console():
     return PipeConsole(highlight=False)
 
 
-#: How many more containers than were freed a run makes before Python's cycle
-#: collector looks at the young ones (its default is 700). What a run makes
-#: (the engine's modules, imported here; the parse; the slicing analysis read
-#: from the cache; the facts; the answers) is freed by reference counting or
-#: lives until the end: a collection finds next to nothing (a few hundred
-#: objects in cycles for a run of many files), yet cost a run of one file
-#: about a tenth of its time. Cycles left are still collected, after this many.
-RUN_COLLECTION_THRESHOLD = 100_000
-
-
 def cmd_run(args: argparse.Namespace) -> int:
-    thresholds = gc.get_threshold()
-    gc.set_threshold(RUN_COLLECTION_THRESHOLD, *thresholds[1:])
-    restore = None
-    try:
-        from mtgkb.questions.answers import Limits
+    # (what a run makes is freed by reference counting or kept: mtgkb.collector)
+    with deferred():
+        restore = None
+        try:
+            from mtgkb.questions.answers import Limits
 
-        limits = Limits(
-            max_models=args.max_models, timeout=args.timeout, memory=args.memory, lang=args.lang
-        )
-        restore = bound_memory(memory_limit(args.memory))
-        return _run(args, limits)
-    finally:
-        # main() may be called in a longer-lived process
-        if restore is not None:
-            restore()
-        if not gc.get_freeze_count():
-            # What the run made and keeps (the modules imported, the engine's
-            # caches) goes to the oldest generation unexamined (a freeze, then
-            # an unfreeze), not examined at once as the young generation it
-            # is, past the restored threshold.
-            gc.freeze()
-            gc.unfreeze()
-        gc.set_threshold(*thresholds)
-        _unexamined_at_exit()
+            limits = Limits(
+                max_models=args.max_models, timeout=args.timeout, memory=args.memory, lang=args.lang
+            )
+            restore = bound_memory(memory_limit(args.memory))
+            return _run(args, limits)
+        finally:
+            # main() may be called in a longer-lived process
+            if restore is not None:
+                restore()
+            if not gc.get_freeze_count():
+                # What the run made and keeps (the modules imported, the engine's
+                # caches) goes to the oldest generation unexamined (a freeze, then
+                # an unfreeze), not examined at once as the young generation it
+                # is, past the restored threshold.
+                gc.freeze()
+                gc.unfreeze()
+            _unexamined_at_exit()
 
 
 @functools.cache
