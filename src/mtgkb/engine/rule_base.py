@@ -28,6 +28,13 @@ from mtgkb.rulebase.grounding import check_grounds
 _CALL = re.compile(r"@\s*[a-z_]")
 
 
+def calls_functions_in(text: str) -> bool:
+    """Whether the program `text` may call an external function (`@f(...)`:
+    a `#script`'s), which a ground() given a context (mtgkb.engine.solve's
+    FactRules) would look for in the context."""
+    return _CALL.search(text) is not None
+
+
 class LoadedRuleBase:
     """The rule base and the queries, as read from disk at one moment."""
 
@@ -67,8 +74,8 @@ class LoadedRuleBase:
         function (`@f(...)`: a `#script`'s), which a ground() given a
         context would look for in the context."""
         if self._calls is None:
-            self._calls = _CALL.search(self.text) is not None
-        return self._calls or any(_CALL.search(self.query_text(q)) for q in queries)
+            self._calls = calls_functions_in(self.text)
+        return self._calls or any(calls_functions_in(self.query_text(q)) for q in queries)
 
     def query_text(self, name: str) -> str:
         if name not in self.query_texts:  # a query file added since

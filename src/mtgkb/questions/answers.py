@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 import clingo
 
+from mtgkb.engine.rule_base import calls_functions_in
 from mtgkb.engine.session import Session, SharedGroundings
 from mtgkb.engine.solve import FactRules, Grounding, SolveResult
 from mtgkb.language.errors import check_count, check_timeout
@@ -705,7 +706,7 @@ def _not_modelled(
     location = session.engine.location
     files = [f for f in [location.folder("kb") / "not_modelled.lp", *location.extra] if f.is_file()]
     ctl = new_control(["--warn=none"])
-    rules = None
+    given = None  # the facts given by signature (FactRules)
     try:
         for path in files:
             ctl.load(str(path))
@@ -713,13 +714,13 @@ def _not_modelled(
             words = _words_read(files)
             if words is not None:  # (no #script: the facts may come by signature)
                 signed = [(f, s) for f, s in zip(fixed, signatures, strict=True) if s[0] in words]
-                rules = FactRules([f for f, _ in signed], [s for _, s in signed])
-                ctl.add("base", [], rules.text)
-                fixed = rules.others
+                given = FactRules([f for f, _ in signed], [s for _, s in signed])
+                ctl.add("base", [], given.text)
+                fixed = given.others
         with ctl.backend() as backend:
             for fact in fixed:
                 backend.add_rule([backend.add_atom(fact)])
-        ctl.ground([("base", [])], context=rules)
+        ctl.ground([("base", [])], context=given)
     except RuntimeError:
         return [], {}  # (the rule base's own check says what clingo could not read)
     rules: list[str] = []
@@ -742,8 +743,6 @@ def _not_modelled(
 
 #: what may be a predicate's name in a program's text (and more: comments, strings)
 _WORD = re.compile(r"[a-z_][A-Za-z0-9_']*")
-#: an external function's call (`@name(`; a priority `@2`, `@P` is none)
-_CALL = re.compile(r"@\s*[a-z_]")
 
 
 def _words_read(files) -> set[str] | None:
@@ -754,7 +753,7 @@ def _words_read(files) -> set[str] | None:
     words: set[str] = set()
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
-        if "#include" in text or "#script" in text or _CALL.search(text):
+        if "#include" in text or "#script" in text or calls_functions_in(text):
             return None
         words.update(_WORD.findall(text))
     return words
