@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import gc
 
-from mtgkb.collector import deferred
+from mtgkb import collections_deferred
 
-with deferred():  # (what is imported is kept: mtgkb.collector)
+with collections_deferred():  # (what is imported is kept: mtgkb/__init__.py)
     import _thread
     import argparse
     import atexit
@@ -145,8 +145,8 @@ def _console():
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    # (what a run makes is freed by reference counting or kept: mtgkb.collector)
-    with deferred():
+    # (what a run makes is freed by reference counting or kept: mtgkb/__init__.py)
+    with collections_deferred():
         restore = None
         try:
             from mtgkb.questions.answers import Limits
