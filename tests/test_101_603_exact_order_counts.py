@@ -16,6 +16,7 @@ import random
 import sys
 
 from helpers import ROOT, examples
+from helpers.answering import engine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -113,8 +114,10 @@ def test_603_3b_a_cut_listing_says_how_many_orders_there_are():
     lines += [f'trigger "A{i}" controlled by Ann' for i in range(4)]
     lines += [f'trigger "B{i}" controlled by Ben' for i in range(3)]
     text = "\n".join([*lines, "ask stack"]) + "\n"
-    (cut,) = answer_text(text, "stack.mtg", Limits(max_models=5)).output["answers"]
-    (whole,) = answer_text(text, "stack.mtg", Limits(max_models=0)).output["answers"]
+    (cut,) = answer_text(text, "stack.mtg", Limits(max_models=5), engine=engine()).output["answers"]
+    (whole,) = answer_text(text, "stack.mtg", Limits(max_models=0), engine=engine()).output[
+        "answers"
+    ]
     assert (cut["count"], cut["complete"]) == (math.factorial(4) * math.factorial(3), True)
     assert len(cut["orders"]) == 5 and "603.3b" in cut["rules"]
     # the whole listing says no count, as before
@@ -127,7 +130,9 @@ def test_603_3b_ten_triggers_are_counted_without_listing_them():
     lines = ["players: Ann, Ben", "active: Ann"]
     lines += [f'trigger "T{i}" controlled by Ann' for i in range(10)]
     text = "\n".join([*lines, "ask stack"]) + "\n"
-    (answer,) = answer_text(text, "stack.mtg", Limits(max_models=10)).output["answers"]
+    (answer,) = answer_text(text, "stack.mtg", Limits(max_models=10), engine=engine()).output[
+        "answers"
+    ]
     assert (answer["count"], answer["complete"]) == (math.factorial(10), True)
     assert len(answer["orders"]) == 10 and "603.3b" in answer["rules"]
 
@@ -141,7 +146,9 @@ def test_101_4c_several_choices_of_a_team_game_are_counted_exactly():
         "game: two-headed-giant\nplayers: Ann, Ben, Cat, Dan\nteam North: Ann, Ben\n"
         f"team South: Cat, Dan\nactive: Ann\neach player chooses {things}\nask order\n"
     )
-    (answer,) = answer_text(text, "order.mtg", Limits(max_models=100)).output["answers"]
+    (answer,) = answer_text(text, "order.mtg", Limits(max_models=100), engine=engine()).output[
+        "answers"
+    ]
     assert (answer["count"], answer["complete"]) == (4 * math.factorial(8), True)
     assert {"101.4c", "805.6"} <= set(answer["rules"])
 
@@ -155,7 +162,9 @@ def test_509_1c_menace_tied_blockers_under_a_requirement_are_counted_exactly():
     from bench.suite import batch_texts
 
     text = batch_texts(127)[126]
-    answers = answer_text(text, "batch126.mtg", Limits(max_models=1000)).output["answers"]
+    answers = answer_text(text, "batch126.mtg", Limits(max_models=1000), engine=engine()).output[
+        "answers"
+    ]
     (blocks,) = [a for a in answers if a["ask"] == "blocks"]
     assert (blocks["count"], blocks["complete"]) == (884055, True)
     assert {"509.1a", "509.1c", "702.111b"} <= set(blocks["rules"])

@@ -20,6 +20,7 @@ import importlib.util
 import random
 
 import pytest
+from helpers.answering import engine
 
 from mtgkb.questions.answers import Limits
 from mtgkb.running.batch import answer_files, answer_in_pool
@@ -124,7 +125,7 @@ def batch(tmp_path_factory) -> list[str]:
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_26_509_1a_508_1a_603_3b_first_listed_alone(name):
     text = EXPECTED[name][0]
-    _check(name, answer_text(text, name, LIMITS).output)
+    _check(name, answer_text(text, name, LIMITS, engine=engine()).output)
 
 
 def _by_name(results) -> dict:
@@ -188,10 +189,14 @@ def test_26_509_1a_a_cut_listing_is_the_start_of_the_whole_one(seed):
     """Found in order (the count exceeds the cut) or sorted (every model
     seen): the first N are the same."""
     text = _random_combat(random.Random(seed))
-    (whole,) = answer_text(text, "whole.mtg", Limits(max_models=0)).output["answers"]
+    (whole,) = answer_text(text, "whole.mtg", Limits(max_models=0), engine=engine()).output[
+        "answers"
+    ]
     assert whole["count"] == len(whole["assignments"]) and "509.1a" in whole["rules"]
     for cut in (1, 2, 3):
-        (part,) = answer_text(text, "cut.mtg", Limits(max_models=cut)).output["answers"]
+        (part,) = answer_text(text, "cut.mtg", Limits(max_models=cut), engine=engine()).output[
+            "answers"
+        ]
         assert part["count"] == whole["count"]
         assert part["assignments"] == whole["assignments"][:cut]
 
@@ -214,10 +219,14 @@ def test_26_509_1a_a_listing_clasp_did_not_find_in_order_is_still_the_start(monk
     monkeypatch.setattr(listing.OrderedSearch, "_walk", counted)
     for seed in range(12):
         text = _random_combat(random.Random(seed))
-        (whole,) = answer_text(text, "whole.mtg", Limits(max_models=0)).output["answers"]
+        (whole,) = answer_text(text, "whole.mtg", Limits(max_models=0), engine=engine()).output[
+            "answers"
+        ]
         assert whole["count"] == len(whole["assignments"]) and "509.1a" in whole["rules"]
         for cut in (1, 2, 3):
-            (part,) = answer_text(text, "cut.mtg", Limits(max_models=cut)).output["answers"]
+            (part,) = answer_text(text, "cut.mtg", Limits(max_models=cut), engine=engine()).output[
+                "answers"
+            ]
             assert (part["count"], part["assignments"]) == (
                 whole["count"],
                 whole["assignments"][:cut],
@@ -248,7 +257,7 @@ def test_26_509_1a_each_block_shows_its_own_atoms_so_answer_sets_prove_the_listi
     answer sets are the models: the first five are enumerated and proven
     without clasp's projection, and never again with it."""
     tried = _enumerations(monkeypatch)
-    (answer,) = answer_text(BLOCKS, "blocks.mtg", LIMITS).output["answers"]
+    (answer,) = answer_text(BLOCKS, "blocks.mtg", LIMITS, engine=engine()).output["answers"]
     _check("blocks.mtg", {"answers": [answer]})
     assert tried == [(False, True)]
 
@@ -266,13 +275,17 @@ def test_26_805_10d_hidden_teammates_blocks_prove_the_listing_projected(monkeypa
         'Kim controls creature "K1" 2/2\nKim controls creature "K2" 2/2\n'
         '"A1" attacks Alex\n"A2" attacks Alex\nask blocks for Alex\n'
     )
-    (whole,) = answer_text(text, "whole.mtg", Limits(max_models=0)).output["answers"]
+    (whole,) = answer_text(text, "whole.mtg", Limits(max_models=0), engine=engine()).output[
+        "answers"
+    ]
     parts = whole["assignments"]
     assert whole["count"] == len(parts) == 3**2 and "805.10d" in whole["rules"]
     assert len({tuple(sorted(p.items())) for p in parts}) == len(parts)
     tried = _enumerations(monkeypatch)
     for cut in (1, 2, 3):
-        (part,) = answer_text(text, "cut.mtg", Limits(max_models=cut)).output["answers"]
+        (part,) = answer_text(text, "cut.mtg", Limits(max_models=cut), engine=engine()).output[
+            "answers"
+        ]
         assert (part["count"], part["assignments"]) == (whole["count"], parts[:cut])
     assert (False, False) in tried and (True, True) in tried
     assert (False, True) not in tried

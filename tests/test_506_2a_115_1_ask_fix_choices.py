@@ -2,9 +2,9 @@
 play, making a choice the file left open (the defending player) and pointing an
 illegal target at a legal one, and says so."""
 
+from helpers.answering import run
 from helpers.player_answers import ask
 
-import mtgkb
 from mtgkb.rulebase import words
 
 # Three players and no attack option: the attacking player chooses one opponent
@@ -93,8 +93,8 @@ def test_115_1_with_no_legal_target_the_play_stays_illegal_and_says_so():
 
 
 def test_506_2a_the_choice_is_shown_in_english_and_italian():
-    english = mtgkb.run(CHOOSE + "ask fix\n")
-    italian = mtgkb.run(CHOOSE + "ask fix\n", lang="it")
+    english = run(CHOOSE + "ask fix\n")
+    italian = run(CHOOSE + "ask fix\n", lang="it")
     assert english["answers"][0]["choices"] == italian["answers"][0]["choices"]
     assert "left open by the file" in words.text("label", "fix_choice", "en")
     assert "lasciato aperto dal file" in words.text("label", "fix_choice", "it")

@@ -4,6 +4,7 @@ removed, added or re-pointed attack or block; `count` is how many legal
 declarations are equally close; requirements (508.1d, 509.1c) are obeyed."""
 
 from helpers import ILLEGAL_BLOCK_PLAY
+from helpers.answering import engine
 
 from mtgkb import run
 from mtgkb.running.runner import answer_text
@@ -86,8 +87,8 @@ Ben controls creature "Elf" 1/1
 
 
 def test_spec_12_ask_fix_on_an_illegal_play_does_not_change_the_exit_status():
-    assert answer_text(EXAMPLE_03 + "ask fix\n", "x.mtg").status == 0
-    assert answer_text(EXAMPLE_03 + "ask legal\nask fix\n", "x.mtg").status == 1
+    assert answer_text(EXAMPLE_03 + "ask fix\n", "x.mtg", engine=engine()).status == 0
+    assert answer_text(EXAMPLE_03 + "ask legal\nask fix\n", "x.mtg", engine=engine()).status == 1
 
 
 def test_119_4_what_no_change_of_attacks_and_blocks_mends_is_listed_as_remaining():

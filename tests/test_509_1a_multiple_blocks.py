@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from math import comb
 
+from helpers.answering import engine
+
 from mtgkb.running.runner import answer_text
 
 TABLE = "players: Rob, Alex\nactive: Rob\n"
@@ -28,7 +30,7 @@ ANY_NUMBER = ADDITIONAL.replace("an additional creature", "any number of creatur
 
 
 def _result(text: str):
-    return answer_text(text, "x.mtg")
+    return answer_text(text, "x.mtg", engine=engine())
 
 
 def _answers(text: str) -> dict:

@@ -13,18 +13,20 @@ from __future__ import annotations
 
 from math import comb
 
+from helpers.answering import engine
+
 from mtgkb.running.runner import answer_text
 
 TABLE = "players: Rob, Alex\nactive: Rob\n"
 
 
 def _answers(text: str) -> dict:
-    result = answer_text(text, "x.mtg")
+    result = answer_text(text, "x.mtg", engine=engine())
     return {a["ask"]: a for a in result.output["answers"]}
 
 
 def _status(text: str) -> int:
-    return answer_text(text, "x.mtg").status
+    return answer_text(text, "x.mtg", engine=engine()).status
 
 
 PHANTOM = (
@@ -121,12 +123,12 @@ def test_509_1b_only_the_blockers_of_one_defending_player_count():
 
 def test_509_1b_the_number_must_be_followed_by_its_words():
     bad = TABLE + 'Rob controls creature "Ogre" 5/5 with can\'t be blocked except by 3 or more\n'
-    result = answer_text(bad, "x.mtg")
+    result = answer_text(bad, "x.mtg", engine=engine())
     assert result.status == 2
     wrong = bad.replace("or more\n", "or fewer creatures\n")
-    assert answer_text(wrong, "x.mtg").status == 2
+    assert answer_text(wrong, "x.mtg", engine=engine()).status == 2
     word = bad.replace("by 3 or more\n", "by three or more creatures\n")
-    assert answer_text(word, "x.mtg").status == 2
+    assert answer_text(word, "x.mtg", engine=engine()).status == 2
 
 
 def test_509_1b_ask_explain_blocks_names_the_restriction():

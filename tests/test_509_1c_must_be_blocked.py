@@ -7,6 +7,8 @@ breaking a restriction, counting these with "blocks each combat if able".
 
 from __future__ import annotations
 
+from helpers.answering import engine
+
 from mtgkb.running.runner import answer_text
 
 TABLE = "players: Rob, Alex\nactive: Rob\n"
@@ -21,7 +23,7 @@ TWO_BLOCKERS = 'Alex controls creature "Wall" 0/4\nAlex controls creature "Bear"
 
 
 def _answers(text: str) -> dict:
-    return {a["ask"]: a for a in answer_text(text, "x.mtg").output["answers"]}
+    return {a["ask"]: a for a in answer_text(text, "x.mtg", engine=engine()).output["answers"]}
 
 
 def test_509_1c_leaving_it_unblocked_while_a_creature_could_block_is_illegal():
@@ -30,7 +32,7 @@ def test_509_1c_leaving_it_unblocked_while_a_creature_could_block_is_illegal():
     assert legal["legal"] is False
     assert [v["rule"] for v in legal["violations"]] == ["509.1c"]
     assert legal["violations"][0]["objects"] == ["Goblin Bait"]
-    assert answer_text(text, "x.mtg").status == 1
+    assert answer_text(text, "x.mtg", engine=engine()).status == 1
 
 
 def test_509_1c_the_defending_player_chooses_which_creature_blocks_it():

@@ -7,7 +7,7 @@ began, and those that have double strike now (510.4)."""
 import subprocess
 import sys
 
-import mtgkb
+from helpers.answering import run
 
 TWO = "players: Rob, Alex\nactive: Rob\n"
 
@@ -17,7 +17,7 @@ def outcome_after(creature: str, change: str | None, extra: str = "") -> dict:
     if change:
         text += f'after first-strike damage, "Knight" {change}\n'
     text += "combat damage\nask outcome\n"
-    return next(a for a in mtgkb.run(text)["answers"] if a["ask"] == "outcome")
+    return next(a for a in run(text)["answers"] if a["ask"] == "outcome")
 
 
 def test_702_4d_a_first_striker_that_gains_double_strike_deals_damage_again():
@@ -67,7 +67,7 @@ def test_510_4_a_toughness_change_between_the_steps_saves_a_blocker():
     text = TWO + 'Rob controls creature "Knight" 2/2 with double strike\n'
     text += 'Alex controls creature "Wall" 0/3\n"Knight" attacks Alex\n"Wall" blocks "Knight"\n'
     text += 'after first-strike damage, "Wall" gets +0/+2\ncombat damage\nask outcome\n'
-    found = next(a for a in mtgkb.run(text)["answers"] if a["ask"] == "outcome")
+    found = next(a for a in run(text)["answers"] if a["ask"] == "outcome")
     assert found["destroyed"] == []  # 4 damage on toughness 5
 
 

@@ -27,6 +27,7 @@ step (510.4, 702.4c-d, 702.7b-c):
 import clingo
 from helpers import ask, attack, block, creature, examples, models
 from helpers import combat_table as table
+from helpers.answering import run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -134,10 +135,8 @@ def scenarios(draw):
 @settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
 def test_510_1c_702_19b_every_listed_assignment_is_legal_when_declared(case):
-    import mtgkb
-
     text, creature = case
-    listed = mtgkb.run(text + f'ask assignments for "{creature}"\n')["answers"][0]
+    listed = run(text + f'ask assignments for "{creature}"\n')["answers"][0]
     assert listed["count"] == len(listed["assignments"]) >= 1
     for found in listed["assignments"][:4]:
         if not found:
@@ -145,7 +144,7 @@ def test_510_1c_702_19b_every_listed_assignment_is_legal_when_declared(case):
         parts = ", ".join(
             f"{n} damage to {r if r == 'Ben' else chr(34) + r + chr(34)}" for r, n in found.items()
         )
-        answer = mtgkb.run(text + f'"{creature}" assigns {parts}\nask legal\n')["answers"][0]
+        answer = run(text + f'"{creature}" assigns {parts}\nask legal\n')["answers"][0]
         rules = {v["rule"] for v in answer["violations"]}
         assert not rules & {"510.1c", "702.19b"}, (found, answer)
 
@@ -180,14 +179,12 @@ def _expected_count(power, toughnesses, trample, deathtouch):
     st.booleans(),
 )
 def test_510_1c_702_19b_702_2c_the_count_of_assignments_is_exact(power, toughs, trample, dt):
-    import mtgkb
-
     abilities = [a for a, on in (("trample", trample), ("deathtouch", dt)) if on]
     with_ = (" with " + ", ".join(abilities)) if abilities else ""
     text = f'players: Ann, Ben\nAnn controls creature "A" {power}/9{with_}\n"A" attacks Ben\n'
     for j, t in enumerate(toughs):
         text += f'Ben controls creature "B{j}" 0/{t}\n"B{j}" blocks "A"\n'
-    found = mtgkb.run(text + 'ask assignments for "A"\n')["answers"][0]
+    found = run(text + 'ask assignments for "A"\n')["answers"][0]
     assert found["count"] == _expected_count(power, toughs, trample, dt)
     assert found["complete"] is True
 

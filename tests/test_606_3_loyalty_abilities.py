@@ -3,9 +3,9 @@ per turn per planeswalker, at sorcery timing, its targets within the range of
 influence."""
 
 import pytest
+from helpers.answering import run
 from helpers.player_answers import ask, broken, rules
 
-import mtgkb
 from mtgkb.language.errors import ScenarioError
 
 TWO = 'players: Rob, Alex\nactive: Rob\nRob controls planeswalker "Jace" loyalty 3\n'
@@ -73,10 +73,10 @@ def test_606_2_the_earlier_activation_must_name_a_planeswalker():
     # activated one is bad input (rules/100_input_checks.lp), reported at the name
     text = TWO + 'Rob controls creature "Bear" 2/2\n"Bear" activated a loyalty ability this turn\n'
     with pytest.raises(ScenarioError, match="not a planeswalker") as error:
-        mtgkb.run(text + "ask legal\n")
+        run(text + "ask legal\n")
     assert (error.value.line, error.value.column) == (5, 1)
     with pytest.raises(ScenarioError, match="non è un planeswalker"):
-        mtgkb.run(text + "ask legal\n", lang="it")
+        run(text + "ask legal\n", lang="it")
 
 
 @pytest.mark.parametrize("permanent", ['land "Mountain"', 'creature "Bear" 2/2'])
@@ -85,13 +85,13 @@ def test_606_2_a_loyalty_ability_of_a_permanent_that_is_no_planeswalker_is_illeg
     name = permanent.split('"')[1]
     text = TWO + f"Rob controls {permanent}\n"
     text += f'Rob activates a loyalty ability of "{name}" targeting Alex\n'
-    out = mtgkb.run(text + "ask legal\nask outcome\n")
+    out = run(text + "ask legal\nask outcome\n")
     legal, outcome = out["answers"]
     assert legal["legal"] is False and "606.2" in broken(legal)
     found = [v for v in legal["violations"] if v["rule"] == "606.2"]
     assert found[0]["objects"][0] == name and "only a planeswalker" in found[0]["message"]
     assert outcome["life"] == {"Rob": 20, "Alex": 20}  # (103.4: the other question answered)
-    italian = mtgkb.run(text + "ask legal\n", lang="it")["answers"][0]["violations"]
+    italian = run(text + "ask legal\n", lang="it")["answers"][0]["violations"]
     assert any("solo un planeswalker" in v["message"] for v in italian if v["rule"] == "606.2")
     # Jace's own activation stays legal beside it
     assert ask(TWO + ACTIVATE, "legal")["legal"] is True
@@ -99,6 +99,6 @@ def test_606_2_a_loyalty_ability_of_a_permanent_that_is_no_planeswalker_is_illeg
 
 def test_606_3_the_message_is_in_english_and_italian():
     text = TWO + '"Jace" activated a loyalty ability this turn\n' + ACTIVATE + "ask legal\n"
-    english = mtgkb.run(text)["answers"][0]["violations"][0]["message"]
-    italian = mtgkb.run(text, lang="it")["answers"][0]["violations"][0]["message"]
+    english = run(text)["answers"][0]["violations"][0]["message"]
+    italian = run(text, lang="it")["answers"][0]["violations"][0]["message"]
     assert "already activated this turn" in english and "già stata attivata" in italian

@@ -6,13 +6,13 @@ never dealt (615.6): it gains no life by lifelink and gives no poison counters."
 import subprocess
 import sys
 
-import mtgkb
+from helpers.answering import run
 
 TWO = "players: Rob, Alex\nactive: Rob\n"
 
 
 def answer(text: str, kind: str = "outcome") -> dict:
-    return next(a for a in mtgkb.run(text)["answers"] if a["ask"] == kind)
+    return next(a for a in run(text)["answers"] if a["ask"] == kind)
 
 
 def test_615_1_a_fog_prevents_all_the_combat_damage():

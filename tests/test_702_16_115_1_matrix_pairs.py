@@ -16,8 +16,7 @@ that were pending, each checked against the rule that decides it.
 """
 
 import pytest
-
-import mtgkb
+from helpers.answering import run
 
 # slow tier: the interaction matrix's protection and target pairs, each question by each colour
 pytestmark = pytest.mark.slow
@@ -35,7 +34,7 @@ BLOCK_RESTRICTIONS = [
 
 
 def ask(text: str, kind: str) -> dict:
-    return next(a for a in mtgkb.run(text)["answers"] if a["ask"] == kind)
+    return next(a for a in run(text)["answers"] if a["ask"] == kind)
 
 
 def other(color: str) -> str:
@@ -89,7 +88,7 @@ def test_115_1_ask_fix_points_a_red_spell_away_from_a_target_it_cant_have(holder
         text += f"Ben has {ability}\n"
         target, legal_one = "Ben", "Ann"
     text += f'Ann casts instant "Shock" with color red targeting {target}\nask legal\nask fix\n'
-    answers = mtgkb.run(text)["answers"]
+    answers = run(text)["answers"]
     legal = next(a for a in answers if a["ask"] == "legal")
     assert legal["legal"] is False and rule in [v["rule"] for v in legal["violations"]]
     fix = next(a for a in answers if a["ask"] == "fix")

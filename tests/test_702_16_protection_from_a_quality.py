@@ -3,9 +3,9 @@ creatures, from everything, from two colors, and hexproof from a color, each as
 the CR says for targets, blocks and damage; several colors of one spell."""
 
 import pytest
+from helpers.answering import run
 from helpers.player_answers import ask, broken, rules
 
-import mtgkb
 from mtgkb.language.errors import ScenarioError
 
 TWO = "players: Rob, Alex\nactive: Rob\n"
@@ -40,7 +40,7 @@ def test_702_16b_with_lists_before_the_targets_take_commas_and_and():
 def test_a_color_named_twice_is_an_input_error():
     text = TWO + 'Rob casts instant "Helix" targeting Alex with color red, color red\nask legal\n'
     with pytest.raises(ScenarioError, match="named twice"):
-        mtgkb.run(text)
+        run(text)
 
 
 # ---- protection from red and from white (702.16a, several qualities)
@@ -172,9 +172,9 @@ def test_702_11b_hexproof_from_a_color_does_not_stop_the_controller():
 
 def test_702_16_the_messages_are_in_english_and_italian():
     text = PROGENITUS + 'Rob casts instant "Doom Blade" targeting "Progenitus"\nask legal\n'
-    english = mtgkb.run(text)["answers"][0]["violations"][0]["message"]
-    italian = mtgkb.run(text, lang="it")["answers"][0]["violations"][0]["message"]
+    english = run(text)["answers"][0]["violations"][0]["message"]
+    italian = run(text, lang="it")["answers"][0]["violations"][0]["message"]
     assert "protection from everything" in english and "protezione da tutto" in italian
     text = HEXPROOF + DOOM_BLADE + "ask legal\n"
-    italian = mtgkb.run(text, lang="it")["answers"][0]["violations"][0]["message"]
+    italian = run(text, lang="it")["answers"][0]["violations"][0]["message"]
     assert "anti-malocchio" in italian

@@ -3,13 +3,13 @@ assigns lethal damage to its blockers, then at least the planeswalker's loyalty
 to the planeswalker (counting what other creatures assign to it in the same
 step), and may assign the rest to the planeswalker's controller."""
 
-import mtgkb
+from helpers.answering import run
 
 TWO = 'players: Rob, Alex\nactive: Rob\nAlex controls planeswalker "Jace" loyalty 3\n'
 
 
 def answer(text: str, kind: str) -> dict:
-    return next(a for a in mtgkb.run(text)["answers"] if a["ask"] == kind)
+    return next(a for a in run(text)["answers"] if a["ask"] == kind)
 
 
 def test_702_19c_the_excess_past_the_blocker_and_the_loyalty_reaches_the_controller():

@@ -7,13 +7,13 @@ creature (`with counters -1/-1 2`, `with counters +1/+1 1`, `with damage 2`)."""
 import subprocess
 import sys
 
-import mtgkb
+from helpers.answering import run
 
 TWO = "players: Rob, Alex\nactive: Rob\n"
 
 
 def answer(text: str, kind: str = "outcome") -> dict:
-    return next(a for a in mtgkb.run(text)["answers"] if a["ask"] == kind)
+    return next(a for a in run(text)["answers"] if a["ask"] == kind)
 
 
 def fight(attacker: str, blocker: str) -> str:

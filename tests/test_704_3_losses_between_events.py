@@ -14,8 +14,8 @@ left, or their objects, would still do to the others in a later event
 (kb/not_modelled.lp), and every answer says so."""
 
 import pytest
+from helpers.answering import run
 
-import mtgkb
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.facts import scenario_facts
 from mtgkb.language.json_state import check_schema, state_to_text, text_to_state
@@ -26,7 +26,7 @@ THREE = "game: free-for-all\noption: attack-multiple-players\nplayers: Ann, Ben,
 
 
 def answers(text: str, lang: str = "en") -> list[dict]:
-    return mtgkb.run(text, lang=lang)["answers"]
+    return run(text, lang=lang)["answers"]
 
 
 def outcome(text: str) -> dict:
@@ -166,7 +166,7 @@ def test_800_4a_the_explanation_says_who_left_after_which_event_in_english_and_i
         "it": "ha perso e lasciato la partita al controllo delle azioni di stato dell'evento 2",
     }
     for lang, phrase in words.items():
-        result = mtgkb.run(text, lang=lang)
+        result = run(text, lang=lang)
         tree = str(result["answers"][1]["tree"])
         assert phrase in tree, (lang, tree[:400])
         assert "704.3" in result["answers"][1]["rules"]

@@ -5,13 +5,13 @@ objects they owned have left with them (800.4a): they deal and take no damage
 and their lifelink gains nothing. In a team game the team's own rules say who
 loses with whom (810.8a, 810.8c, 809.5b)."""
 
-import mtgkb
+from helpers.answering import run
 
 THREE = "players: Rob, Alex, Carissa\nactive: Rob\n"
 
 
 def outcome(text: str) -> dict:
-    answers = mtgkb.run(text + "combat damage\nask outcome\n")["answers"]
+    answers = run(text + "combat damage\nask outcome\n")["answers"]
     return next(a for a in answers if a["ask"] == "outcome")
 
 

@@ -2,9 +2,8 @@
 spells and abilities target only players and objects within that range, and a
 player activates no ability of an object outside it."""
 
+from helpers.answering import run
 from helpers.player_answers import answers, ask, broken, rules
-
-import mtgkb
 
 # Five players round a table; with range 1, Rob reaches Alex and Eve (one seat
 # away each way) and not Carissa or Dana (two seats away, 801.2).
@@ -94,7 +93,7 @@ active: Ann
 
 def test_801_4_the_message_is_in_english_and_italian():
     text = FIVE + 'Rob casts instant "Shock" targeting Carissa\nask legal\n'
-    english = mtgkb.run(text)["answers"][0]["violations"][0]["message"]
-    italian = mtgkb.run(text, lang="it")["answers"][0]["violations"][0]["message"]
+    english = run(text)["answers"][0]["violations"][0]["message"]
+    italian = run(text, lang="it")["answers"][0]["violations"][0]["message"]
     assert "outside its controller's range of influence" in english
     assert "fuori dal raggio d'influenza" in italian

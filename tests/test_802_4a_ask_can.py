@@ -6,6 +6,7 @@ describes (117.1, 305.1, 506.2a, 702.22c, 722.6); `P target X`: only the
 target (702.11, 702.16, 702.18). forbidden_by is a minimal set of rules."""
 
 import pytest
+from helpers.answering import engine
 
 from mtgkb import run
 from mtgkb.language.errors import ScenarioError
@@ -166,7 +167,9 @@ Ann has protection from red
 
 
 def test_spec_12_ask_can_no_does_not_change_the_exit_status():
-    result = answer_text(FFA + 'ask can "Grizzly Bears" block "Hill Giant"\n', "x.mtg")
+    result = answer_text(
+        FFA + 'ask can "Grizzly Bears" block "Hill Giant"\n', "x.mtg", engine=engine()
+    )
     assert result.status == 0
     assert result.output["answers"][0]["can"] is False
 

@@ -12,6 +12,7 @@ import random
 import sys
 
 from helpers import ROOT
+from helpers.answering import engine
 
 sys.path.insert(0, str(ROOT))
 
@@ -36,7 +37,7 @@ def test_802_4a_every_attacker_attacks_and_blocks_stay_with_their_defender():
 
 def test_509_1a_the_three_questions_list_at_most_five_blocks_with_an_exact_count():
     text = issue26.scenario(4, 8, seed=random.Random(26).randrange(1000))
-    legal, blocks, outcome = answer_text(text, "i26.mtg").output["answers"]
+    legal, blocks, outcome = answer_text(text, "i26.mtg", engine=engine()).output["answers"]
     assert legal["ask"] == "legal" and outcome["ask"] == "outcome"
     assert blocks["defender"] == "P1" and blocks["complete"] is True
     assert len(blocks["assignments"]) == min(5, blocks["count"])

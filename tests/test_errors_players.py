@@ -1,6 +1,7 @@
 """Bad uses of the section 8 forms are refused with FILE:LINE:COL (exit 2)."""
 
 import pytest
+from helpers.answering import engine
 
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.parser import parse_text
@@ -73,7 +74,7 @@ def test_section_8_bad_uses_name_the_place(text, pos, words):
 
 def test_a_bad_section_8_line_exits_2_with_a_caret():
     result = answer_text(
-        TWO + 'Ann casts instant "Shock" targeting "Nothing"\nask legal\n', "t.mtg"
+        TWO + 'Ann casts instant "Shock" targeting "Nothing"\nask legal\n', "t.mtg", engine=engine()
     )
     assert result.status == 2
     assert result.error.startswith("t.mtg:3:37: error:") and "^" in result.error

@@ -8,9 +8,9 @@ import json
 import clingo
 import pytest
 from helpers import CONFORMANCE, ILLEGAL_BLOCK_PLAY, needs_shared
+from helpers.answering import engine, run
 from rich.console import Console
 
-import mtgkb
 from mtgkb.language.facts import scenario_facts
 from mtgkb.language.parser import parse_text
 from mtgkb.output.text import print_result
@@ -73,7 +73,7 @@ def test_802_4a_explain_block_of_another_players_attacker_forbidden_by_802_4a():
 @needs_shared
 def test_802_4a_explain_conformance_c05_names_802_4a_and_both_creatures(wired):
     text = (CONFORMANCE / "c05_block_other_players_attacker.mtg").read_text(encoding="utf-8")
-    out = mtgkb.run(text + "\nask explain\n", "c05")
+    out = run(text + "\nask explain\n", "c05")
     answer = next(a for a in out["answers"] if a["ask"] == "explain")
     _assert_c05(answer)
     assert json.loads(json.dumps(answer)) == answer  # plain JSON
@@ -260,7 +260,7 @@ def test_508_1c_explain_conformance_c28_after_ask_attacks_exits_0(wired):
     path = CONFORMANCE / "c28_restrictions.mtg"
     from mtgkb.running.runner import answer_text
 
-    result = answer_text(path.read_text(encoding="utf-8"), path.name)
+    result = answer_text(path.read_text(encoding="utf-8"), path.name, engine=engine())
     assert result.status == 0
     kinds = [a["ask"] for a in result.output["answers"]]
     assert kinds == ["attacks", "explain"]
@@ -339,7 +339,7 @@ def test_explain_with_no_other_question_is_an_empty_tree():
 
 
 def test_802_4a_explain_text_shows_the_rules_that_forbid_the_play(wired):
-    out = mtgkb.run(C05 + "ask explain\n", "c05")
+    out = run(C05 + "ask explain\n", "c05")
     console = Console(file=io.StringIO(), width=200)
     print_result(console, out)
     text = console.file.getvalue()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import clingo
 import pytest
 from helpers import canonical_answers, examples, scenario
+from helpers.answering import engine
 from hypothesis import HealthCheck, given, settings
 
 from mtgkb.engine.analysis import Analysis, _value_and_shape, analyse, shape_of
@@ -122,7 +123,9 @@ def test_the_rule_base_grounded_for_a_combat_follows_its_abilities():
     assert rule not in without
     assert rule in with_deathtouch.replace("\n", " ")
     # and the answer cites the rule that decides it: 702.2b, deathtouch's lethal damage
-    answer = answer_text(COMBAT.replace("with lifelink", "with deathtouch"), "x").output
+    answer = answer_text(
+        COMBAT.replace("with lifelink", "with deathtouch"), "x", engine=engine()
+    ).output
     outcome = answer["answers"][1]
     assert outcome["destroyed"] == ["Wall"] and "702.2b" in outcome["rules"]
 

@@ -22,6 +22,7 @@ import sys
 
 import pytest
 from helpers import CONFORMANCE, PLAYERS, ROOT, examples, scenario
+from helpers.answering import engine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -44,7 +45,7 @@ LIMITS = Limits(max_models=5000, timeout=TIMEOUT)
 def check(data: str | bytes, name: str = "fuzz.mtg", limits: Limits = LIMITS) -> int:
     """Answer one input: it ends with a status of the spec (3: its time-out
     stopped it), and no exception."""
-    result = answer_text(data, name, limits)
+    result = answer_text(data, name, limits, engine=engine())
     assert result.status in (0, 1, 2, 3), result
     if result.status in (2, 3):
         assert result.error and "Traceback" not in result.error
@@ -126,7 +127,7 @@ def keyword_names(draw) -> tuple[str, list[str]]:
 @given(keyword_names())
 def test_keyword_player_names_are_refused_or_read_as_names(case):
     text, table = case
-    result = answer_text(text, "kw.mtg", LIMITS)
+    result = answer_text(text, "kw.mtg", LIMITS, engine=engine())
     assert result.status in (0, 1, 2, 3)
     misread = [name for name in table if keyword_of(name) is not None]
     if misread:
@@ -171,7 +172,7 @@ def big_numbers(draw) -> tuple[str, list[tuple[str, int]], int]:
 @given(big_numbers())
 def test_big_numbers_are_exact_or_refused_never_wrapped(case):
     text, events, longest = case
-    result = answer_text(text, "big.mtg", Limits())
+    result = answer_text(text, "big.mtg", Limits(), engine=engine())
     total = START_ALLOWANCE * 2 + sum(amount for _, amount in events)
     if longest > MAX_DIGITS or total > MAX_TOTAL:
         assert result.status == 2, result.output
@@ -293,7 +294,7 @@ def _menace_everywhere(n: int = 20) -> str:
 
 def test_the_astronomical_enumeration_is_counted_exactly_at_any_cap():
     # independent blockers: counted by parts (mtgkb.engine.counting), the cap bounds the listing
-    result = answer_text(astronomical(), "astronomical", Limits(max_models=2000))
+    result = answer_text(astronomical(), "astronomical", Limits(max_models=2000), engine=engine())
     blocks, attacks = result.output["answers"]
     assert (blocks["count"], blocks["complete"]) == (21**20, True)
     assert (attacks["count"], attacks["complete"]) == (2**20, True)
@@ -321,7 +322,7 @@ def test_menace_everywhere_is_counted_exactly_by_classes():
     # forced to exactly one blocker
     from math import comb, perm
 
-    result = answer_text(_menace_everywhere(), "menace", Limits(max_models=2000))
+    result = answer_text(_menace_everywhere(), "menace", Limits(max_models=2000), engine=engine())
     (blocks,) = result.output["answers"]
     n = 20
     expected = sum(

@@ -61,14 +61,40 @@ def kinds() -> list[str]:
     return [entry.kind for entry in registry.ENTRIES]
 
 
+def _matches_feature(row: dict, feature: str) -> bool:
+    return any(fnmatch.fnmatchcase(feature, p) for p in row["features"])
+
+
+def _matches_kind(row: dict, kind: str) -> bool:
+    return any(fnmatch.fnmatchcase(kind, q) for q in row["questions"])
+
+
 def _matches(row: dict, feature: str, kind: str) -> bool:
-    return any(fnmatch.fnmatchcase(feature, p) for p in row["features"]) and any(
-        fnmatch.fnmatchcase(kind, q) for q in row["questions"]
-    )
+    return _matches_feature(row, feature) and _matches_kind(row, kind)
+
+
+@cache
+def coverage() -> dict[tuple[str, str], list[tuple[str, dict]]]:
+    """The rows covering each pair of a feature and a kind, with their category,
+    in the matrix's order: each row's patterns are matched against the features
+    and the kinds once (matching every pair against every row took two seconds
+    of each test process's collection)."""
+    table: dict[tuple[str, str], list[tuple[str, dict]]] = {}
+    for category in CATEGORIES:
+        for row in matrix().get(category, []):
+            its_features = [f for f in features() if _matches_feature(row, f)]
+            its_kinds = [k for k in kinds() if _matches_kind(row, k)]
+            for feature in its_features:
+                for kind in its_kinds:
+                    table.setdefault((feature, kind), []).append((category, row))
+    return table
 
 
 def covering(feature: str, kind: str) -> list[tuple[str, dict]]:
     """The rows covering one pair, with their category."""
+    table = coverage()
+    if (feature, kind) in table:
+        return table[(feature, kind)]
     data = matrix()
     return [(c, row) for c in CATEGORIES for row in data.get(c, []) if _matches(row, feature, kind)]
 

@@ -2,6 +2,7 @@
 810.1, 101.4d, 904.6, 805.10d, 509.1 (illegal play flagged by outcome), 101.4c."""
 
 import pytest
+from helpers.answering import engine
 from helpers.player_answers import GIANTS, answers, ask, rules
 
 from mtgkb.language.errors import ScenarioError
@@ -94,7 +95,7 @@ def test_509_1_illegal_play_keeps_the_exit_status_of_outcome():
         'Ben controls creature "Grizzly Bears" 2/2\n'
         '"Serra Angel" attacks Ben\n"Grizzly Bears" blocks "Serra Angel"\nask outcome\n'
     )
-    assert answer_text(text, "t.mtg").status == 0
+    assert answer_text(text, "t.mtg", engine=engine()).status == 0
 
 
 def test_101_4c_commas_and_a_final_then_are_an_ordered_list():

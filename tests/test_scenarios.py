@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from helpers import CONFORMANCE, ROOT
+from helpers.answering import engine
 from helpers.expectations import problems
 
 from mtgkb.running.runner import answer_text
@@ -19,7 +20,7 @@ def cases(folder: Path) -> list[Path]:
 
 def check(mtg: Path) -> None:
     expected = json.loads(mtg.with_suffix(".expected.json").read_text(encoding="utf-8"))
-    result = answer_text(mtg.read_bytes(), str(mtg))
+    result = answer_text(mtg.read_bytes(), str(mtg), engine=engine())
     assert result.status == expected.get("exit", 0), result.error or result.output
     if result.status == 2:
         line = expected.get("error_line")

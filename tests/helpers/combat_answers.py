@@ -1,12 +1,12 @@
 """Scenario-level helpers for the tests of spec section 9 (combat damage in full)."""
 
-import mtgkb
+from .answering import run
 
 
 def answers(text: str) -> dict:
     """The answers of a scenario text, keyed by the JSON name of each question
     (a later question of the same kind wins)."""
-    return {a["ask"]: a for a in mtgkb.run(text)["answers"]}
+    return {a["ask"]: a for a in run(text)["answers"]}
 
 
 def outcome(text: str) -> dict:

@@ -1,11 +1,11 @@
 """Helpers for the tests of spec section 8: answer a scenario text end to end."""
 
-import mtgkb
+from .answering import run
 
 
 def answers(text: str) -> list[dict]:
     """Every answer of a scenario written as text."""
-    return mtgkb.run(text)["answers"]
+    return run(text)["answers"]
 
 
 def ask(text: str, question: str) -> dict:
