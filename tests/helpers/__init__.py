@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from mtgkb.audit.corpus import ABILITIES as LANGUAGE_ABILITIES
 from mtgkb.engine.solve import models_as_text
+from mtgkb.rulebase.control import new_control
 
 ROOT = Path(__file__).resolve().parents[2]  # tests/helpers/ -> the checkout
 SHARED = ROOT.parent / "shared"
@@ -43,7 +44,20 @@ def examples(n: int) -> int:
 
 def models(query: str, facts: str, **options) -> list[set[str]]:
     """The shown atoms of every model of `queries/<query>.lp` on `facts`."""
-    return models_as_text(query, facts, **options)
+    return models_as_text(query, facts_read(facts), **options)
+
+
+def facts_read(text: str):
+    """Facts written as text, read into symbols as a scenario's facts are, so
+    that the rule base is sliced for them as it is for a scenario (facts given
+    as text are grounded with the whole rule base: about five times the work);
+    text with a rule or a directive in it stays text."""
+    if ":-" in text or "#" in text:
+        return text
+    ctl = new_control(["--warn=none"])
+    ctl.add("base", [], text)
+    ctl.ground([("base", [])])
+    return [atom.symbol for atom in ctl.symbolic_atoms if atom.is_fact]
 
 
 def only_model(query: str, facts: str) -> set[str]:
