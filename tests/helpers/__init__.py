@@ -23,6 +23,8 @@ from mtgkb.audit.corpus import ABILITIES as LANGUAGE_ABILITIES
 from mtgkb.engine.solve import models_as_text
 from mtgkb.rulebase.control import new_control
 
+from .answering import engine
+
 ROOT = Path(__file__).resolve().parents[2]  # tests/helpers/ -> the checkout
 SHARED = ROOT.parent / "shared"
 CONFORMANCE = SHARED / "conformance"
@@ -44,6 +46,7 @@ def examples(n: int) -> int:
 
 def models(query: str, facts: str, **options) -> list[set[str]]:
     """The shown atoms of every model of `queries/<query>.lp` on `facts`."""
+    options.setdefault("engine", engine())
     return models_as_text(query, facts_read(facts), **options)
 
 

@@ -9,6 +9,7 @@ after the change (a worker forked earlier would not see it). Tests of
 `mtgkb.run` itself (its worker, its time-outs) call it directly.
 """
 
+import atexit
 import os
 
 import mtgkb
@@ -47,3 +48,10 @@ def answerer() -> mtgkb.Answerer:
 def run(text, name: str = "<string>", **limits) -> dict:
     """`mtgkb.run(text, name, **limits)` answered by this process's answerer."""
     return mtgkb.run(text, name, answerer=answerer(), **limits)
+
+
+@atexit.register
+def close_answerers() -> None:
+    """End the answerers' workers when the test process ends (and reap them)."""
+    for kept in _ANSWERERS.values():
+        kept.close()
