@@ -12,8 +12,10 @@ import sys
 
 import pytest
 from helpers import ROOT, find_cycle
+from helpers.answering import engine
 from rich.console import Console
 
+from mtgkb.engine.session import Session
 from mtgkb.language import model, parser
 from mtgkb.language.facts import question_symbol, scenario_facts
 from mtgkb.language.parser import parse_text
@@ -120,7 +122,8 @@ def test_every_kind_is_answered_under_its_json_name_and_printed():
     scenario = parse_text(EVERY_KIND, "<every kind>")
     assert sorted(q.kind for q in scenario.questions) == sorted(registry.KINDS)
     facts = scenario_facts(scenario)
-    given = [answers.answer(q, scenario, facts, Limits()) for q in scenario.questions]
+    session = Session(engine())  # one file's session, as the runner gives its questions
+    given = [answers.answer(q, scenario, facts, Limits(), session) for q in scenario.questions]
     assert [a.get("supported", True) for a in given] == [True] * len(given)
     asks = [a["ask"] for a in given]
     assert asks[:3] == ["legal", "defending", "attack-targets"]
