@@ -4,9 +4,8 @@ removed, added or re-pointed attack or block; `count` is how many legal
 declarations are equally close; requirements (508.1d, 509.1c) are obeyed."""
 
 from helpers import ILLEGAL_BLOCK_PLAY
-from helpers.answering import engine
+from helpers.answering import engine, run
 
-from mtgkb import run
 from mtgkb.running.runner import answer_text
 
 EXAMPLE_03 = ILLEGAL_BLOCK_PLAY

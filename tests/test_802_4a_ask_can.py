@@ -6,9 +6,8 @@ describes (117.1, 305.1, 506.2a, 702.22c, 722.6); `P target X`: only the
 target (702.11, 702.16, 702.18). forbidden_by is a minimal set of rules."""
 
 import pytest
-from helpers.answering import engine
+from helpers.answering import engine, run
 
-from mtgkb import run
 from mtgkb.language.errors import ScenarioError
 from mtgkb.running.runner import answer_text
 

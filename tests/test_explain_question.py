@@ -3,8 +3,7 @@ Q are explained, `rules` being every rule its tree cites; plain `ask explain`
 keeps its meaning; a conclusion met again points at the node that explains it."""
 
 from helpers import ILLEGAL_BLOCK_PLAY
-
-from mtgkb import run
+from helpers.answering import run
 
 EXAMPLE_03 = ILLEGAL_BLOCK_PLAY
 

@@ -16,11 +16,11 @@ import re
 
 import pytest
 from helpers import examples
+from helpers.answering import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lark import Token, Tree
 
-from mtgkb import run
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.parser import grammar, keyword_of, parse_text
 

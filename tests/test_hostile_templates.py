@@ -5,8 +5,8 @@ The rule that decides these answers is 802.4a: a defender blocks only
 creatures that attack it (or its planeswalkers and battles)."""
 
 import pytest
+from helpers.answering import run
 
-from mtgkb import run
 from mtgkb.questions.answers import fill_template
 
 ILLEGAL_BLOCK = """\

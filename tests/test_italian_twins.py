@@ -8,9 +8,9 @@ import subprocess
 import sys
 
 from helpers import ILLEGAL_BLOCK_PLAY
+from helpers.answering import run
 from helpers.message_tables import twinned_kinds
 
-from mtgkb import run
 from mtgkb.rulebase import words
 from mtgkb.rulebase.location import data_dir
 

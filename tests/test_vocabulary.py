@@ -228,7 +228,7 @@ def test_a_player_has_only_the_abilities_the_vocabulary_gives_players():
 
 def test_509_1b_cites_every_evasion_ability_of_the_vocabulary():
     # the rule quantifies over evasion/2: a shadow block broken is cited under 509.1b
-    from mtgkb import run
+    from helpers.answering import run
 
     text = TWO + (
         'Ann controls creature "Wisp" 1/1 with shadow\nBen controls creature "Bear" 2/2\n'
