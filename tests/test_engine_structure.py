@@ -11,6 +11,7 @@ one module makes clingo Controls, and no state lives at module level.
 """
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -57,7 +58,9 @@ def relative(path: Path) -> str:
     return path.relative_to(PACKAGE).as_posix()
 
 
+@cache
 def parsed(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once for all the checks (none changes it)."""
     return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
 
 
