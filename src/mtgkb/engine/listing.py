@@ -53,9 +53,11 @@ every model:
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import field
 
 import clingo
 
@@ -63,22 +65,73 @@ from mtgkb.engine.programs import solve_within
 from mtgkb.rulebase.records import record
 
 Rank = Callable[[clingo.Symbol], tuple | None]
+#: A rank from the texts clingo writes for an atom's arguments; LookupError
+#: for a text it does not know (the atom is then ranked from its symbol).
+TextRank = Callable[[tuple[str, ...]], tuple | None]
 
 
 @record(frozen=True)
 class Canonical:
     """The order of a listing: a rank for each atom of the predicates named
     (name, arity) -> rank function (None: the atom takes no part), and
-    which value of an atom comes first."""
+    which value of an atom comes first. `by_text`: for some of them, the
+    same rank read from the texts of the atom's arguments (`rank_all`)."""
 
     ranks: Mapping[tuple[str, int], Rank]
     prefer_present: bool = False
+    by_text: Mapping[tuple[str, int], TextRank] = field(default_factory=dict)
 
     def rank(self, symbol: clingo.Symbol) -> tuple | None:
         if symbol.type != clingo.SymbolType.Function:
             return None
         ranked = self.ranks.get((symbol.name, len(symbol.arguments)))
         return None if ranked is None else ranked(symbol)
+
+    def rank_all(self, name: str, arity: int, symbols: list[clingo.Symbol]) -> list[tuple | None]:
+        """The rank of each of `symbols`, atoms `name/arity` of a ranked
+        predicate. With a `by_text` rank, read from the texts of all their
+        arguments at once (`argument_texts`): a listing ranks thousands of
+        atoms, and reading an atom's arguments one by one, and looking each
+        up by its symbol, is several calls into clingo an atom (the 6,746
+        blocks of the 2 x 100 creatures: measured 0.06 s)."""
+        ranked = self.ranks[(name, arity)]
+        by_text = self.by_text.get((name, arity))
+        texts = argument_texts(symbols, name, arity) if by_text is not None else None
+        if texts is None:
+            return [ranked(symbol) for symbol in symbols]
+        out: list[tuple | None] = []
+        for symbol, args in zip(symbols, texts, strict=True):
+            try:
+                out.append(by_text(args))
+            except LookupError:
+                out.append(ranked(symbol))
+        return out
+
+
+#: A string as clingo writes it (with its escapes), or a plain term (no
+#: parenthesis, comma or string inside).
+_ARGUMENT = r'(?>"(?:[^"\\]|\\.)*"|[^,()"]+)'
+
+
+def argument_texts(
+    symbols: Sequence[clingo.Symbol], name: str, arity: int
+) -> list[tuple[str, ...]] | None:
+    """The texts clingo writes for the arguments of each of `symbols`, atoms
+    `name/arity`, when every argument is a string or a plain term (None
+    otherwise): read from the text of one tuple of them all, two calls into
+    clingo."""
+    if not symbols or arity == 0:
+        return None
+    text = str(clingo.Function("", list(symbols)))
+    atom = re.escape(name) + r"\(" + ",".join([_ARGUMENT] * arity) + r"\)"
+    if re.fullmatch(rf"\((?:{atom},)*{atom},?\)", text) is None:
+        return None
+    # (every atom whole: each match starts where the last ended, at an atom)
+    captured = re.escape(name) + r"\(" + ",".join([f"({_ARGUMENT})"] * arity) + r"\)"
+    found = re.findall(captured, text)
+    if arity == 1:
+        found = [(one,) for one in found]
+    return found if len(found) == len(symbols) else None
 
 
 def sort_models(
@@ -120,14 +173,15 @@ class OrderedSearch:
     ):
         self.ctl, self.canonical, self.end, self.stop = ctl, canonical, end, stop
         universe: dict[tuple, int] = {}
-        for (name, arity), ranked in canonical.ranks.items():
+        for name, arity in canonical.ranks:
             # only the ranked predicates' atoms (not the whole ground program;
             # each a function of that name and arity: ranked directly); each
             # read of an atom is a call into clingo, so an atom nothing ranks
             # is read no further than its symbol
             for positive in (True, False):
-                for atom in ctl.symbolic_atoms.by_signature(name, arity, positive):
-                    rank = ranked(atom.symbol)
+                atoms = list(ctl.symbolic_atoms.by_signature(name, arity, positive))
+                ranks = canonical.rank_all(name, arity, [atom.symbol for atom in atoms])
+                for atom, rank in zip(atoms, ranks, strict=True):
                     if rank is None or rank in universe:
                         continue
                     if atom.is_fact:

@@ -47,6 +47,7 @@ class FileOrder:
         # thousands of atoms naming the same few hundred terms, and reading a
         # term's value is several calls into clingo where hashing it is one
         self._known: dict[clingo.Symbol, tuple[tuple, str | int]] = {}
+        self._texts: dict[str, tuple[tuple, str]] | None = None
 
     def __call__(self, term: clingo.Symbol) -> tuple:
         """The place of a name (or number) in file order."""
@@ -68,6 +69,17 @@ class FileOrder:
             known = self._known[term] = (place, found)
         return known
 
+    def by_text(self, text: str) -> tuple[tuple, str]:
+        """The place and value of a declared name from the text clingo
+        writes for it (mtgkb.engine.listing.argument_texts), as `_read` of its
+        symbol gives them; KeyError for any other text."""
+        if self._texts is None:
+            # (each name's text written by clingo itself: its escapes as clingo's)
+            self._texts = {
+                str(clingo.String(name)): ((1, i, name), name) for name, i in self.index.items()
+            }
+        return self._texts[text]
+
 
 def declarations(scenario, predicate: str, choosers: set[str] | None = None) -> Canonical:
     """`predicate(C, T)`: creature C declares T (attacks or blocks); only the
@@ -86,7 +98,17 @@ def declarations(scenario, predicate: str, choosers: set[str] | None = None) -> 
         # come first, as binary numbers with the first target the lowest bit)
         return (order(creature), (-place[0], -place[1]), place[2])
 
-    return Canonical({(predicate, 2): rank}, prefer_present=False)
+    def rank_text(texts: tuple[str, ...]) -> tuple | None:
+        # (the same rank, from the arguments' texts)
+        creature, name = order.by_text(texts[0])
+        if choosers is not None and order.controller.get(name) not in choosers:
+            return None
+        place = order.by_text(texts[1])[0]
+        return (creature, (-place[0], -place[1]), place[2])
+
+    return Canonical(
+        {(predicate, 2): rank}, prefer_present=False, by_text={(predicate, 2): rank_text}
+    )
 
 
 def assignments(scenario) -> Canonical:
