@@ -57,3 +57,35 @@ def test_26_argument_texts_are_clingo_s_texts_or_none():
     assert argument_texts([*symbols, nested], "blocks", 2) is None
     assert argument_texts(symbols, "attacks", 2) is None
     assert argument_texts([], "blocks", 2) is None
+
+
+REQUIREMENTS = """players: Ann, Ben
+active: Ann
+Ann controls creature "A1" 2/2 with must be blocked if able
+Ann controls creature "A2" 2/2
+Ben controls creature "B1" 2/2
+Ben controls creature "B2" 2/2 with blocks each combat if able
+Ben controls creature "B3" 2/2
+"A1" attacks Ben
+"A2" attacks Ben
+ask blocks limit {limit}
+"""
+
+
+def test_26_509_1c_a_cut_listing_of_the_declarations_obeying_most_requirements():
+    """509.1c: only the declarations obeying the most requirements count (the
+    query maximises): the listing search, told so by its first model's cost,
+    leaves them to the optimising walk, and a listing cut at 3 is the start
+    of the whole one."""
+    from mtgkb.running.runner import answer_text
+
+    def listed(limit: int) -> dict:
+        result = answer_text(REQUIREMENTS.format(limit=limit), "t.mtg")
+        return result.output["answers"][0]
+
+    whole, cut = listed(100), listed(3)
+    assert whole["complete"] and whole["count"] == len(whole["assignments"]) > 3
+    assert cut["count"] == whole["count"]
+    assert cut["assignments"] == whole["assignments"][:3]
+    # B2 blocks if able and A1 must be blocked if able: every declaration listed has both
+    assert all("B2" in a and "A1" in a.values() for a in whole["assignments"])
