@@ -74,9 +74,8 @@ ask blocks limit {limit}
 
 def test_26_509_1c_a_cut_listing_of_the_declarations_obeying_most_requirements():
     """509.1c: only the declarations obeying the most requirements count (the
-    query maximises): the listing search, told so by its first model's cost,
-    leaves them to the optimising walk, and a listing cut at 3 is the start
-    of the whole one."""
+    query maximises, so they are listed by the optimising walk), and a
+    listing cut at 3 is the start of the whole one."""
     from mtgkb.running.runner import answer_text
 
     def listed(limit: int) -> dict:

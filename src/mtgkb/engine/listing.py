@@ -159,10 +159,6 @@ class _Timeout(Exception):
     pass
 
 
-class _Optimises(Exception):
-    """A model of the search has a cost: the program optimises."""
-
-
 class OrderedSearch:
     """The first models of `ctl` in the canonical order, by solves under
     assumptions (the externals already assigned stay as they are)."""
@@ -174,11 +170,7 @@ class OrderedSearch:
         *,
         end: float | None = None,
         stop: type[BaseException] = _Timeout,
-        refuse_costs: bool = False,
     ):
-        """`refuse_costs`: for a program not known to optimise nothing, the
-        first model read tells; if it has a cost, the solve raises
-        _Optimises."""
         self.ctl, self.canonical, self.end, self.stop = ctl, canonical, end, stop
         universe: dict[tuple, int] = {}
         for name, arity in canonical.ranks:
@@ -205,8 +197,6 @@ class OrderedSearch:
         self._seen: dict = {}
         self.solves = 0
         self.every = False  # (whether `first` saw every model)
-        # (None: not known yet, the first model read tells)
-        self.optimising: bool | None = None if refuse_costs else False
 
     def _prefer(self, atoms: list[int], present: bool) -> None:
         """Domain heuristics that make clasp decide the ranked atoms first, in
@@ -238,18 +228,13 @@ class OrderedSearch:
         found: list = []
         left = None if self.end is None else max(0.0, self.end - time.monotonic())
         self.solves += 1
-
-        def take(model: clingo.Model) -> bool:
-            if self.optimising is None:
-                self.optimising = bool(model.cost)
-                if self.optimising:
-                    return False  # (stop: `first_or_every` does not order these)
-            found.append(self._read(model.symbols(shown=True)))
-            return True
-
-        outcome = solve_within(self.ctl, left, self.stop, on_model=take, assumptions=assumptions)
-        if self.optimising:
-            raise _Optimises()
+        outcome = solve_within(
+            self.ctl,
+            left,
+            self.stop,
+            on_model=lambda m: found.append(self._read(m.symbols(shown=True))),
+            assumptions=assumptions,
+        )
         return found, bool(outcome.exhausted)
 
     def _read(self, symbols: list[clingo.Symbol]) -> tuple:
@@ -532,16 +517,10 @@ def first_or_every(
     listing is every model, where a first enumeration in clasp's order only
     to tell that read the same models twice."""
     with _solve_configuration_kept(ctl):
-        # (whether it optimises, told by the search's first model, where a
-        # solve of its own to tell, the first of the grounding, cost the 2 x
-        # 100 blocks' listing 0.02 s CPU; clasp's `opt` mode, as that solve
-        # left it: without a cost, the same models)
-        ctl.configuration.solve.opt_mode = "opt"
-        search = OrderedSearch(ctl, canonical, end=end, stop=stop, refuse_costs=True)
-        try:
-            return search.first(count, budget), search.every
-        except _Optimises:
+        if _optimum(ctl, end, stop) is not None:
             return None
+        search = OrderedSearch(ctl, canonical, end=end, stop=stop)
+        return search.first(count, budget), search.every
 
 
 @contextmanager
