@@ -8,6 +8,8 @@ Nothing here knows a game rule.
 
 from __future__ import annotations
 
+import operator
+
 import clingo
 
 from mtgkb.engine.analysis import FactReadings
@@ -63,10 +65,15 @@ class SharedGroundings:
         self.signatures = signatures
 
     def matches(self, scenario, fixed: list) -> bool:
+        # (the same symbols, by identity in C, before comparing any by value:
+        # a comparison is a call into clingo)
         return (
             self.scenario is scenario
             and len(self.fixed) == len(fixed)
-            and all(a is b or a == b for a, b in zip(self.fixed, fixed, strict=True))
+            and (
+                all(map(operator.is_, self.fixed, fixed))
+                or all(a is b or a == b for a, b in zip(self.fixed, fixed, strict=True))
+            )
         )
 
     def group_of(self, query: str) -> tuple | None:

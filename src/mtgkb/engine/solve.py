@@ -133,8 +133,12 @@ class FactRules:
     def __init__(self, facts: Sequence[clingo.Symbol], signatures: Sequence[tuple[str, int]]):
         by_signature: dict[tuple[str, int], list[clingo.Symbol]] = {}
         self.others: list[clingo.Symbol] = list(facts[len(signatures) :])
+        plain: dict[str, bool] = {}  # (each name matched once, not once a fact)
         for symbol, signature in zip(facts[: len(signatures)], signatures, strict=True):
-            if _PLAIN_NAME.fullmatch(signature[0]):
+            name = signature[0]
+            if name not in plain:
+                plain[name] = _PLAIN_NAME.fullmatch(name) is not None
+            if plain[name]:
                 by_signature.setdefault(signature, []).append(symbol)
             else:
                 self.others.append(symbol)
