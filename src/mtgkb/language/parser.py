@@ -719,8 +719,19 @@ class _Builder:
     def numbers_of(stmt: Tree) -> list[Token]:
         """The numbers of a statement, those inside the play of `ask can` too
         (it is parsed on its own later), each at its place."""
-        found = list(stmt.scan_values(_is_number))
-        for tok in stmt.scan_values(lambda v: isinstance(v, Token) and v.type == "CAN_PLAY"):
+        found: list[Token] = []
+        plays: list[Token] = []
+
+        def take(value) -> bool:  # (one walk of the tree for both)
+            if _is_number(value):
+                found.append(value)
+            if isinstance(value, Token) and value.type == "CAN_PLAY":
+                plays.append(value)
+            return False
+
+        for _ in stmt.scan_values(take):
+            pass
+        for tok in plays:
             text = _QUOTED.sub(lambda m: " " * len(m.group()), str(tok.value))
             for number in _NUMBER.finditer(text):
                 made = Token("SIGNED_INT", number.group())
