@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 import clingo
 
 from mtgkb.questions.symbols import atoms, value
-from mtgkb.rulebase.index import sort_key
+from mtgkb.rulebase.numbering import sort_key
 
 
 def found(model: Iterable[clingo.Symbol]) -> dict[tuple[str, clingo.Symbol], list[clingo.Symbol]]:
