@@ -40,6 +40,26 @@ def declared(scenario) -> list[tuple[tuple[str, ...], int, int]]:
 
 def place(objects: list[str], declarations, scenario) -> tuple[int, int] | None:
     """The (line, column) a violation naming `objects` comes from, or None."""
+    return _place(objects, _Declarations(declarations), scenario)
+
+
+class _Declarations:
+    """The declarations (as `declared` gives them) by the names they hold:
+    for each name, the places in the list of those that hold it, in order,
+    so that a violation looks only at the declarations naming its first
+    object (each of `place`'s passes needs that, but for the objects' line)."""
+
+    __slots__ = ("all", "naming")
+
+    def __init__(self, declarations) -> None:
+        self.all = list(declarations)
+        self.naming: dict[str, list[int]] = {}
+        for i, (names, _, _) in enumerate(self.all):
+            for name in dict.fromkeys(names):
+                self.naming.setdefault(name, []).append(i)
+
+
+def _place(objects: list[str], declarations: _Declarations, scenario) -> tuple[int, int] | None:
     if not objects:
         return None
     first, named = objects[0], set(objects[:2])
@@ -50,8 +70,10 @@ def place(objects: list[str], declarations, scenario) -> tuple[int, int] | None:
         lambda names: names[0] == first,  # its subject
         lambda names: first in names,  # its first object anywhere
     )
+    # (each pass fits only a declaration that holds `first`: those alone, in order)
+    holding = [declarations.all[i] for i in declarations.naming.get(first, ())]
     for fits in passes:
-        for names, line, column in declarations:
+        for names, line, column in holding:
             if names and fits(names):
                 return line, column
     for thing in getattr(scenario, "objects", ()):
@@ -66,9 +88,9 @@ def locate(violations: Iterable[dict], scenario, at: tuple[int, int] | None = No
     the declaration it is about, where there is one."""
     if scenario is None:
         return
-    declarations = declared(scenario) if at is None else []
+    declarations = _Declarations(declared(scenario) if at is None else [])
     for violation in violations:
-        found = at if at is not None else place(violation["objects"], declarations, scenario)
+        found = at if at is not None else _place(violation["objects"], declarations, scenario)
         violation.update(where_written(scenario, found))
 
 
