@@ -20,12 +20,12 @@ from pathlib import Path
 import clingo
 from clingo import Function, Number, String, Symbol
 
-from mtgkb.engine.analysis import ANALYSIS_VERSION, DescribedProgram, analyse
+from mtgkb.engine.analysis import ANALYSIS_VERSION, DescribedProgram, FactReadings, analyse
 from mtgkb.engine.analysis_cache import sound_statements
 from mtgkb.engine.programs import add_facts, quiet, stamp
 from mtgkb.engine.state import Options
 from mtgkb.language.errors import ScenarioError
-from mtgkb.language.facts import option_symbol, scenario_facts
+from mtgkb.language.facts import fact_signatures, option_symbol, scenario_facts
 from mtgkb.language.model import Position, Scenario
 from mtgkb.rulebase.citations import program_texts
 from mtgkb.rulebase.control import new_control
@@ -225,20 +225,41 @@ def _texts_of(program: _Checks) -> dict[str, dict[str, str]]:
 
 def _table_facts(sc: Scenario) -> list[Symbol]:
     """What the checks are given: the table's facts and where each was written."""
+    return _signed_table_facts(sc)[0]
+
+
+def _signed_table_facts(sc: Scenario) -> tuple[list[Symbol], list[tuple[str, int]] | None]:
+    """`_table_facts`, and the (name, arity) of each, in order (None where
+    not known): forward slicing then reads no fact's name from clingo."""
     table = replace(sc, objects=[], attacks=[], blocks=[], bands=[], triggers=[], questions=[])
-    kinds = [Function("card_type", [String(o.name), Function(o.card_type)]) for o in sc.objects]
-    return scenario_facts(table) + kinds + position_facts(sc)
+    words: dict[str, Symbol] = {}  # (each card type made once, not once an object)
+    kinds = []
+    for o in sc.objects:
+        if o.card_type not in words:
+            words[o.card_type] = Function(o.card_type)
+        kinds.append(Function("card_type", [String(o.name), words[o.card_type]]))
+    facts = scenario_facts(table)
+    written = position_facts(sc)  # (each a written/3)
+    signed = fact_signatures(facts)
+    signatures = None
+    if signed is not None and len(signed) == len(facts):
+        signatures = [*signed, *[("card_type", 2)] * len(kinds), *[("written", 3)] * len(written)]
+    return facts + kinds + written, signatures
 
 
 def input_errors(sc: Scenario, sliced: bool = True) -> list[Symbol]:
     """The shown atoms of the input checks: input_error/3, input_error_at/4,
     first_round/1 and the texts."""
-    facts = _table_facts(sc)
+    facts, signatures = _signed_table_facts(sc)
     ctl = new_control(["--models=1", "--warn=none"], quiet)
     program = _program()
     # only the statements that may fire on these facts (forward slicing, as
     # for the rule base): most of the grounding where there is nothing to check
-    kept = program.live(program.rules, program.sources(facts)) if sliced else program.rules
+    if sliced:
+        read = program.sources(facts, readings=FactReadings(facts, signatures))
+        kept = program.live(program.rules, read)
+    else:
+        kept = program.rules
     program.add(ctl, kept)  # (parsed once, after the first time)
     add_facts(ctl, facts)
     ctl.ground([("base", [])])
