@@ -15,11 +15,18 @@ from __future__ import annotations
 import clingo
 from helpers import PLANESWALKER
 
+from mtgkb.engine.analysis import FactReadings
 from mtgkb.engine.solve import FactRules, Grounding
 from mtgkb.engine.state import Engine
-from mtgkb.language.facts import Facts, fact_signatures, fixed_facts, scenario_facts
+from mtgkb.language.facts import (
+    Facts,
+    fact_arguments,
+    fact_signatures,
+    fixed_facts,
+    scenario_facts,
+)
 from mtgkb.language.parser import parse_text
-from mtgkb.questions.answers import Limits, SameFacts, answer
+from mtgkb.questions.answers import Limits, SameFacts, answer, facts_for
 
 # a name that reads as program text stays a string: the facts are symbols
 HOSTILE = "Bird). ok(1"
@@ -47,6 +54,23 @@ def test_the_scenario_s_facts_carry_their_signatures():
     assert signatures is not None and len(signatures) == len(fixed)
     assert all((s.name, len(s.arguments)) == sig for s, sig in zip(fixed, signatures, strict=True))
     assert fact_signatures(list(facts)) is None  # a plain list is not known
+
+
+def test_the_scenario_s_facts_carry_their_arguments_and_slicing_reads_them_alike():
+    facts = scenario_facts(parse_text(FLYER))
+    arguments = fact_arguments(facts)
+    fixed = fixed_facts(facts)
+    assert arguments is not None and len(arguments) == len(fixed)
+    assert all(list(s.arguments) == list(a) for s, a in zip(fixed, arguments, strict=True))
+    assert fact_arguments(list(facts)) is None  # a plain list is not known
+    # forward slicing reads the same values from the known arguments as from clingo
+    analysis = Engine().rule_base().analysis()
+    signatures = fact_signatures(facts)
+    known = analysis.sources(fixed, readings=FactReadings(fixed, signatures, arguments))
+    assert known == analysis.sources(fixed) == analysis.sources(fixed, readings={})
+    # the facts of one question keep them (mtgkb.questions.answers.facts_for)
+    (question, *_) = parse_text(FLYER).questions
+    assert fact_arguments(facts_for(question, facts)) == arguments
 
 
 def test_facts_by_signature_ground_as_the_facts_one_by_one():

@@ -430,18 +430,26 @@ class FactReadings:
     found at its place, the very object, is read again without hashing it
     (a call into clingo each). (A plain dict keeps them by fact.) The
     names of `facts`, where their `signatures` ((name, arity), in their
-    order) are known, are not read from clingo either."""
+    order) are known, are not read from clingo either, nor their arguments
+    where those are known (`arguments`: the symbols each fact was made of,
+    whose texts are read once each, not once a fact)."""
 
-    __slots__ = ("in_order", "_signed", "_signatures")
+    __slots__ = ("in_order", "_signed", "_signatures", "_of", "_arguments", "_texts")
 
     def __init__(
         self,
         facts: Sequence[clingo.Symbol] = (),
         signatures: Sequence[tuple[str, int]] | None = None,
+        arguments: Sequence[tuple[clingo.Symbol, ...]] | None = None,
     ) -> None:
         self.in_order: list[tuple[clingo.Symbol, tuple]] = []
         self._signed = facts if signatures is not None else ()
         self._signatures = signatures if signatures is not None else ()
+        self._of = facts if arguments is not None else ()
+        self._arguments = arguments if arguments is not None else ()
+        # id of an argument of `arguments` -> its (text, shape): the symbols
+        # are held by `arguments`, so no id is reused while this lives
+        self._texts: dict[int, tuple[str, str]] = {}
 
     def name(self, place: int, atom: clingo.Symbol) -> str:
         """The name of `atom`, found at `place` of the facts read (a
@@ -449,6 +457,25 @@ class FactReadings:
         if place < len(self._signatures) and self._signed[place] is atom:
             return self._signatures[place][0]
         return atom.name
+
+    def values_at(self, place: int, atom: clingo.Symbol, read: tuple[int, ...]) -> tuple:
+        """((position, text, shape), ...) of `atom`'s arguments at the
+        positions `read` (those it has), found at `place` of the facts read."""
+        if place < len(self._arguments) and self._of[place] is atom:
+            args = self._arguments[place]
+            texts = self._texts
+            out = []
+            for i in read:
+                if i < len(args):
+                    arg = args[i]
+                    found = texts.get(id(arg))
+                    if found is None:
+                        found = texts[id(arg)] = _value_and_shape(arg)
+                    out.append((i, *found))
+            return tuple(out)
+        args = atom.arguments
+        n = len(args)
+        return tuple((i, *_value_and_shape(args[i])) for i in read if i < n)
 
 
 class DescribedProgram:
@@ -636,6 +663,8 @@ class DescribedProgram:
                     read = positions.get(name)
                     if read is None:
                         found = (name, ())
+                    elif in_order is not None:
+                        found = (name, readings.values_at(place, atom, read))
                     else:
                         args = atom.arguments
                         n = len(args)

@@ -42,12 +42,13 @@ class SharedGroundings:
         asked: list[clingo.Symbol],
         also: list[str] = (),
         signatures: tuple[tuple[str, int], ...] | None = None,
+        arguments: tuple[tuple[clingo.Symbol, ...], ...] | None = None,
     ):
         """`also`: queries the questions solve on these facts besides their
         own (`legal`, judging the declared play for `ask outcome`), grouped
         with them; a group is freed after the last question of its own.
         `signatures`: the (name, arity) of each of the `fixed` facts, in
-        order, where they are known."""
+        order, where they are known; `arguments`, likewise their arguments."""
         self.engine = engine
         self.scenario = scenario
         self.fixed = fixed
@@ -61,7 +62,7 @@ class SharedGroundings:
         self.asked = list(dict.fromkeys(asked))
         self.built: dict[tuple, Grounding] = {}
         # what forward slicing read of the file's facts, shared by its groundings
-        self.readings = FactReadings(fixed, signatures)
+        self.readings = FactReadings(fixed, signatures, arguments)
         self.signatures = signatures
 
     def matches(self, scenario, fixed: list) -> bool:

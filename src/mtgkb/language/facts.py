@@ -163,19 +163,23 @@ class Facts(list):
     from clingo (a call into clingo each, and a file's answers split its
     facts a dozen times)."""
 
-    __slots__ = ("asked", "signatures")
+    __slots__ = ("asked", "signatures", "arguments")
 
     def __init__(
         self,
         fixed: Iterable[Symbol],
         asked: Iterable[Symbol] = (),
         signatures: Iterable[tuple[str, int]] | None = None,
+        arguments: Iterable[tuple[Symbol, ...]] | None = None,
     ):
         """`signatures`: the (name, arity) of each of the `fixed` facts, in
-        order, where they are known (None: not known; fact_signatures)."""
+        order, where they are known (None: not known; fact_signatures);
+        `arguments`: likewise the arguments of each, the very symbols the
+        facts were made of (fact_arguments)."""
         super().__init__(fixed)
         self.asked = tuple(asked)
         self.signatures = None if signatures is None else tuple(signatures)
+        self.arguments = None if arguments is None else tuple(arguments)
         self.extend(self.asked)
 
     @property
@@ -196,6 +200,14 @@ def fact_signatures(facts: Sequence[Symbol]) -> tuple[tuple[str, int], ...] | No
     return facts.signatures if isinstance(facts, Facts) else None
 
 
+def fact_arguments(facts: Sequence[Symbol]) -> tuple[tuple[Symbol, ...], ...] | None:
+    """The arguments of each fact that is not a question, in order, where
+    they were kept when the facts were made (scenario_facts); else None.
+    (Reading a symbol's arguments back is a call into clingo, and each of
+    them another to read its text.)"""
+    return facts.arguments if isinstance(facts, Facts) else None
+
+
 def asked_facts(facts: Sequence[Symbol]) -> tuple[Symbol, ...]:
     """The question atoms (`asked/1`) among the facts, in order."""
     if isinstance(facts, Facts):
@@ -208,12 +220,15 @@ def scenario_facts(scenario: Scenario) -> Facts:
     defaults), in schema order, no repeats; its questions last."""
     sc = scenario
     out: list[Symbol] = []
-    # each fact's (name, arity), known here (reading them back is a call into clingo)
+    # each fact's (name, arity) and arguments, known here (reading them back
+    # is a call into clingo)
     signatures: list[tuple[str, int]] = []
+    arguments: list[tuple[Symbol, ...]] = []
 
     def add(name: str, *args: Symbol) -> None:
         out.append(Function(name, list(args)))
         signatures.append((name, len(args)))
+        arguments.append(args)
 
     # each name, number and word made once (a call into clingo each): a
     # creature's controller, type and power recur across a large table
@@ -375,8 +390,10 @@ def scenario_facts(scenario: Scenario) -> Facts:
 
     # questions
     asked = [_f("asked", question_symbol(question)) for question in sc.questions]
-    signed = dict(zip(out, signatures, strict=True))  # (no repeats: equal facts, one signature)
-    return Facts(signed, dict.fromkeys(asked), signed.values())
+    # (no repeats: equal facts, one signature and equal arguments)
+    signed = dict(zip(out, zip(signatures, arguments, strict=True), strict=True))
+    known = signed.values()
+    return Facts(signed, dict.fromkeys(asked), [s for s, _ in known], [a for _, a in known])
 
 
 def _rank(symbol: Symbol) -> tuple[int, str]:

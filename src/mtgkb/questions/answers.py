@@ -13,7 +13,13 @@ from mtgkb.engine.rule_base import calls_functions_in
 from mtgkb.engine.session import Session, SharedGroundings
 from mtgkb.engine.solve import FactRules, Grounding, SolveResult
 from mtgkb.language.errors import check_count, check_timeout
-from mtgkb.language.facts import Facts, asked_facts, fact_signatures, fixed_facts
+from mtgkb.language.facts import (
+    Facts,
+    asked_facts,
+    fact_arguments,
+    fact_signatures,
+    fixed_facts,
+)
 from mtgkb.questions import listing_order
 from mtgkb.questions.places import locate
 from mtgkb.questions.symbols import Decoder, Shown, atoms, cited_rules, names_in, value, values
@@ -129,6 +135,7 @@ def _grounding(query: str, scenario, facts, session: Session) -> tuple[Grounding
             every,
             _judged_queries(scenario),
             fact_signatures(facts),
+            fact_arguments(facts),
         )
         session.groundings = shared
     return shared.grounding(query, facts, asked)
@@ -558,8 +565,9 @@ def play_facts(scenario, facts):
         return facts
     judged = fixed_facts(facts)
     if any(question.kind == "legal" for question in scenario.questions):
-        return Facts(judged, [clingo.Function("asked", [LEGAL])], fact_signatures(facts))
-    return Facts(judged, signatures=fact_signatures(facts))
+        asked = [clingo.Function("asked", [LEGAL])]
+        return Facts(judged, asked, fact_signatures(facts), fact_arguments(facts))
+    return Facts(judged, signatures=fact_signatures(facts), arguments=fact_arguments(facts))
 
 
 def _declares_play(scenario) -> bool:
@@ -776,4 +784,4 @@ def facts_for(question, facts):
 
     own = question_symbol(question)
     asked = [s for s in asked_facts(facts) if s.arguments[0] == own]
-    return Facts(fixed_facts(facts), asked, fact_signatures(facts))
+    return Facts(fixed_facts(facts), asked, fact_signatures(facts), fact_arguments(facts))
