@@ -198,3 +198,18 @@ def test_702_17b_reach_blocks_a_flyer_in_every_question():
     assert found["can"]["can"] is True
     # 702.9b: only B may block the flyer: no block, or B
     assert found["blocks"]["assignments"] == [{}, {"B": "A"}]
+
+
+def test_702_111b_outcome_flags_the_very_violations_legal_names_each_its_own():
+    # spec section 11: `ask outcome` judges the declared play with `ask legal`'s
+    # model (one solve), and lists the violations `ask legal` names, where each
+    # was written (here 702.111b, menace, on the block's line); each answer
+    # holds its own copies (the file's session reads them once)
+    text = BLOCK.format(attacker=" with menace", blocker="", setup="", declared='"B" blocks "A"')
+    result = answer_text(text, "case.mtg", Limits(), engine=ENGINE)
+    legal, outcome = (a for a in result.output["answers"] if a["ask"] in ("legal", "outcome"))
+    assert outcome["violations"] == legal["violations"]
+    assert [v["rule"] for v in legal["violations"]] == ["702.111b"]
+    assert legal["violations"][0]["line"] == text.splitlines().index('"B" blocks "A"') + 1
+    assert outcome["violations"][0] is not legal["violations"][0]
+    assert outcome["violations"][0]["objects"] is not legal["violations"][0]["objects"]

@@ -138,6 +138,10 @@ class Session:
         # the file's facts -> the rules not modelled on them, and the kinds of
         # question each is narrowed to (mtgkb.questions.answers)
         self.unmodelled: dict = {}
+        # what the answers read of one of the file's models, by what and the
+        # model (say `ask legal`'s violations, which `ask outcome` reads
+        # again of the same model to judge the declared play)
+        self.read: dict = {}
 
     def end_file(self) -> None:
         """The file's last question is answered: drop its groundings and models."""
@@ -145,3 +149,4 @@ class Session:
         self.solved.clear()
         self.no_answer_set.clear()
         self.unmodelled.clear()
+        self.read.clear()

@@ -299,11 +299,24 @@ def _by_seat(scenario, names) -> list[str]:
 
 def answer_legal(question, scenario, facts, limits: Limits, session=None) -> Answer:
     model = solve_single("legal", scenario, facts, limits, session)
-    violations = _violations(model, limits.lang)
-    locate(violations, scenario)
+    violations = _located_violations(model, scenario, limits.lang, session)
     rules = cited_rules(model) | {v["rule"] for v in violations}
     answer = {"ask": "legal", "legal": not violations, "violations": violations}
     return _consistent(with_rules(answer, rules), model, "legal", facts)
+
+
+def _located_violations(model, scenario, lang: str, session: Session | None) -> list[dict]:
+    """The violations a model of `legal` shows, each with its place in the
+    file (places.locate): read once per model of the file (its session's),
+    each caller given its own copies."""
+    read = {} if session is None else session.read
+    key = ("violations", id(model), id(scenario), lang)
+    if key not in read:
+        violations = _violations(model, lang)
+        locate(violations, scenario)
+        # (the model and the scenario held: their ids stay their own)
+        read[key] = (model, scenario, violations)
+    return [{**v, "objects": list(v["objects"])} for v in read[key][2]]
 
 
 def _violations(model, lang: str) -> list[dict]:
@@ -548,9 +561,8 @@ def _illegal_play(scenario, facts, limits: Limits, session: Session | None) -> l
     judged = play_facts(scenario, facts)
     if judged is None:
         return []
-    violations = _violations(solve_single("legal", scenario, judged, limits, session), limits.lang)
-    locate(violations, scenario)
-    return violations
+    model = solve_single("legal", scenario, judged, limits, session)
+    return _located_violations(model, scenario, limits.lang, session)
 
 
 LEGAL = clingo.Function("legal")  # the argument of asked/1 for `ask legal`
