@@ -54,13 +54,16 @@ def facts_read(text: str):
     """Facts written as text, read into symbols as a scenario's facts are, so
     that the rule base is sliced for them as it is for a scenario (facts given
     as text are grounded with the whole rule base: about five times the work);
-    text with a rule or a directive in it stays text."""
+    text with a rule, a choice or a directive in it stays text."""
     if ":-" in text or "#" in text:
         return text
     ctl = new_control(["--warn=none"])
     ctl.add("base", [], text)
     ctl.ground([("base", [])])
-    return [atom.symbol for atom in ctl.symbolic_atoms if atom.is_fact]
+    atoms = list(ctl.symbolic_atoms)
+    if not all(atom.is_fact for atom in atoms):  # `{ a }.`, `a ; b.`: not facts
+        return text
+    return [atom.symbol for atom in atoms]
 
 
 def only_model(query: str, facts: str) -> set[str]:
