@@ -5,7 +5,9 @@ conformance folder (tests that need it skip when it is absent).
 
 Test modules import from here (this package), never from one another
 (conftest.py only re-exports these names for older imports). Beside them:
-`combat_answers` and `player_answers` (a scenario text answered end to end),
+`answering` (the test process's one engine and answerer, which the others
+answer with), `combat_answers` and `player_answers` (a scenario text
+answered end to end),
 `expectations` (answers compared as the conformance checker does),
 `serving` (a real `mtgkb serve`) and `rule_base_copies` (`mtgkb` as a
 command on a copy of the rule base).
