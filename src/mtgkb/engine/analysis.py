@@ -110,6 +110,13 @@ def _value_and_shape(symbol: clingo.Symbol) -> tuple[str, str]:
     return text, shape_of(symbol)
 
 
+def _fixed_values(atom: clingo.Symbol, read: tuple[int, ...]) -> tuple:
+    """((position, text, shape), ...) of `atom`'s arguments at the positions
+    `read` (those it has), read from clingo."""
+    args = atom.arguments
+    return tuple((i, *_value_and_shape(args[i])) for i in read if i < len(args))
+
+
 def _value(term) -> clingo.Symbol | None:
     """The value a term stands for when it has no variable and no operation."""
     T = clingo.ast.ASTType
@@ -473,9 +480,7 @@ class FactReadings:
                         found = texts[id(arg)] = _value_and_shape(arg)
                     out.append((i, *found))
             return tuple(out)
-        args = atom.arguments
-        n = len(args)
-        return tuple((i, *_value_and_shape(args[i])) for i in read if i < n)
+        return _fixed_values(atom, read)
 
 
 class DescribedProgram:
@@ -666,10 +671,7 @@ class DescribedProgram:
                     elif in_order is not None:
                         found = (name, readings.values_at(place, atom, read))
                     else:
-                        args = atom.arguments
-                        n = len(args)
-                        fixed = tuple((i, *_value_and_shape(args[i])) for i in read if i < n)
-                        found = (name, fixed)
+                        found = (name, _fixed_values(atom, read))
                 if in_order is not None:  # (kept by place, not hashed)
                     if place < len(in_order):
                         in_order[place] = (atom, found)
