@@ -721,16 +721,11 @@ class _Builder:
         (it is parsed on its own later), each at its place."""
         found: list[Token] = []
         plays: list[Token] = []
-
-        def take(value) -> bool:  # (one walk of the tree for both)
-            if _is_number(value):
-                found.append(value)
-            if isinstance(value, Token) and value.type == "CAN_PLAY":
-                plays.append(value)
-            return False
-
-        for _ in stmt.scan_values(take):
-            pass
+        for tok in stmt.scan_values(lambda v: isinstance(v, Token)):  # (one walk for both)
+            if _is_number(tok):
+                found.append(tok)
+            if tok.type == "CAN_PLAY":
+                plays.append(tok)
         for tok in plays:
             text = _QUOTED.sub(lambda m: " " * len(m.group()), str(tok.value))
             for number in _NUMBER.finditer(text):
