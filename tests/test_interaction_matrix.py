@@ -91,12 +91,8 @@ def coverage() -> dict[tuple[str, str], list[tuple[str, dict]]]:
 
 
 def covering(feature: str, kind: str) -> list[tuple[str, dict]]:
-    """The rows covering one pair, with their category."""
-    table = coverage()
-    if (feature, kind) in table:
-        return table[(feature, kind)]
-    data = matrix()
-    return [(c, row) for c in CATEGORIES for row in data.get(c, []) if _matches(row, feature, kind)]
+    """The rows covering one pair of `pairs()`, with their category."""
+    return coverage().get((feature, kind), [])
 
 
 def pairs() -> list[tuple[str, str]]:
