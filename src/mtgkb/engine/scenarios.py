@@ -181,7 +181,8 @@ class Readings:
     analysis it was read for."""
 
     def __init__(self) -> None:
-        self.parts: dict[clingo.Symbol, tuple] = {}  # fact: (name, arguments, positive)
+        #: fact: (name, arguments, positive, {scenario number: the fact with it})
+        self.parts: dict[clingo.Symbol, tuple] = {}
         self._analysis = None
         self._slicing: dict = {}
 
@@ -268,16 +269,20 @@ def chunk_control(
             builder.add(node)
     read = readings.parts
     with ctl.backend() as backend:
+        add_atom, add_rule = backend.add_atom, backend.add_rule
         for number, facts in enumerate(instances):
             sid = clingo.Number(number)
-            backend.add_rule([backend.add_atom(clingo.Function(SCENARIO_PRED, [sid]))])
+            add_rule([add_atom(clingo.Function(SCENARIO_PRED, [sid]))])
             for fact in facts:
                 parts = read.get(fact)
                 if parts is None:
-                    parts = read[fact] = (fact.name, fact.arguments, fact.positive)
-                name, args, positive = parts
-                atom = clingo.Function(name, [sid, *args], positive)
-                backend.add_rule([backend.add_atom(atom)])
+                    parts = read[fact] = (fact.name, fact.arguments, fact.positive, {})
+                name, args, positive, made = parts
+                # (the chunk's programs share their facts: each made once)
+                atom = made.get(number)
+                if atom is None:
+                    atom = made[number] = clingo.Function(name, [sid, *args], positive)
+                add_rule([add_atom(atom)])
     return ctl
 
 
