@@ -15,7 +15,10 @@ figures), on 127.0.0.1 only, with a bounded number of requests:
   latency (target <= 20 ms); 2 workers, 8 clients: scenarios per floor
   (target >= 6). Beside them, the same scenarios answered warm in this
   process (mtgkb.Answerer with MTGKB_POOL=0): what the server cannot go
-  below without faster answers.
+  below without faster answers; and gringo's grounding of ten of these
+  scenarios' groundings alone (bench.issue26.grounding_seconds, in a fresh
+  process): the least a request answered alone costs, which caps 2 workers
+  at 2 / it scenarios per floor.
 - memory: the resident memory (RSS) of the server process, and of the
   server with its workers, over 10,000 requests (2 workers, 2 clients,
   small scenarios with fresh names each, so that clingo's symbols grow and
@@ -227,6 +230,19 @@ def in_process_median(bodies: list[bytes]) -> float:
     return statistics.median(times)
 
 
+def grounding_floor(ctx, bodies: list[bytes]) -> float:
+    """gringo's grounding of each of `bodies`' groundings alone, as a warm
+    server grounds them (bench.issue26.grounding_seconds, in a fresh
+    process), in seconds, on average: what a request that grounds its
+    scenario alone costs at least, and so caps a worker's scenarios per
+    second below 1 / it."""
+    from .floors import in_fresh_process
+
+    paths = [str(ctx.file(f"server_floor_{i:02d}.mtg", b.decode())) for i, b in enumerate(bodies)]
+    found = in_fresh_process(ctx, ["bench.issue26", "2", *paths], "the server's grounding floor")
+    return sum(f["ground"] + f["forms"] for f in found.values()) / len(found)
+
+
 def bench_server_load(ctx, command: list[str]) -> None:
     """The grid of latencies and throughputs, issue 26's figures, and the
     memory over 10,000 requests (see the module's docstring)."""
@@ -284,7 +300,28 @@ def bench_server_load(ctx, command: list[str]) -> None:
         throughput,
         verdict(TARGETS, "per_floor_2_workers_8_clients", throughput),
     )
-    data.update(median_ms_1_client=one, in_process_median_ms=local, per_floor_2x8=throughput)
+    grounding = grounding_floor(ctx, bodies[:10])
+    report.add(
+        "server_load",
+        "  floor: gringo grounding one of these scenarios' groundings alone (counting"
+        f" forms included): {grounding * 1000:.1f} ms"
+        + (" (above the median target by itself)" if grounding * 1000 > 20 else ""),
+        "",
+    )
+    cap = 2 / (grounding / floor)
+    report.add(
+        "server_load",
+        f"  floor: 2 workers, each grounding every scenario alone: at most {cap:.2f}"
+        " scenarios per floor" + (" (below the target by itself)" if cap < 6 else ""),
+        "",
+    )
+    data.update(
+        median_ms_1_client=one,
+        in_process_median_ms=local,
+        per_floor_2x8=throughput,
+        grounding_floor_ms=grounding * 1000,
+        grounding_cap_2_workers=cap,
+    )
     data["memory"] = memory_run(ctx, command, 2_000 if ctx.quick else MEMORY_REQUESTS)
     ctx.report.data["server_load"] = data
 

@@ -58,3 +58,24 @@ def test_503s_are_told_apart_and_targets_judged():
     assert verdict(server_load.TARGETS, "median_ms_1_client", 10.0).endswith("met")
     assert "missed by 2.0x" in verdict(server_load.TARGETS, "median_ms_1_client", 40.0)
     assert "missed by 3.0x" in verdict(server_load.TARGETS, "per_floor_2_workers_8_clients", 2.0)
+
+
+def test_the_servers_grounding_floor_is_gringo_on_its_own_scenarios(tmp_path):
+    # the floor beside issue 26's server figures: gringo grounding the very
+    # scenarios the server is sent (bench.issue26.grounding_seconds, in a
+    # fresh process), per scenario
+    import os
+    from types import SimpleNamespace
+
+    def file(name, text):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    ctx = SimpleNamespace(file=file, env=dict(os.environ))
+    seconds = server_load.grounding_floor(ctx, server_load.batch_bodies(2))
+    assert seconds > 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "server_floor_00.mtg",
+        "server_floor_01.mtg",
+    ]
