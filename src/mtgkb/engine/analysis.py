@@ -794,23 +794,38 @@ class Analysis(DescribedProgram):
             self._kept[queries] = self._backward(queries)
         return self._kept[queries]
 
-    def _backward(self, queries: tuple[str, ...]) -> list[int] | None:
+    def needed(self, queries: tuple[str, ...], live: list[int]) -> list[int]:
+        """Of the statements `live` (those that may fire, `live`), the ones
+        the queries may need through statements that may fire: backward
+        slicing again after forward slicing, so that a statement `kept` only
+        for a reader that cannot fire on these facts is left out as well.
+        What it leaves out derives atoms that no statement grounded reads
+        and no query shows; the rules that always stay (`root`) stay when
+        they may fire."""
+        found = self._backward(queries, among=live)
+        return live if found is None else found
+
+    def _backward(self, queries: tuple[str, ...], among: list[int] | None = None) -> list[int] | None:
+        """The statements the queries may need (None: all); with `among`,
+        only those statements are taken, and read (`needed`)."""
         roots = [st for q in queries for st in self.queries[q]]
         if not all(any(st["restricts_shown"] for st in self.queries[q]) for q in queries):
             return None  # every atom is shown: everything matters
+        allowed = None if among is None else set(among)
         keep = [False] * len(self.base)
         todo: list = []
         for st in roots:
             todo.extend(st["needs"])
             todo.extend(st["heads"])
         for i, st in enumerate(self.base):
-            if st["root"]:
+            if st["root"] and (allowed is None or i in allowed):
                 keep[i] = True
                 todo.extend(st["needs"])
                 todo.extend(st["heads"])
         for i in self.wild:
-            keep[i] = True
-            todo.extend(self.base[i]["needs"])
+            if allowed is None or i in allowed:
+                keep[i] = True
+                todo.extend(self.base[i]["needs"])
         seen: set[tuple] = set()
         while todo:
             pattern = tuple(todo.pop())
@@ -821,7 +836,7 @@ class Analysis(DescribedProgram):
                 return None
             name, arity, first = pattern
             for i, head_first in self.by_head.get((name, arity), ()):
-                if keep[i]:
+                if keep[i] or (allowed is not None and i not in allowed):
                     continue
                 if first is None or head_first is None or first == head_first:
                     keep[i] = True

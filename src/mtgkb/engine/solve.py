@@ -286,7 +286,7 @@ class Grounding:
             [*facts, *self._switchable], also=derived, readings=self._readings
         )
         sources.setdefault(GUARD, set()).add(())
-        return analysis.live(kept, sources)
+        return analysis.needed(tuple(self.queries), analysis.live(kept, sources))
 
     def solve(
         self,
