@@ -805,7 +805,9 @@ class Analysis(DescribedProgram):
         found = self._backward(queries, among=live)
         return live if found is None else found
 
-    def _backward(self, queries: tuple[str, ...], among: list[int] | None = None) -> list[int] | None:
+    def _backward(
+        self, queries: tuple[str, ...], among: list[int] | None = None
+    ) -> list[int] | None:
         """The statements the queries may need (None: all); with `among`,
         only those statements are taken, and read (`needed`)."""
         roots = [st for q in queries for st in self.queries[q]]
