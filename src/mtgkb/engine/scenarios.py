@@ -201,12 +201,20 @@ class ScenarioProgram:
     forward slicing."""
 
     def __init__(
-        self, statements: list, kept: list[int] | None, derived: dict | None, described=None
+        self,
+        statements: list,
+        kept: list[int] | None,
+        derived: dict | None,
+        described=None,
+        queries: tuple[str, ...] = (),
     ):
         self.statements = statements  # [(statements of `described`, or None; node)]
         self.kept = kept  # None: no forward slicing
         self.derived = derived  # what the query derives (Analysis.query_heads)
         self.described = described
+        #: the rule base's queries it answers, sliced backward again after
+        #: forward slicing (Analysis.needed); none for the input checks
+        self.queries = queries
         self._rewrite = _Rewrite()
         self._made: dict[int, object] = {}  # by place: the statement rewritten
 
@@ -221,7 +229,8 @@ class ScenarioProgram:
             facts = itertools.chain.from_iterable(instances)
             kept = None if readings is None else readings.slicing(analysis)
             sources = analysis.sources(facts, self.derived, kept)
-            live = set(analysis.live(self.kept, sources))
+            fired = analysis.live(self.kept, sources)
+            live = set(analysis.needed(self.queries, fired) if self.queries else fired)
             groups = [group for group, _ in self.statements]
             places = [i for i in places if groups[i] is None or not live.isdisjoint(groups[i])]
         out = []
@@ -334,7 +343,7 @@ def scenario_program(query: str, engine: Engine) -> ScenarioProgram | None:
         else:
             statements = _by_statement(read, analysis, kept, rules)
             kept = None if derived is None else kept
-            program = ScenarioProgram(statements, kept, derived, analysis)
+            program = ScenarioProgram(statements, kept, derived, analysis, (query,))
         # one rule base at a time: drop the programs of an older one only
         for old in [k for k in _SCENARIO_PROGRAMS if k[0] != key[0]]:
             del _SCENARIO_PROGRAMS[old]
