@@ -540,7 +540,9 @@ def idle_statements(
         every = analysis.kept(queries) or every
     # (`readings`: what was read of the facts for an earlier question, kept)
     read = None if readings is None else readings.slicing(analysis)
-    live = set(analysis.live(every, analysis.sources(facts, also=derived, readings=read)))
+    fired = analysis.live(every, analysis.sources(facts, also=derived, readings=read))
+    # (the query's own program: sliced backward again, as its grounding is)
+    live = set(fired if traced else analysis.needed(queries, fired))
     files = _file_stamps(base)
     return frozenset(
         (files[p[0] - 1], p[1]) for i, p in enumerate(_places(base)) if p and i not in live
