@@ -795,10 +795,10 @@ class Analysis(DescribedProgram):
         return self._kept[queries]
 
     def needed(self, queries: tuple[str, ...], live: list[int]) -> list[int]:
-        """Of the statements `live` (those that may fire, `live`), the ones
-        the queries may need through statements that may fire: backward
-        slicing again after forward slicing, so that a statement `kept` only
-        for a reader that cannot fire on these facts is left out as well.
+        """Of `live` (the statements that may fire, as `live` finds them),
+        the ones the queries may need through statements that may fire:
+        backward slicing again after forward slicing, so that a statement
+        `kept` only for a reader that cannot fire here is left out as well.
         What it leaves out derives atoms that no statement grounded reads
         and no query shows; the rules that always stay (`root`) stay when
         they may fire."""
