@@ -1,17 +1,18 @@
 """Issue 26: a listing's ranks read from the texts of the atoms' arguments
-(mtgkb.engine.listing.Canonical.rank_all, argument_texts) are the ranks read
-from each atom's symbol, whatever the names hold (commas, parentheses,
-escaped quotes and backslashes), for names the file does not declare and for
-arguments that are not names. 509.1a: each blocker's choice is ranked by the
-file order of the blocker and of the attacker it blocks."""
+(mtgkb.engine.listing.Canonical.rank_all,
+mtgkb.rulebase.symbol_texts.argument_texts) are the ranks read from each
+atom's symbol, whatever the names hold (commas, parentheses, escaped quotes
+and backslashes), for names the file does not declare and for arguments
+that are not names. 509.1a: each blocker's choice is ranked by the file
+order of the blocker and of the attacker it blocks."""
 
 from __future__ import annotations
 
 import clingo
 
-from mtgkb.engine.listing import argument_texts
 from mtgkb.language.json_state import parse_scenario
 from mtgkb.questions import listing_order
+from mtgkb.rulebase.symbol_texts import argument_texts
 
 TEXT = r"""players: Ann, Ben
 active: Ann

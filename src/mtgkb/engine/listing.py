@@ -53,7 +53,6 @@ every model:
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -63,6 +62,7 @@ import clingo
 
 from mtgkb.engine.programs import solve_within
 from mtgkb.rulebase.records import record
+from mtgkb.rulebase.symbol_texts import argument_texts
 
 Rank = Callable[[clingo.Symbol], tuple | None]
 #: A rank from the texts clingo writes for an atom's arguments; LookupError
@@ -106,32 +106,6 @@ class Canonical:
             except LookupError:
                 out.append(ranked(symbol))
         return out
-
-
-#: A string as clingo writes it (with its escapes), or a plain term (no
-#: parenthesis, comma or string inside).
-_ARGUMENT = r'(?>"(?:[^"\\]|\\.)*"|[^,()"]+)'
-
-
-def argument_texts(
-    symbols: Sequence[clingo.Symbol], name: str, arity: int
-) -> list[tuple[str, ...]] | None:
-    """The texts clingo writes for the arguments of each of `symbols`, atoms
-    `name/arity`, when every argument is a string or a plain term (None
-    otherwise): read from the text of one tuple of them all, two calls into
-    clingo."""
-    if not symbols or arity == 0:
-        return None
-    text = str(clingo.Function("", list(symbols)))
-    atom = re.escape(name) + r"\(" + ",".join([_ARGUMENT] * arity) + r"\)"
-    if re.fullmatch(rf"\((?:{atom},)*{atom},?\)", text) is None:
-        return None
-    # (every atom whole: each match starts where the last ended, at an atom)
-    captured = re.escape(name) + r"\(" + ",".join([f"({_ARGUMENT})"] * arity) + r"\)"
-    found = re.findall(captured, text)
-    if arity == 1:
-        found = [(one,) for one in found]
-    return found if len(found) == len(symbols) else None
 
 
 def sort_models(

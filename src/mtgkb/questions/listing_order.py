@@ -71,7 +71,7 @@ class FileOrder:
 
     def by_text(self, text: str) -> tuple[tuple, str]:
         """The place and value of a declared name from the text clingo
-        writes for it (mtgkb.engine.listing.argument_texts), as `_read` of its
+        writes for it (mtgkb.rulebase.symbol_texts.argument_texts), as `_read` of its
         symbol gives them; KeyError for any other text."""
         if self._texts is None:
             # (each name's text written by clingo itself: its escapes as clingo's)

@@ -4,7 +4,8 @@ how its tag comments read (`tags`) and the citations its `cite` tags generate
 (`citations`), its index of CR rules (`index`), where each rule is encoded
 (`encoded`) and tested (`tested`), official CR texts (`cr_text`), `mtgkb
 rules` (`command`), the vocabulary of the scenario language (`vocabulary`),
-the words of its answers (`words`), the registry of the kinds of question
+the words of its answers (`words`), many clingo symbols read at once
+(`symbol_texts`), the registry of the kinds of question
 its queries answer (`registry`), the caches of it kept on disk
 (`disk_cache`), and `@record`, the dataclass every package's records are
 made with (`records`).

@@ -1,0 +1,48 @@
+"""Many clingo symbols read at once: the texts clingo writes for the
+arguments of thousands of atoms, from the text of one tuple of them all (two
+calls into clingo, where reading each argument of each atom is several), and
+a string's value from its text. Used where many atoms are read into Python:
+a listing's ranks (mtgkb.engine.listing) and the words of the answers
+(mtgkb.rulebase.words)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import clingo
+
+#: A string as clingo writes it (with its escapes), or a plain term (no
+#: parenthesis, comma or string inside).
+_ARGUMENT = r'(?>"(?:[^"\\]|\\.)*"|[^,()"]+)'
+#: clingo's escapes in a string it writes: \\, \" and \n
+_ESCAPED = re.compile(r"\\(.)")
+
+
+def argument_texts(
+    symbols: Sequence[clingo.Symbol], name: str, arity: int
+) -> list[tuple[str, ...]] | None:
+    """The texts clingo writes for the arguments of each of `symbols`, atoms
+    `name/arity`, when every argument is a string or a plain term (None
+    otherwise): read from the text of one tuple of them all, two calls into
+    clingo."""
+    if not symbols or arity == 0:
+        return None
+    text = str(clingo.Function("", list(symbols)))
+    atom = re.escape(name) + r"\(" + ",".join([_ARGUMENT] * arity) + r"\)"
+    if re.fullmatch(rf"\((?:{atom},)*{atom},?\)", text) is None:
+        return None
+    # (every atom whole: each match starts where the last ended, at an atom)
+    captured = re.escape(name) + r"\(" + ",".join([f"({_ARGUMENT})"] * arity) + r"\)"
+    found = re.findall(captured, text)
+    if arity == 1:
+        found = [(one,) for one in found]
+    return found if len(found) == len(symbols) else None
+
+
+def value_of(text: str) -> str:
+    """The value of an argument from the text clingo writes for it: a
+    string's own characters (its escapes undone), any other term as written."""
+    if not text.startswith('"'):
+        return text
+    return _ESCAPED.sub(lambda m: "\n" if m.group(1) == "n" else m.group(1), text[1:-1])
