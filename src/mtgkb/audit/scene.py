@@ -44,6 +44,7 @@ from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import label
 from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import NOT_SOLVED
+from mtgkb.rulebase.symbol_texts import symbol_value
 
 #: The audit's invariants and the program that forces one declaration.
 INVARIANTS = Path(__file__).with_name("invariants.lp")
@@ -262,7 +263,7 @@ class CheckProgram:
 
 
 def conflict_message(sym: clingo.Symbol) -> str:
-    args = [a.string if a.type == clingo.SymbolType.String else str(a) for a in sym.arguments]
+    args = [symbol_value(a) for a in sym.arguments]
     template = CONFLICT_MESSAGES.get(sym.name)
     return template.format(*args) if template else str(sym)
 

@@ -1,7 +1,7 @@
 """Many clingo symbols read at once: the texts clingo writes for the
 arguments of thousands of atoms, from the text of one tuple of them all (two
 calls into clingo, where reading each argument of each atom is several), and
-a string's value from its text. Used where many atoms are read into Python:
+a string's value from its text or from its symbol. Used where many atoms are read into Python:
 a listing's ranks (mtgkb.engine.listing) and the words of the answers
 (mtgkb.rulebase.words)."""
 
@@ -46,3 +46,9 @@ def value_of(text: str) -> str:
     if not text.startswith('"'):
         return text
     return _ESCAPED.sub(lambda m: "\n" if m.group(1) == "n" else m.group(1), text[1:-1])
+
+
+def symbol_value(symbol: clingo.Symbol) -> str:
+    """`value_of` read from a symbol itself: a string's own characters, any
+    other term as clingo writes it."""
+    return symbol.string if symbol.type == clingo.SymbolType.String else str(symbol)

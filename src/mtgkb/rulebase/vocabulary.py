@@ -26,6 +26,7 @@ from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.location import data_dir
 from mtgkb.rulebase.location import file_stamp as stamp
 from mtgkb.rulebase.records import record
+from mtgkb.rulebase.symbol_texts import symbol_value
 
 FILE = "vocabulary.lp"
 
@@ -127,10 +128,6 @@ def normal_word(text: str) -> str:
     return "can't" if word == "cannot" else word
 
 
-def _text(sym: clingo.Symbol) -> str:
-    return sym.string if sym.type == clingo.SymbolType.String else str(sym)
-
-
 def _phrase(sym: clingo.Symbol, where: str) -> str:
     if sym.type != clingo.SymbolType.String or not sym.string.strip():
         raise VocabularyError(f"{where}: the phrase must be a non-empty string, not {sym}")
@@ -155,7 +152,7 @@ def _read(files: tuple) -> Vocabulary:
         # (each of the symbol's fields is a call into clingo: each read once)
         name, args = sym.name, sym.arguments
         if name == "ability_word" and len(args) == 3:
-            shape = _text(args[2])
+            shape = symbol_value(args[2])
             if shape not in SHAPES:
                 raise VocabularyError(
                     f"{FILE}: {sym}: the shape must be one of {', '.join(SHAPES)}"
@@ -166,25 +163,25 @@ def _read(files: tuple) -> Vocabulary:
         elif name == "ability_example" and len(args) == 1:
             examples.append(_phrase(args[0], f"{FILE}: {sym}"))
         elif name == "evasion" and len(args) == 2:
-            evasion.append((_text(args[0]), _text(args[1])))
+            evasion.append((symbol_value(args[0]), symbol_value(args[1])))
         elif name == "variant" and len(args) == 1:
-            games.append(_text(args[0]))
+            games.append(symbol_value(args[0]))
         elif name == "scenario_option" and len(args) == 1:
-            options.append(_text(args[0]))
+            options.append(symbol_value(args[0]))
         elif name == "player_ability" and len(args) == 1:
-            players.append(_text(args[0]))
+            players.append(symbol_value(args[0]))
         elif name == "phase_word" and len(args) == 1:
-            phases.append(_text(args[0]))
+            phases.append(symbol_value(args[0]))
         elif name == "color_word" and len(args) == 1:
-            colors.append(_text(args[0]))
+            colors.append(symbol_value(args[0]))
         elif name == "spell_kind_word" and len(args) == 1:
-            spell_kinds.append(_text(args[0]))
+            spell_kinds.append(symbol_value(args[0]))
         elif name == "action_word" and len(args) == 2:
-            action_words.append((_text(args[0]), _text(args[1])))
+            action_words.append((symbol_value(args[0]), symbol_value(args[1])))
         elif name == "ability_after" and len(args) == 2:
-            after.append((_text(args[0]), _phrase(args[1], f"{FILE}: {sym}")))
+            after.append((symbol_value(args[0]), _phrase(args[1], f"{FILE}: {sym}")))
         elif name == "counter_kind" and len(args) == 2:
-            counter_kinds.append((_text(args[0]), _text(args[1])))
+            counter_kinds.append((symbol_value(args[0]), symbol_value(args[1])))
     lists = (abilities, examples, evasion, games, options, players)
     lists += (phases, colors, spell_kinds, action_words, after, sorted(counter_kinds))
     return Vocabulary(*(tuple(x) for x in lists))

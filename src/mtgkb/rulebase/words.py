@@ -21,7 +21,7 @@ import clingo
 from mtgkb.rulebase.control import new_control, quiet
 from mtgkb.rulebase.location import data_dir
 from mtgkb.rulebase.location import file_stamp as stamp
-from mtgkb.rulebase.symbol_texts import argument_texts, value_of
+from mtgkb.rulebase.symbol_texts import argument_texts, symbol_value, value_of
 
 LANGS = ("en", "it")
 FILES = ("messages.lp", "texts.lp")
@@ -67,12 +67,8 @@ def _rows(ctl: clingo.Control, name: str, arity: int) -> list[tuple[str, ...]]:
     symbols = [atom.symbol for atom in ctl.symbolic_atoms.by_signature(name, arity)]
     texts = argument_texts(symbols, name, arity)
     if texts is None:
-        return [tuple(_value(a) for a in symbol.arguments) for symbol in symbols]
+        return [tuple(symbol_value(a) for a in symbol.arguments) for symbol in symbols]
     return [tuple(value_of(a) for a in row) for row in texts]
-
-
-def _value(sym: clingo.Symbol) -> str:
-    return sym.string if sym.type == clingo.SymbolType.String else str(sym)
 
 
 def tables_in(kb: Path) -> dict[tuple[str, str], dict[str, str]]:
