@@ -249,7 +249,8 @@ def bench_issue26(ctx: Context) -> None:
             env=ctx.env,
         )
         seconds.append(time.perf_counter() - start)
-        counted = counted or done
+        if counted is None:
+            counted = done
         if done.returncode == 3:
             break
     times["count"] = min(seconds) / ctx.floor()
