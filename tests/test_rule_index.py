@@ -305,3 +305,21 @@ def test_rules_command_table_and_unknown_number(capsys):
     assert status == 0 and {e["id"] for e in json.loads(out)} >= {"119.1", "119.10"}
     status, _, err = _rules(capsys, "999.9")
     assert status == 1 and "999.9" in err
+
+
+def test_in_a_long_block_each_statement_takes_the_nearest_tag_above_it(tmp_path):
+    # a kb-like block of facts with no blank line: the tags above a statement
+    # in its block are read one by one, the nearest wins, a blank line ends it
+    facts = [f"f({i})." for i in range(1, 501)]
+    program = tmp_path / "long.lp"
+    program.write_text(
+        "% 102.1: the first tag\n"
+        + "\n".join(facts[:250])
+        + "\n% 102.2: the second tag\n"
+        + "\n".join(facts[250:])
+        + "\n\ng.\n",
+        encoding="utf-8",
+    )
+    scan = scan_file(program)
+    tags = [st.tags for st in scan.statements]
+    assert tags == [("102.1",)] * 250 + [("102.2",)] * 250 + [None]

@@ -206,21 +206,20 @@ def _scan_items(
         text = Path(path).read_text(encoding="utf-8") if text is None else text
         instances = parts.instance_nodes(text, values, str(path))
     statements = []
+    # The tag of a statement: the nearest tag above it in its block. The items
+    # are in order of their first lines, so a blank line lies between two
+    # neighbours exactly when the first ends more than one line above the
+    # next; one pass keeps the last tag of the block it is in (walking up
+    # from each statement instead was quadratic in a long untagged block).
+    last_tag: int | None = None
     for k, (line, _, end_line, kind, item, _) in enumerate(placed):
+        if k > 0 and placed[k - 1][2] < line - 1:
+            last_tag = None  # a blank line: a new block
+        if k in tag_at:
+            last_tag = k
         if kind == comment:
             continue
-        top = line
-        found: int | None = None
-        j = k - 1
-        while j >= 0:
-            above = placed[j]
-            if above[2] < top - 1:
-                break  # a blank line
-            if j in tag_at:
-                found = j
-                break
-            top = min(top, above[0])
-            j -= 1
+        found = last_tag
         made = Statement(
             file=path,
             line=line,
