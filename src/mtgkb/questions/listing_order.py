@@ -98,13 +98,26 @@ def declarations(scenario, predicate: str, choosers: set[str] | None = None) -> 
         # come first, as binary numbers with the first target the lowest bit)
         return (order(creature), (-place[0], -place[1]), place[2])
 
+    # each creature's and each target's part of a rank, by text, worked out
+    # once: thousands of atoms pair the same few hundred names
+    creature_parts: dict[str, tuple | None] = {}
+    target_parts: dict[str, tuple] = {}
+
     def rank_text(texts: tuple[str, ...]) -> tuple | None:
         # (the same rank, from the arguments' texts)
-        creature, name = order.by_text(texts[0])
-        if choosers is not None and order.controller.get(name) not in choosers:
+        chooser, target = texts
+        if chooser not in creature_parts:
+            creature, name = order.by_text(chooser)
+            chosen = choosers is None or order.controller.get(name) in choosers
+            creature_parts[chooser] = creature if chosen else None
+        creature = creature_parts[chooser]
+        if creature is None:
             return None
-        place = order.by_text(texts[1])[0]
-        return (creature, (-place[0], -place[1]), place[2])
+        if target not in target_parts:
+            place = order.by_text(target)[0]
+            target_parts[target] = ((-place[0], -place[1]), place[2])
+        part = target_parts[target]
+        return (creature, part[0], part[1])
 
     return Canonical(
         {(predicate, 2): rank}, prefer_present=False, by_text={(predicate, 2): rank_text}
