@@ -21,7 +21,10 @@ grounding shared at its best (each question grounded once for all of them,
 as `mtgkb.engine.scenarios` grounds a chunk), gringo's part and Lark's
 parse of each file, per scenario (`python -m bench.issue26 --chunk N
 FILE...`); and the server's median beside gringo grounding one scenario
-alone, in milliseconds.
+alone, in milliseconds. And where a cold run of the game, the count, c06
+and explain 8 x 25 spends its time, phase by phase (bench/phases.py: the
+largest phases, each / the floor): what is left of each figure above its
+floors, said by name.
 
 The files come from `scenario` below, in the spirit of bench/generate.py:
 players P0..Pn-1, P0 active and attacking with every creature, each one at
@@ -204,6 +207,19 @@ def _chunk_floors(ctx: Context, paths: list[str], repeat: int) -> dict:
     return {**seconds, "ground": seconds["ground"] / floor, "parse": seconds["parse"] / floor}
 
 
+def _phases(ctx: Context, paths: dict[str, Path], runs: int) -> dict[str, dict]:
+    """Where each file's cold run spends its time (bench.phases), in seconds."""
+    from .phases import measure
+
+    return {name: measure(str(path), runs, ctx.env) for name, path in paths.items()}
+
+
+def _phase_note(measured: dict, floor: float) -> str:
+    from .phases import described
+
+    return "mtgkb run's largest phases / floor: " + described(measured, floor)
+
+
 def _floor_note(floors: dict, target: float) -> str:
     total = floors["parse"] + floors["ground"] + floors.get("forms", 0.0)
     forms = f" + counting forms {floors['forms']:.2f}" if floors.get("forms") else ""
@@ -255,6 +271,12 @@ def bench_issue26(ctx: Context) -> None:
             break
     times["count"] = min(seconds) / ctx.floor()
     floors = _floors(ctx, {**files, "cold": COLD_FILE}, max(2, ctx.repeat // 3))
+    phased = {"game", "count", "explain25"}
+    phases = _phases(
+        ctx,
+        {**{k: v for k, v in files.items() if k in phased}, "cold": COLD_FILE},
+        max(2, ctx.repeat // 3),
+    )
 
     game = times["game"]
     report.add(
@@ -264,6 +286,7 @@ def bench_issue26(ctx: Context) -> None:
         verdict(TARGETS, "game", game),
     )
     report.add("issue26", "  " + _floor_note(floors["game"], TARGETS["game"][1]), "")
+    report.add("issue26", "  " + _phase_note(phases["game"], ctx.floor()), "")
 
     stopped = counted.returncode == 3
     answer = {} if stopped else json.loads(counted.stdout)["answers"][0]
@@ -276,6 +299,7 @@ def bench_issue26(ctx: Context) -> None:
     digits = len(str(answer.get("count", 0)))
     report.add("issue26", f"  count: {digits} digits, complete: {answer.get('complete')}", "")
     report.add("issue26", "  " + _floor_note(floors["count"], TARGETS["count"][1]), "")
+    report.add("issue26", "  " + _phase_note(phases["count"], ctx.floor()), "")
 
     n = ctx.batch
     texts = [scenario(4, 8, seed=seed) for seed in range(n)]
@@ -318,6 +342,7 @@ def bench_issue26(ctx: Context) -> None:
     cold = best(ctx.versus_floor(run + [str(COLD_FILE)], ctx.repeat)) / ctx.floor()
     report.add("issue26", "cold mtgkb run of c06 / floor", cold, verdict(TARGETS, "cold", cold))
     report.add("issue26", "  " + _floor_note(floors["cold"], TARGETS["cold"][1]), "")
+    report.add("issue26", "  " + _phase_note(phases["cold"], ctx.floor()), "")
 
     explain = times["explain25"]
     growth = times["explain50"] / times["explain25"]
@@ -328,6 +353,7 @@ def bench_issue26(ctx: Context) -> None:
         verdict(TARGETS, "explain", explain),
     )
     report.add("issue26", "  " + _floor_note(floors["explain25"], TARGETS["explain"][1]), "")
+    report.add("issue26", "  " + _phase_note(phases["explain25"], ctx.floor()), "")
     report.add(
         "issue26", "  8p x 50c / 8p x 25c", growth, verdict(TARGETS, "explain_growth", growth)
     )
@@ -344,6 +370,10 @@ def bench_issue26(ctx: Context) -> None:
         explain=explain,
         explain_growth=growth,
         floors=floors,
+        phases={
+            name: {**m, "per_floor": {p: v / ctx.floor() for p, v in m["phases"].items()}}
+            for name, m in phases.items()
+        },
     )
     report.data["issue26"] = data
 

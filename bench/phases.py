@@ -1,0 +1,207 @@
+"""Where one cold `mtgkb run --json FILE` spends its time, phase by phase
+(`python -m bench.phases RUNS FILE`: in fresh processes, prints JSON).
+
+Each phase is the time inside one function (its own time only: a phase
+called inside another is counted in the inner one), measured by wrapping it
+in a process that then runs `mtgkb run --json FILE` as the command line does:
+
+- modules imported: every module the run imports after `import clingo,
+  lark` (mtgkb's, and the standard library's the floor does not import),
+  when the import statement runs, as the run goes;
+- Lark: `load_tables` (the shipped parser tables loaded) and `Lark.parse`
+  (the file parsed): the floor's Lark parse does the same;
+- scenario built: `read_text` past Lark (the tree read into a scenario);
+- scenario checked: `validate_scenario` (the file's checks, their
+  grounding included);
+- facts: `scenario_facts` (the scenario as clingo symbols);
+- rule base read: `Engine.rule_base` (the rule files read, their citations
+  generated, the cached analysis read and checked);
+- program given to clingo: `Control.add` and `DescribedProgram.add` (clingo
+  parsing the statements kept, or adding them parsed);
+- slicing: `DescribedProgram.sources`, `.live` and `Analysis.needed`
+  (which statements a grounding keeps);
+- gringo: `Control.ground`; clasp: `Control.solve` (but the models read);
+- models read: `Model.symbols` (a model's atoms read into Python);
+- listings: `first_or_every` (the first models of a listing in the
+  canonical order: its atoms read and ranked, its solves' own Python);
+- counts: `count_space` (an exact count from the derived forms);
+- other: the rest of the run (the Python around the groundings and
+  solves, the answers made and written).
+
+Every figure is the least of RUNS runs, each in a fresh process. The
+phases are read by wrapping functions by name: a phase whose function is
+renamed is reported missing, not silently zero.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: (phase, module, qualified name of the function it is the time inside)
+PHASES = (
+    ("Lark", "mtgkb.language.grammar_build", "load_tables"),
+    ("Lark", "lark.lark", "Lark.parse"),
+    ("scenario built", "mtgkb.language.parser", "read_text"),
+    ("scenario checked", "mtgkb.language.json_state", "validate_scenario"),
+    ("facts", "mtgkb.language.facts", "scenario_facts"),
+    ("rule base read", "mtgkb.engine.state", "Engine.rule_base"),
+    ("program given to clingo", "clingo.control", "Control.add"),
+    ("program given to clingo", "mtgkb.engine.analysis", "DescribedProgram.add"),
+    ("slicing", "mtgkb.engine.analysis", "DescribedProgram.sources"),
+    ("slicing", "mtgkb.engine.analysis", "DescribedProgram.live"),
+    ("slicing", "mtgkb.engine.analysis", "Analysis.needed"),
+    ("gringo", "clingo.control", "Control.ground"),
+    ("clasp", "clingo.control", "Control.solve"),
+    ("models read", "clingo.solving", "Model.symbols"),
+    ("listings", "mtgkb.engine.listing", "first_or_every"),
+    ("counts", "mtgkb.engine.classes", "count_space"),
+)
+
+#: The order the phases are reported in.
+ORDER = (
+    "modules imported",
+    *dict.fromkeys(phase for phase, _, _ in PHASES),
+    "other",
+)
+
+
+class Clock:
+    """Each phase's own time: a stack of the phases under way, the time of
+    an inner one taken off the outer one's."""
+
+    def __init__(self) -> None:
+        self.own: dict[str, float] = {}
+        self._stack: list[list] = []  # [phase, start, time of inner phases]
+
+    def wrap(self, phase: str, function):
+        clock = self
+
+        def timed(*args, **kwargs):
+            clock._stack.append([phase, time.perf_counter(), 0.0])
+            try:
+                return function(*args, **kwargs)
+            finally:
+                name, start, inner = clock._stack.pop()
+                spent = time.perf_counter() - start
+                clock.own[name] = clock.own.get(name, 0.0) + spent - inner
+                if clock._stack:
+                    clock._stack[-1][2] += spent
+
+        timed.__wrapped__ = function
+        return timed
+
+
+def located(module_name: str, qualified: str) -> tuple[object, str, object] | None:
+    """Where a phase's function is: (its owner, a module or a class; its
+    name there; the function), None when it is not there (renamed)."""
+    owner = importlib.import_module(module_name)
+    *path, name = qualified.split(".")
+    for part in path:
+        owner = getattr(owner, part, None)
+    function = getattr(owner, name, None) if owner is not None else None
+    return None if function is None else (owner, name, function)
+
+
+def install(clock: Clock) -> list[str]:
+    """Wrap every phase's function, where it is defined and wherever a
+    loaded module holds it by name; the phases whose function is missing."""
+    missing = []
+    for phase, module_name, qualified in PHASES:
+        found = located(module_name, qualified)
+        if found is None:
+            missing.append(f"{phase} ({module_name}.{qualified})")
+            continue
+        owner, name, original = found
+        timed = clock.wrap(phase, original)
+        setattr(owner, name, timed)
+        if isinstance(owner, type(sys)):  # a module's function: also where it was imported
+            for module in list(sys.modules.values()):
+                if getattr(module, "__name__", "").startswith("mtgkb") and (
+                    getattr(module, name, None) is original
+                ):
+                    setattr(module, name, timed)
+    return missing
+
+
+def _timed_imports(clock: Clock) -> None:
+    """The import statement timed as "modules imported" when it loads a
+    module (one already loaded is looked up untimed)."""
+    import builtins
+
+    original = builtins.__import__
+    timed = clock.wrap("modules imported", original)
+
+    def importing(name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and name in sys.modules and not fromlist:
+            return original(name, globals, locals, fromlist, level)
+        return timed(name, globals, locals, fromlist, level)
+
+    builtins.__import__ = importing
+
+
+def one_run(path: str) -> dict:
+    """The phases of one cold run of `mtgkb run --json path`, in this
+    (fresh) process, in seconds."""
+    import clingo  # noqa: F401  (the floor's own imports: not counted)
+    import lark  # noqa: F401
+
+    clock = Clock()
+    _timed_imports(clock)
+    start = time.perf_counter()
+    import mtgkb.cli
+
+    missing = install(clock)
+    with contextlib.redirect_stdout(io.StringIO()):
+        mtgkb.cli.main(["run", "--json", path])
+    total = time.perf_counter() - start
+    phases = dict(clock.own)
+    phases["other"] = total - sum(clock.own.values())
+    return {"phases": phases, "total": total, "missing": missing}
+
+
+def measure(path: str, runs: int, env: dict | None = None) -> dict:
+    """Each phase the least of `runs` fresh processes (`one_run`), run with
+    `env` (None: this process's environment)."""
+    found = []
+    for _ in range(runs):
+        done = subprocess.run(
+            [sys.executable, "-m", "bench.phases", "--one", path],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=env,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"bench.phases did not run on {path}: {done.stderr.strip()}")
+        found.append(json.loads(done.stdout))
+    phases = {p: min(run["phases"].get(p, 0.0) for run in found) for p in ORDER}
+    return {
+        "phases": phases,
+        "total": min(run["total"] for run in found),
+        "missing": sorted({m for run in found for m in run["missing"]}),
+    }
+
+
+def described(measured: dict, floor: float, largest: int = 6) -> str:
+    """The largest phases / floor, in one line."""
+    phases = sorted(measured["phases"].items(), key=lambda item: -item[1])[:largest]
+    text = ", ".join(f"{name} {seconds / floor:.2f}" for name, seconds in phases)
+    if measured["missing"]:
+        text += "; not measured (renamed?): " + ", ".join(measured["missing"])
+    return text
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--one":
+        print(json.dumps(one_run(sys.argv[2])))
+    else:
+        print(json.dumps(measure(sys.argv[2], int(sys.argv[1]))))
