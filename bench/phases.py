@@ -16,8 +16,9 @@ in a process that then runs `mtgkb run --json FILE` as the command line does:
 - facts: `scenario_facts` (the scenario as clingo symbols);
 - rule base read: `Engine.rule_base` (the rule files read, their citations
   generated, the cached analysis read and checked);
-- program given to clingo: `Control.add` and `DescribedProgram.add` (clingo
-  parsing the statements kept, or adding them parsed);
+- program given to clingo: `Control.add`, `DescribedProgram.add` and
+  `add_statements` (clingo parsing the statements kept, or adding them
+  parsed);
 - slicing: `DescribedProgram.sources`, `.live` and `Analysis.needed`
   (which statements a grounding keeps);
 - gringo: `Control.ground`; clasp: `Control.solve` (but the models read);
@@ -25,6 +26,10 @@ in a process that then runs `mtgkb run --json FILE` as the command line does:
 - listings: `first_or_every` (the first models of a listing in the
   canonical order: its atoms read and ranked, its solves' own Python);
 - counts: `count_space` (an exact count from the derived forms);
+- explain's own: the rule files scanned (`scan_file`), the traced
+  programs made (`traced_program`), the graphs read from the models
+  (`Graph.of`), the trees built (`Builder.tree`), the minimal cores'
+  Python (`forbidden_plays`, its groundings and solves apart);
 - other: the rest of the run (the Python around the groundings and
   solves, the answers made and written).
 
@@ -64,6 +69,12 @@ PHASES = (
     ("models read", "clingo.solving", "Model.symbols"),
     ("listings", "mtgkb.engine.listing", "first_or_every"),
     ("counts", "mtgkb.engine.classes", "count_space"),
+    ("program given to clingo", "mtgkb.engine.cores", "add_statements"),
+    ("explain: rule files scanned", "mtgkb.rulebase.encoded", "scan_file"),
+    ("explain: traced programs made", "mtgkb.questions.explain.trace", "traced_program"),
+    ("explain: graphs read", "mtgkb.questions.explain.graph", "Graph.of"),
+    ("explain: trees built", "mtgkb.questions.explain.tree", "Builder.tree"),
+    ("explain: minimal cores", "mtgkb.questions.explain.forbidden", "forbidden_plays"),
 )
 
 #: The order the phases are reported in.
