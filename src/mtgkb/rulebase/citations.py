@@ -239,10 +239,15 @@ def generated_text(path: Path | str, text: str | None = None) -> str:
 
 
 @lru_cache(maxsize=128)
+def generated(path: str, text: str) -> tuple[Generated, ...]:
+    """`generate`, kept per file text: a rule base read again after one file
+    changed generates only that file's citations again, and the scans of
+    the files (mtgkb.rulebase.encoded) read the very ones the rule base did."""
+    return tuple(generate(text, path))
+
+
 def _generated_text(path: str, text: str) -> str:
-    """(Kept per file text: a rule base read again after one file changed
-    generates only that file's citations again.)"""
-    made = generate(text, path)
+    made = generated(path, text)
     lines = [f"% {g.number}: generated from a `cite` tag: {g.cited}.\n{g.text}" for g in made]
     return "%%% Generated citations\n\n" + "\n".join(lines) + "\n" if lines else ""
 

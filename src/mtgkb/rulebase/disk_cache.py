@@ -110,10 +110,10 @@ def payload_digest(payload: bytes) -> bytes:
     ).to_bytes(4, "big")
 
 
-def store_checked(folder: Path, name: str, data, family: str) -> None:
+def store_checked(folder: Path, name: str, data, family: str, keep: int = 8) -> None:
     """Write `data` (marshal) atomically as `folder/name`, in a folder of this
-    user's (made 0700), keeping the 8 newest files of its `family` (a glob);
-    a cache that cannot be written is no error."""
+    user's (made 0700), keeping the `keep` newest files of its `family` (a
+    glob); a cache that cannot be written is no error."""
     import marshal
 
     try:
@@ -128,7 +128,7 @@ def store_checked(folder: Path, name: str, data, family: str) -> None:
         os.replace(temporary, folder / name)
     except (OSError, ValueError):
         return
-    prune(folder, family, keep=8)
+    prune(folder, family, keep=keep)
 
 
 def prune(folder: Path, pattern: str, keep: int) -> None:

@@ -274,9 +274,208 @@ def _generated(statements: list[Statement], errors: list[str]) -> list[Statement
     return out
 
 
-@lru_cache(maxsize=64)
+# --------------------------------------------------------------------------
+# A file's layout kept on disk: its scan without its syntax trees
+# --------------------------------------------------------------------------
+
+#: Bump when what a layout holds changes.
+LAYOUT_VERSION = 2
+
+
+class _Trees:
+    """The syntax trees of one text, parsed when the first is read: the items
+    clingo's parser gives for it, in the order it gives them (`rules_only`:
+    its rules only)."""
+
+    def __init__(self, text: str, count: int, rules_only: bool = False):
+        self.text, self.count, self.rules_only = text, count, rules_only
+        self._items: list[cast.AST] | None = None
+
+    def node(self, index: int) -> cast.AST:
+        if self._items is None:
+            items: list[cast.AST] = []
+            cast.parse_string(self.text, items.append, logger=lambda code, message: None)
+            if self.rules_only:
+                items = [item for item in items if item.ast_type == cast.ASTType.Rule]
+            if len(items) != self.count:  # (the layout is keyed by this very text)
+                raise RuntimeError("a rule file parsed unlike its layout")
+            self._items = items
+        return self._items[index]
+
+
+class _LaidOut(Statement):
+    """A statement read from its file's layout: its syntax tree parsed from
+    the file's text (all the file's at once) when it is first read, and its
+    kind read from that tree (not from the layout)."""
+
+    def __init__(self, *args, trees: _Trees | None = None, index: int = 0, **kwargs):
+        # (`dataclasses.replace` makes one with its syntax tree given: `ast`)
+        self._trees, self._index, self._ast, self._kind = trees, index, None, None
+        super().__init__(*args, **kwargs)
+
+    @property
+    def ast(self) -> cast.AST | None:
+        if self._ast is None and self._trees is not None:
+            self._ast = self._trees.node(self._index)
+        return self._ast
+
+    @ast.setter
+    def ast(self, value: cast.AST | None) -> None:
+        if value is not None:
+            self._ast, self._trees = value, None
+
+    @property
+    def kind(self) -> str:
+        if self._kind is None:
+            self._kind = self.ast.ast_type.name
+        return self._kind
+
+    @kind.setter
+    def kind(self, value: str | None) -> None:
+        self._kind = value
+
+
+def _layout(scan: FileScan, items: list[cast.AST]) -> tuple | None:
+    """What a scan says of its file besides the syntax trees (plain data:
+    lines, tags, each statement's place among `items`, the items clingo
+    parsed the text into; a statement's kind is read from its tree), or
+    None for a scan it cannot say: one with errors, or with the statements
+    of a part read for its values."""
+    if scan.errors or any(st.instance is not None for st in scan.statements):
+        return None
+    order = {id(item): k for k, item in enumerate(items)}
+    statements = []
+    for st in scan.statements:
+        if st.generated:
+            continue
+        statements.append((st.line, st.end_line, st.tags, st.tag_line, st.cite, order[id(st.ast)]))
+    tags = [(t.line, t.numbers, t.malformed, t.cite) for t in scan.tags]
+    return (LAYOUT_VERSION, len(items), statements, tags)
+
+
+def _sound_layout(data) -> bool:
+    """Whether a layout read from disk is one (every value of its shape)."""
+    version, count, statements, tags = data
+    if version != LAYOUT_VERSION or not isinstance(count, int) or count < 0:
+        return False
+
+    def numbers(value) -> bool:
+        return isinstance(value, tuple) and all(isinstance(n, str) for n in value)
+
+    for line, end_line, tagged, tag_line, cite, index in statements:
+        if not (isinstance(line, int) and isinstance(end_line, int)):
+            return False
+        if not (tagged is None or numbers(tagged)) or not isinstance(cite, bool):
+            return False
+        if not (tag_line is None or isinstance(tag_line, int)):
+            return False
+        if not (isinstance(index, int) and 0 <= index < count):
+            return False
+    for line, found, malformed, cite in tags:
+        if not (isinstance(line, int) and numbers(found) and numbers(malformed)):
+            return False
+        if not isinstance(cite, bool):
+            return False
+    return True
+
+
+def _laid_out(path: Path, text: str, layout: tuple) -> FileScan | None:
+    """The scan of `text` from its layout (None when its citations cannot be
+    generated: the full scan says why). The citations of its `cite` tags
+    are generated again from the text (mtgkb.rulebase.citations.generated,
+    the very ones the rule base reads): a layout holds no program text."""
+    _, count, rows, tag_rows = layout
+    trees = _Trees(text, count)
+    statements: list[Statement] = [
+        _LaidOut(path, line, end_line, None, tagged, tag_line, cite=cite, trees=trees, index=index)
+        for line, end_line, tagged, tag_line, cite, index in rows
+    ]
+    try:
+        made = citations.generated(str(path), text)
+    except citations.CitationError:
+        return None
+    marked = {st.line: st for st in statements if st.cite}
+    if any(g.line not in marked for g in made):
+        return None
+    cited = _Trees("\n".join(g.text for g in made), len(made), rules_only=True)
+    for k, g in enumerate(made):
+        rule = marked[g.line]
+        statements.append(
+            _LaidOut(
+                path,
+                rule.line,
+                rule.end_line,
+                "Rule",
+                (g.number,),
+                rule.tag_line,
+                generated=True,
+                trees=cited,
+                index=k,
+            )
+        )
+    tags = [
+        TagLine(path, line, found, malformed, cite) for line, found, malformed, cite in tag_rows
+    ]
+    return FileScan(path, statements, tags, [])
+
+
+def _layout_cache(data: bytes) -> tuple[Path, str] | None:
+    """Where the layout of a file of these bytes is kept (None: no caching)."""
+    import os
+
+    from mtgkb.rulebase.disk_cache import cache_dir, content_digest
+
+    folder = cache_dir(os.environ)
+    if folder is None:
+        return None
+    return folder, f"layout{LAYOUT_VERSION}-{clingo.__version__}-{content_digest(data)}.bin"
+
+
+def _scan_with_layout(path: Path) -> FileScan:
+    """`scan_file`, from the layout kept on disk for the file's bytes when
+    there is one (the syntax trees parsed from the file's text only when
+    read: a whole scan reads every statement's place from clingo, most of
+    its time); else scanned whole, and its layout kept."""
+    from mtgkb.rulebase.disk_cache import load_checked, store_checked
+
+    try:
+        data = path.read_bytes()
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return scan_file(path)
+    where = _layout_cache(data)
+    if where is None:
+        return scan_file(path)
+    folder, name = where
+    layout = load_checked(folder / name, _sound_layout)
+    if layout is not None:
+        found = _laid_out(path, text, layout)
+        if found is not None:
+            return found
+    items: list[cast.AST] = []
+    said: list[str] = []
+    try:
+        cast.parse_string(text, items.append, logger=lambda code, message: said.append(message))
+    except RuntimeError:
+        said.append("cannot be parsed")
+    if said:
+        return scan_file(path)  # (its errors, said with the file's name)
+    scan = _scan_items(path, items, [], text, data)
+    made = _layout(scan, items)
+    if made is not None:
+        store_checked(folder, name, made, "layout*.bin", keep=512)
+    return scan
+
+
+@lru_cache(maxsize=128)
 def _scan_cached(path: str, stamp: tuple) -> FileScan:
-    return scan_file(Path(path))
+    return _scan_with_layout(Path(path))
+
+
+def forget_scans() -> None:
+    """Forget the scans kept in this process (`scan_kept`): the next reads
+    them again, from their layouts on disk where they are kept."""
+    _scan_cached.cache_clear()
 
 
 def scan_folder(folder: Path) -> list[FileScan]:

@@ -1,0 +1,153 @@
+"""A rule file's layout kept on disk (mtgkb.rulebase.encoded): the second scan
+of an unchanged file reads its statements' places, kinds and tags from the
+layout and parses the file's text only when a syntax tree is read. It says
+what a whole scan says (the tags of 101.4 and 102.2 below, the citations a
+`cite` tag generates), holds no program text, and a damaged, planted or
+stale layout is not used.
+
+The rule base's own files are checked too: each scanned from its layout says
+what its whole scan says, statement for statement."""
+
+from __future__ import annotations
+
+import marshal
+from pathlib import Path
+
+import clingo.ast as cast
+import pytest
+
+from mtgkb.rulebase import disk_cache, encoded
+from mtgkb.rulebase.location import program_files
+
+RULES = """%%% a banner
+% 101.4 cite: the players' order.
+apnap_rank(P,K) :- seat(P,K), player(P).
+apnap_first(P) :- apnap_rank(P,1).
+
+% 102.2: teams; a trailing comment is no tag
+team_of(P,T) :- team(T,P). % 999.9: not a tag
+#minimize { 1,P : player(P); 2,T : team(T,_) }.
+#show apnap_first/1.
+"""
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("MTGKB_CACHE", "1")
+    monkeypatch.setenv("MTGKB_CACHE_DIR", str(folder))
+    encoded.forget_scans()
+    yield folder
+    encoded.forget_scans()
+
+
+def _said(scan: encoded.FileScan) -> tuple:
+    statements = [
+        (st.line, st.end_line, st.kind, st.tags, st.tag_line, st.cite, st.generated, str(st.ast))
+        for st in scan.statements
+    ]
+    tags = [(t.line, t.numbers, t.malformed, t.cite) for t in scan.tags]
+    return statements, tags, scan.errors
+
+
+def _from_layout(path: Path) -> encoded.FileScan:
+    encoded.forget_scans()
+    return encoded.scan_kept(path)
+
+
+def test_101_4_a_file_read_from_its_layout_says_what_its_whole_scan_says(tmp_path, cache):
+    path = tmp_path / "rules.lp"
+    path.write_text(RULES, encoding="utf-8")
+    whole = encoded.scan_file(path)
+    first = encoded.scan_kept(path)  # scanned whole, its layout kept
+    assert len(list(cache.glob("layout*.bin"))) == 1
+    again = _from_layout(path)
+    assert _said(again) == _said(first) == _said(whole)
+    tags = {st.line: st.tags for st in again.statements if not st.generated}
+    assert tags[3] == ("101.4",) and tags[4] == ("101.4",)  # one tag, its block
+    assert tags[7] == ("102.2",)  # a trailing comment is no tag
+    cited = [str(st.ast) for st in again.statements if st.generated]
+    assert cited == [  # each rule of the marked tag's block, cited to its number
+        'because(apnap_rank(P,K),rule("101.4")) :- apnap_rank(P,K).',
+        'because(apnap_first(P),rule("101.4")) :- apnap_first(P).',
+    ]
+
+
+def test_the_file_is_parsed_only_when_a_syntax_tree_is_read(tmp_path, cache, monkeypatch):
+    path = tmp_path / "rules.lp"
+    path.write_text(RULES, encoding="utf-8")
+    encoded.scan_kept(path)
+    parsed: list[str] = []
+    real = cast.parse_string
+
+    def counting(text, *args, **kwargs):
+        parsed.append(text)
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(cast, "parse_string", counting)
+    again = _from_layout(path)
+    assert RULES not in parsed  # the places, kinds and tags: from the layout
+    assert again.statements[0].ast is not None
+    assert parsed.count(RULES) == 1  # every tree of the file, in one parse
+    assert [str(st.ast) for st in again.statements]  # (read: no parse more)
+    assert parsed.count(RULES) == 1
+
+
+def test_a_layout_holds_no_program_text(tmp_path, cache):
+    path = tmp_path / "rules.lp"
+    path.write_text(RULES, encoding="utf-8")
+    encoded.scan_kept(path)
+    (kept,) = cache.glob("layout*.bin")
+    data = marshal.loads(kept.read_bytes()[len(disk_cache.CACHE_MAGIC) + 8 :])
+
+    def strings(value):
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                yield from strings(item)
+
+    assert set(strings(data)) == {"101.4", "102.2"}  # the tags' numbers, no more
+
+
+def test_a_damaged_or_planted_layout_is_not_used(tmp_path, cache):
+    path = tmp_path / "rules.lp"
+    path.write_text(RULES, encoding="utf-8")
+    whole = _said(encoded.scan_kept(path))
+    (kept,) = cache.glob("layout*.bin")
+    version, count, statements, tags = marshal.loads(
+        kept.read_bytes()[len(disk_cache.CACHE_MAGIC) + 8 :]
+    )
+    # a statement at an item the parse does not hold, a line that is no
+    # number, a tag that is no CR number's text: each written whole, with a
+    # good digest
+    first = statements[0]
+    for planted in (
+        (version, count, [(*first[:5], count + 5), *statements[1:]], tags),
+        (version, count, [("3", *first[1:]), *statements[1:]], tags),
+        (version, count, [(*first[:2], (101.4,), *first[3:]), *statements[1:]], tags),
+    ):
+        disk_cache.store_checked(cache, kept.name, planted, "layout*.bin")
+        assert _said(_from_layout(path)) == whole
+    kept.write_bytes(kept.read_bytes()[:-3])  # cut short: its digest fails
+    assert _said(_from_layout(path)) == whole
+
+
+def test_an_edited_file_is_scanned_again(tmp_path, cache):
+    path = tmp_path / "rules.lp"
+    path.write_text(RULES, encoding="utf-8")
+    encoded.scan_kept(path)
+    path.write_text(RULES.replace("% 102.2: teams", "% 102.3: teams"), encoding="utf-8")
+    tags = {st.line: st.tags for st in _from_layout(path).statements}
+    assert tags[7] == ("102.3",)
+    assert len(list(cache.glob("layout*.bin"))) == 2  # one layout per content
+
+
+def test_every_file_of_the_rule_base_reads_from_its_layout_as_scanned_whole(cache):
+    root = Path(encoded.default_root())
+    files = [f for folder in ("rules", "kb", "queries") for f in program_files(root / folder)]
+    for path in files:
+        encoded.scan_kept(path)
+    assert len(list(cache.glob("layout*.bin"))) > len(files) // 2
+    for path in files:
+        assert _said(_from_layout(path)) == _said(encoded.scan_file(path)), path
