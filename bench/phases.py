@@ -26,7 +26,10 @@ in a process that then runs `mtgkb run --json FILE` as the command line does:
 - listings: `first_or_every` (the first models of a listing in the
   canonical order: its atoms read and ranked, its solves' own Python);
 - counts: `count_space` (an exact count from the derived forms);
-- explain's own: the rule files scanned (`scan_file`), the traced
+- clingo's parser (syntax trees): `clingo.ast.parse_string` and
+  `parse_files` (a rule file's statements as syntax trees, for `ask
+  explain`, the generated citations, the queries merged);
+- explain's own: the rule files scanned (`scan_kept`, `scan_file`), the traced
   programs made (`traced_program`), the graphs read from the models
   (`Graph.of`), the trees built (`Builder.tree`), the minimal cores'
   Python (`forbidden_plays`, its groundings and solves apart);
@@ -70,7 +73,10 @@ PHASES = (
     ("listings", "mtgkb.engine.listing", "first_or_every"),
     ("counts", "mtgkb.engine.classes", "count_space"),
     ("program given to clingo", "mtgkb.engine.cores", "add_statements"),
+    ("explain: rule files scanned", "mtgkb.rulebase.encoded", "scan_kept"),
     ("explain: rule files scanned", "mtgkb.rulebase.encoded", "scan_file"),
+    ("clingo's parser (syntax trees)", "clingo.ast", "parse_string"),
+    ("clingo's parser (syntax trees)", "clingo.ast", "parse_files"),
     ("explain: traced programs made", "mtgkb.questions.explain.trace", "traced_program"),
     ("explain: graphs read", "mtgkb.questions.explain.graph", "Graph.of"),
     ("explain: trees built", "mtgkb.questions.explain.tree", "Builder.tree"),
