@@ -411,7 +411,8 @@ class _TracedFile:
         taken = [
             (place, st)
             for place, st in enumerate(self.statements, start=1)
-            if st.ast is not None and (stamp, place) not in idle
+            # (idle first: a file none of whose statements is taken is not parsed)
+            if (stamp, place) not in idle and st.ast is not None
         ]
         self._trace([(place, st) for place, st in taken if place not in self._traced])
         for place, st in taken:
