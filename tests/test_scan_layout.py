@@ -151,3 +151,31 @@ def test_every_file_of_the_rule_base_reads_from_its_layout_as_scanned_whole(cach
     assert len(list(cache.glob("layout*.bin"))) > len(files) // 2
     for path in files:
         assert _said(_from_layout(path)) == _said(encoded.scan_file(path)), path
+
+
+def test_510_1c_a_part_is_read_for_the_values_its_rule_base_gives_now(tmp_path, cache):
+    # the part's statements are kept as written; their instances follow the
+    # values another file writes, read anew when this file's layout is used
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    steps = folder / "steps.lp"
+    steps.write_text("combat_step(regular).\n", encoding="utf-8")
+    part = folder / "part.lp"
+    part.write_text(
+        "#program combat_step(st).\n"
+        "% 510.1c: a step's blockers still there.\n"
+        "step_link(st,S,R) :- strikes(st,S), present(st,R).\n"
+        "#program base.\n",
+        encoding="utf-8",
+    )
+    first = encoded.scan_kept(part)
+    assert [str(st.ast) for st in first.statements] == [
+        "step_link(regular,S,R) :- strikes(regular,S); present(regular,R)."
+    ]
+    steps.write_text("combat_step(first).\ncombat_step(regular).\n", encoding="utf-8")
+    again = _from_layout(part)
+    assert _said(again) == _said(encoded.scan_file(part))
+    assert [(st.tags, [str(a) for a in st.instance]) for st in again.statements] == [
+        (("510.1c",), ["first"]),
+        (("510.1c",), ["regular"]),
+    ]

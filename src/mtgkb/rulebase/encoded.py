@@ -42,6 +42,8 @@ class Statement:
     generated: bool = False  # a citation generated from the `cite` tag of the rule at `line`
     #: the values of its part it was read for (mtgkb.rulebase.parts); None: a base statement
     instance: tuple[clingo.Symbol, ...] | None = None
+    #: for an instance: which statement of its file's parts it is read from (1, 2, ...)
+    template: int = field(default=0, repr=False, compare=False)
 
     @property
     def is_rule(self) -> bool:
@@ -85,6 +87,9 @@ class FileScan:
     statements: list[Statement]
     tags: list[TagLine]
     errors: list[str]
+    #: each statement of a part read for values, as written (its instances
+    #: are in `statements`), with the part's name: what a layout keeps of it
+    templates: list[tuple[Statement, str]] = field(default_factory=list, repr=False)
 
 
 def _comment_text(comment: cast.AST, lines: list[bytes] | None, place: tuple) -> str | None:
@@ -206,6 +211,7 @@ def _scan_items(
         text = Path(path).read_text(encoding="utf-8") if text is None else text
         instances = parts.instance_nodes(text, values, str(path))
     statements = []
+    templates: list[tuple[Statement, str]] = []
     # The tag of a statement: the nearest tag above it in its block. The items
     # are in order of their first lines, so a blank line lies between two
     # neighbours exactly when the first ends more than one line above the
@@ -236,9 +242,12 @@ def _scan_items(
             continue
         rows = parts.part_rows(values, part[1])
         nodes = instances[line].pop(0) if instances.get(line) else []
+        templates.append((made, part[1]))
         for row, node in zip(rows, nodes, strict=True):
-            statements.append(replace(made, ast=node, instance=row))
-    return FileScan(path, statements + _generated(statements, errors), tags, errors)
+            statements.append(replace(made, ast=node, instance=row, template=len(templates)))
+    scan = FileScan(path, statements + _generated(statements, errors), tags, errors)
+    scan.templates = templates
+    return scan
 
 
 def _generated(statements: list[Statement], errors: list[str]) -> list[Statement]:
@@ -279,7 +288,7 @@ def _generated(statements: list[Statement], errors: list[str]) -> list[Statement
 # --------------------------------------------------------------------------
 
 #: Bump when what a layout holds changes.
-LAYOUT_VERSION = 2
+LAYOUT_VERSION = 3
 
 
 class _Trees:
@@ -338,17 +347,23 @@ class _LaidOut(Statement):
 def _layout(scan: FileScan, items: list[cast.AST]) -> tuple | None:
     """What a scan says of its file besides the syntax trees (plain data:
     lines, tags, each statement's place among `items`, the items clingo
-    parsed the text into; a statement's kind is read from its tree), or
-    None for a scan it cannot say: one with errors, or with the statements
-    of a part read for its values."""
-    if scan.errors or any(st.instance is not None for st in scan.statements):
+    parsed the text into, and for a statement of a part read for values,
+    the part's name; a statement's kind is read from its tree), or None for
+    a scan with errors."""
+    if scan.errors:
         return None
     order = {id(item): k for k, item in enumerate(items)}
     statements = []
+    last = 0  # (a part's statement once, not once per instance)
     for st in scan.statements:
-        if st.generated:
+        if st.generated or (st.template and st.template == last):
             continue
-        statements.append((st.line, st.end_line, st.tags, st.tag_line, st.cite, order[id(st.ast)]))
+        part = None
+        if st.template:
+            last = st.template
+            st, part = scan.templates[st.template - 1]
+        index = order[id(st.ast)]
+        statements.append((st.line, st.end_line, st.tags, st.tag_line, st.cite, index, part))
     tags = [(t.line, t.numbers, t.malformed, t.cite) for t in scan.tags]
     return (LAYOUT_VERSION, len(items), statements, tags)
 
@@ -356,42 +371,103 @@ def _layout(scan: FileScan, items: list[cast.AST]) -> tuple | None:
 def _sound_layout(data) -> bool:
     """Whether a layout read from disk is one (every value of its shape)."""
     version, count, statements, tags = data
-    if version != LAYOUT_VERSION or not isinstance(count, int) or count < 0:
+    if version != LAYOUT_VERSION or type(count) is not int or count < 0:
         return False
-
-    def numbers(value) -> bool:
-        return isinstance(value, tuple) and all(isinstance(n, str) for n in value)
-
-    for line, end_line, tagged, tag_line, cite, index in statements:
-        if not (isinstance(line, int) and isinstance(end_line, int)):
+    if type(statements) is not list or type(tags) is not list:
+        return False
+    numbers = set()  # (the tags' numbers: each checked once)
+    for line, end_line, tagged, tag_line, cite, index, part in statements:
+        if type(line) is not int or type(end_line) is not int or type(cite) is not bool:
             return False
-        if not (tagged is None or numbers(tagged)) or not isinstance(cite, bool):
+        if tag_line is not None and type(tag_line) is not int:
             return False
-        if not (tag_line is None or isinstance(tag_line, int)):
+        if type(index) is not int or not 0 <= index < count:
             return False
-        if not (isinstance(index, int) and 0 <= index < count):
+        if part is not None and type(part) is not str:
             return False
+        if tagged is not None:
+            if type(tagged) is not tuple:
+                return False
+            numbers.update(tagged)
     for line, found, malformed, cite in tags:
-        if not (isinstance(line, int) and numbers(found) and numbers(malformed)):
+        if type(line) is not int or type(cite) is not bool:
             return False
-        if not isinstance(cite, bool):
+        if type(found) is not tuple or type(malformed) is not tuple:
             return False
-    return True
+        numbers.update(found + malformed)
+    return all(type(n) is str for n in numbers)
+
+
+class _Instances:
+    """The syntax trees of a file's parts read for their values
+    (mtgkb.rulebase.parts.instance_nodes), made when the first is read: by
+    (line, which statement of that line, which row of values)."""
+
+    def __init__(self, text: str, values, path: Path):
+        self.text, self.values, self.path = text, values, path
+        self._nodes: dict | None = None
+
+    def node(self, index: tuple[int, int, int, int]) -> cast.AST:
+        """The tree of row `row` of `rows` of statement `which` of `line`."""
+        if self._nodes is None:
+            self._nodes = parts.instance_nodes(self.text, self.values, str(self.path))
+        line, which, row, rows = index
+        found = self._nodes.get(line, [])
+        if which >= len(found) or len(found[which]) != rows:
+            raise RuntimeError("a part's statements parsed unlike its layout")
+        return found[which][row]
 
 
 def _laid_out(path: Path, text: str, layout: tuple) -> FileScan | None:
-    """The scan of `text` from its layout (None when its citations cannot be
-    generated: the full scan says why). The citations of its `cite` tags
+    """The scan of `text` from its layout (None when it cannot be read so: a
+    part read for no values, citations that cannot be generated; the full
+    scan says why). A part's statements are read for the values its rule
+    base gives now (mtgkb.rulebase.parts). The citations of its `cite` tags
     are generated again from the text (mtgkb.rulebase.citations.generated,
     the very ones the rule base reads): a layout holds no program text."""
     _, count, rows, tag_rows = layout
     trees = _Trees(text, count)
-    statements: list[Statement] = [
-        _LaidOut(path, line, end_line, None, tagged, tag_line, cite=cite, trees=trees, index=index)
-        for line, end_line, tagged, tag_line, cite, index in rows
-    ]
+    values = parts.values_for(path) if any(row[6] for row in rows) else ()
+    instances = _Instances(text, values, path)
+    on_line: dict[int, int] = {}  # a line's part statements so far
+    statements: list[Statement] = []
+    for line, end_line, tagged, tag_line, cite, index, part in rows:
+        if part is None:
+            statements.append(
+                _LaidOut(
+                    path,
+                    line,
+                    end_line,
+                    None,
+                    tagged,
+                    tag_line,
+                    cite=cite,
+                    trees=trees,
+                    index=index,
+                )
+            )
+            continue
+        read_for = parts.part_rows(values, part)
+        if not read_for:
+            return None
+        which = on_line[line] = on_line.get(line, -1) + 1
+        statements += [
+            _LaidOut(
+                path,
+                line,
+                end_line,
+                None,
+                tagged,
+                tag_line,
+                cite=cite,
+                instance=row,
+                trees=instances,
+                index=(line, which, k, len(read_for)),
+            )
+            for k, row in enumerate(read_for)
+        ]
     try:
-        made = citations.generated(str(path), text)
+        made = citations.generated(str(path), parts.read(path, text) if values else text)
     except citations.CitationError:
         return None
     marked = {st.line: st for st in statements if st.cite}
