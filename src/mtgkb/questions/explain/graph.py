@@ -3,6 +3,7 @@ behind each conclusion, its sub-conclusions, the derivations traced)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -29,6 +30,80 @@ READ_SIGNATURES = frozenset(
 )
 
 
+#: A string as clingo writes it, and a term's text with up to four levels of
+#: parentheses inside it (no comma outside them: one argument).
+_STRING = r'"(?:[^"\\]|\\.)*"'
+_INSIDE = rf'(?:{_STRING}|[^()"])*'
+for _ in range(3):
+    _INSIDE = rf'(?:{_STRING}|[^()"]|\({_INSIDE}\))*'
+_ARGUMENT = rf'(?:{_STRING}|[^,()"]|\({_INSIDE}\))*'
+#: A `_why(K,Atom,...)` atom in the text of a tuple of them: K and Atom's text.
+_WHY = re.compile(rf"(?<=[(,])_why\((-?\d+),({_ARGUMENT}),")
+
+
+class Derivations:
+    """The derivations traced (`_why(K, Atom, t(Body...))`) by the atom each
+    derives, as `Graph.why` gives them: [(K, Body)], several sorted. A
+    model has thousands; an explanation follows a few hundred. So each
+    atom's are read from clingo (every argument a call) when it is first
+    asked about, found by the texts of all of them (one call and a pattern);
+    all of them at once when that text is not read so (a term nested deeper,
+    say)."""
+
+    def __init__(self, atoms: list[clingo.Symbol]):
+        self._atoms = atoms
+        self._by_text: dict[str, list[int]] | None = None
+        self._read: dict[clingo.Symbol, list] = {}
+        self._whole = False  # every atom read already
+
+    def get(self, sym: clingo.Symbol, default=None):
+        found = self._read.get(sym)
+        if found is None and not self._whole:
+            found = self._read[sym] = self._of(sym)
+        return found if found else default
+
+    def _of(self, sym: clingo.Symbol) -> list:
+        index = self._index()
+        if index is None:
+            return self._read_whole().get(sym, [])
+        key = str(sym)
+        found = []
+        for at in index.get(key, ()):
+            args = self._atoms[at].arguments
+            if len(args) != 3 or str(args[1]) != key:  # (not read as it is written)
+                return self._read_whole().get(sym, [])
+            found.append((args[0].number, tuple(args[2].arguments)))
+        return _sorted(found)
+
+    def _index(self) -> dict[str, list[int]] | None:
+        if self._by_text is None and not self._whole:
+            text = str(clingo.Function("", self._atoms))
+            found = [m.group(2) for m in _WHY.finditer(text)]
+            if len(found) != len(self._atoms):
+                return None
+            self._by_text = {}
+            for at, key in enumerate(found):
+                self._by_text.setdefault(key, []).append(at)
+        return self._by_text
+
+    def _read_whole(self) -> dict[clingo.Symbol, list]:
+        if not self._whole:
+            read: dict[clingo.Symbol, list] = {}
+            for atom in self._atoms:
+                args = atom.arguments
+                if len(args) == 3:
+                    read.setdefault(args[1], []).append((args[0].number, tuple(args[2].arguments)))
+            self._read = {sym: _sorted(found) for sym, found in read.items()}
+            self._whole = True
+        return self._read
+
+
+def _sorted(derivations: list) -> list:
+    if len(derivations) > 1:  # (a key reads every atom's text from clingo)
+        derivations.sort(key=lambda d: (d[0], [str(a) for a in d[1]]))
+    return derivations
+
+
 @dataclass
 class Graph:
     atoms: set[clingo.Symbol]
@@ -36,9 +111,8 @@ class Graph:
     program: Traced
     because: dict[clingo.Symbol, set[str]] = field(default_factory=dict)
     rests: dict[clingo.Symbol, list[clingo.Symbol]] = field(default_factory=dict)
-    why: dict[clingo.Symbol, list[tuple[int, tuple[clingo.Symbol, ...]]]] = field(
-        default_factory=dict
-    )
+    #: the derivations traced, by the atom each derives: [(K, Body)]
+    why: Derivations = field(default_factory=lambda: Derivations([]))
     roots: dict[clingo.Symbol, list[clingo.Symbol]] = field(default_factory=dict)
     messages: dict[str, str] = field(default_factory=dict)
     #: the `violation/2` atoms of the model (read with the others: a symbol's
@@ -74,18 +148,19 @@ class Graph:
         kept); how many `message/2` texts were read."""
         g = self
         texts = 0
+        derivations: list[clingo.Symbol] = []
         for sym in model:  # a model's atoms: every one a function symbol
             name = sym.name
             if name not in READ:
                 g.atoms.add(sym)
                 continue
+            if name == "_why":  # (its arguments read when asked for: Derivations)
+                derivations.append(sym)
+                g.atoms.discard(sym)  # (kept already where only the READ atoms are read)
+                continue
             args = sym.arguments
             if (name, len(args)) in DEFAULTED:
                 g.facts.add(sym)  # written, or the spec's default for what was not
-            if name == "_why" and len(args) == 3:
-                g.why.setdefault(args[1], []).append((args[0].number, tuple(args[2].arguments)))
-                g.atoms.discard(sym)  # (kept already where only the READ atoms are read)
-                continue
             g.atoms.add(sym)
             if name == "because" and len(args) == 2 and _is_rule(args[1]):
                 g.because.setdefault(args[0], set()).add(args[1].arguments[0].string)
@@ -100,9 +175,7 @@ class Graph:
                 g.violations.append(sym)
         for subs in g.rests.values():
             subs.sort()
-        for derivations in g.why.values():
-            if len(derivations) > 1:  # (a key reads every atom's text from clingo)
-                derivations.sort(key=lambda d: (d[0], [str(a) for a in d[1]]))
+        g.why = Derivations(derivations)
         return texts
 
     def is_fact(self, sym: clingo.Symbol) -> bool:
