@@ -432,20 +432,9 @@ def _laid_out(path: Path, text: str, layout: tuple) -> FileScan | None:
     on_line: dict[int, int] = {}  # a line's part statements so far
     statements: list[Statement] = []
     for line, end_line, tagged, tag_line, cite, index, part in rows:
+        written = (path, line, end_line, None, tagged, tag_line)  # (its kind: from its tree)
         if part is None:
-            statements.append(
-                _LaidOut(
-                    path,
-                    line,
-                    end_line,
-                    None,
-                    tagged,
-                    tag_line,
-                    cite=cite,
-                    trees=trees,
-                    index=index,
-                )
-            )
+            statements.append(_LaidOut(*written, cite=cite, trees=trees, index=index))
             continue
         read_for = parts.part_rows(values, part)
         if not read_for:
@@ -453,12 +442,7 @@ def _laid_out(path: Path, text: str, layout: tuple) -> FileScan | None:
         which = on_line[line] = on_line.get(line, -1) + 1
         statements += [
             _LaidOut(
-                path,
-                line,
-                end_line,
-                None,
-                tagged,
-                tag_line,
+                *written,
                 cite=cite,
                 instance=row,
                 trees=instances,
