@@ -16,7 +16,7 @@ from pathlib import Path
 import clingo.ast as cast
 import pytest
 
-from mtgkb.rulebase import disk_cache, encoded
+from mtgkb.rulebase import citations, disk_cache, encoded
 from mtgkb.rulebase.location import program_files
 
 RULES = """%%% a banner
@@ -73,24 +73,36 @@ def test_101_4_a_file_read_from_its_layout_says_what_its_whole_scan_says(tmp_pat
     ]
 
 
-def test_the_file_is_parsed_only_when_a_syntax_tree_is_read(tmp_path, cache, monkeypatch):
+def test_a_file_read_from_its_layout_is_parsed_once_and_no_place_is_read(
+    tmp_path, cache, monkeypatch
+):
+    # what the layout spares: asking clingo for each statement's place (several
+    # calls a statement, most of a whole scan's time); the parse is the same
     path = tmp_path / "rules.lp"
     path.write_text(RULES, encoding="utf-8")
     encoded.scan_kept(path)
+    citations.generated(str(path), RULES)  # (as the rule base reads them, first)
     parsed: list[str] = []
-    real = cast.parse_string
+    places: list[str] = []
+    parse, read = cast.parse_string, cast.AST.__getattr__
 
-    def counting(text, *args, **kwargs):
+    def parsing(text, *args, **kwargs):
         parsed.append(text)
-        return real(text, *args, **kwargs)
+        return parse(text, *args, **kwargs)
 
-    monkeypatch.setattr(cast, "parse_string", counting)
+    def reading(node, name):
+        if name == "location":
+            places.append(name)
+        return read(node, name)
+
+    monkeypatch.setattr(cast, "parse_string", parsing)
+    monkeypatch.setattr(cast.AST, "__getattr__", reading)
     again = _from_layout(path)
-    assert RULES not in parsed  # the places, kinds and tags: from the layout
-    assert again.statements[0].ast is not None
-    assert parsed.count(RULES) == 1  # every tree of the file, in one parse
-    assert [str(st.ast) for st in again.statements]  # (read: no parse more)
+    assert [str(st.ast) for st in again.statements]  # every tree read
     assert parsed.count(RULES) == 1
+    assert places == []
+    encoded.scan_file(path)  # (a whole scan reads them: the test can see it)
+    assert places
 
 
 def test_a_layout_holds_no_program_text(tmp_path, cache):
@@ -118,11 +130,13 @@ def test_a_damaged_or_planted_layout_is_not_used(tmp_path, cache):
     version, count, statements, tags = marshal.loads(
         kept.read_bytes()[len(disk_cache.CACHE_MAGIC) + 8 :]
     )
-    # a statement at an item the parse does not hold, a line that is no
+    # another count of parse items, a statement at an item the parse does
+    # not hold, a line that is no
     # number, a tag that is no CR number's text: each written whole, with a
     # good digest
     first = statements[0]
     for planted in (
+        (version, count + 3, statements, tags),
         (version, count, [(*first[:5], count + 5), *statements[1:]], tags),
         (version, count, [("3", *first[1:]), *statements[1:]], tags),
         (version, count, [(*first[:2], (101.4,), *first[3:]), *statements[1:]], tags),

@@ -294,7 +294,7 @@ LAYOUT_VERSION = 3
 class _Trees:
     """The syntax trees of one text, parsed when the first is read: the items
     clingo's parser gives for it, in the order it gives them (`rules_only`:
-    its rules only)."""
+    its rules only). For the citations a file's `cite` tags generate."""
 
     def __init__(self, text: str, count: int, rules_only: bool = False):
         self.text, self.count, self.rules_only = text, count, rules_only
@@ -313,9 +313,9 @@ class _Trees:
 
 
 class _LaidOut(Statement):
-    """A statement read from its file's layout: its syntax tree parsed from
-    the file's text (all the file's at once) when it is first read, and its
-    kind read from that tree (not from the layout)."""
+    """A statement read from its file's layout: its kind read from its
+    syntax tree when first asked for (not from the layout), the tree of a
+    generated citation parsed (all the file's at once) when first read."""
 
     def __init__(self, *args, trees: _Trees | None = None, index: int = 0, **kwargs):
         # (`dataclasses.replace` makes one with its syntax tree given: `ast`)
@@ -398,57 +398,35 @@ def _sound_layout(data) -> bool:
     return all(type(n) is str for n in numbers)
 
 
-class _Instances:
-    """The syntax trees of a file's parts read for their values
-    (mtgkb.rulebase.parts.instance_nodes), made when the first is read: by
-    (line, which statement of that line, which row of values)."""
-
-    def __init__(self, text: str, values, path: Path):
-        self.text, self.values, self.path = text, values, path
-        self._nodes: dict | None = None
-
-    def node(self, index: tuple[int, int, int, int]) -> cast.AST:
-        """The tree of row `row` of `rows` of statement `which` of `line`."""
-        if self._nodes is None:
-            self._nodes = parts.instance_nodes(self.text, self.values, str(self.path))
-        line, which, row, rows = index
-        found = self._nodes.get(line, [])
-        if which >= len(found) or len(found[which]) != rows:
-            raise RuntimeError("a part's statements parsed unlike its layout")
-        return found[which][row]
-
-
-def _laid_out(path: Path, text: str, layout: tuple) -> FileScan | None:
-    """The scan of `text` from its layout (None when it cannot be read so: a
-    part read for no values, citations that cannot be generated; the full
-    scan says why). A part's statements are read for the values its rule
-    base gives now (mtgkb.rulebase.parts). The citations of its `cite` tags
-    are generated again from the text (mtgkb.rulebase.citations.generated,
+def _laid_out(path: Path, text: str, layout: tuple, items: list[cast.AST]) -> FileScan | None:
+    """The scan of `text` from its layout and the `items` of its parse, or
+    None when the parse does not hold the layout (another count of items, a
+    part's statement without its instances) or it cannot be read so (a
+    part read for no values, citations that cannot be generated): the file
+    is then scanned whole. A part's statements are read for the values its
+    rule base gives now (mtgkb.rulebase.parts). The citations of its `cite`
+    tags are generated again from the text (mtgkb.rulebase.citations.generated,
     the very ones the rule base reads): a layout holds no program text."""
     _, count, rows, tag_rows = layout
-    trees = _Trees(text, count)
+    if count != len(items):
+        return None
     values = parts.values_for(path) if any(row[6] for row in rows) else ()
-    instances = _Instances(text, values, path)
+    instances = parts.instance_nodes(text, values, str(path)) if values else {}
     on_line: dict[int, int] = {}  # a line's part statements so far
     statements: list[Statement] = []
     for line, end_line, tagged, tag_line, cite, index, part in rows:
         written = (path, line, end_line, None, tagged, tag_line)  # (its kind: from its tree)
         if part is None:
-            statements.append(_LaidOut(*written, cite=cite, trees=trees, index=index))
+            statements.append(_LaidOut(*written, items[index], cite))
             continue
         read_for = parts.part_rows(values, part)
-        if not read_for:
-            return None
         which = on_line[line] = on_line.get(line, -1) + 1
+        found = instances.get(line, [])
+        if not read_for or which >= len(found) or len(found[which]) != len(read_for):
+            return None
         statements += [
-            _LaidOut(
-                *written,
-                cite=cite,
-                instance=row,
-                trees=instances,
-                index=(line, which, k, len(read_for)),
-            )
-            for k, row in enumerate(read_for)
+            _LaidOut(*written, node, cite, instance=row)
+            for row, node in zip(read_for, found[which], strict=True)
         ]
     try:
         made = citations.generated(str(path), parts.read(path, text) if values else text)
@@ -493,9 +471,9 @@ def _layout_cache(data: bytes) -> tuple[Path, str] | None:
 
 def _scan_with_layout(path: Path) -> FileScan:
     """`scan_file`, from the layout kept on disk for the file's bytes when
-    there is one (the syntax trees parsed from the file's text only when
-    read: a whole scan reads every statement's place from clingo, most of
-    its time); else scanned whole, and its layout kept."""
+    there is one and the file's parse holds it (a whole scan reads every
+    statement's place from clingo, most of its time; the parse itself is
+    the same); else scanned whole, and its layout kept."""
     from mtgkb.rulebase.disk_cache import load_checked, store_checked
 
     try:
@@ -506,12 +484,6 @@ def _scan_with_layout(path: Path) -> FileScan:
     where = _layout_cache(data)
     if where is None:
         return scan_file(path)
-    folder, name = where
-    layout = load_checked(folder / name, _sound_layout)
-    if layout is not None:
-        found = _laid_out(path, text, layout)
-        if found is not None:
-            return found
     items: list[cast.AST] = []
     said: list[str] = []
     try:
@@ -520,6 +492,12 @@ def _scan_with_layout(path: Path) -> FileScan:
         said.append("cannot be parsed")
     if said:
         return scan_file(path)  # (its errors, said with the file's name)
+    folder, name = where
+    layout = load_checked(folder / name, _sound_layout)
+    if layout is not None:
+        found = _laid_out(path, text, layout, items)
+        if found is not None:
+            return found
     scan = _scan_items(path, items, [], text, data)
     made = _layout(scan, items)
     if made is not None:
