@@ -58,6 +58,7 @@ from math import comb
 import clingo
 
 from mtgkb.rulebase.records import record
+from mtgkb.rulebase.symbol_texts import STRING
 
 MAX_STATES = 200000  # states of one step of the dynamic program at most
 
@@ -83,9 +84,8 @@ class Space:
 
 
 #: An argument of a form: a string (with its escapes) or a plain term.
-ARGUMENT = re.compile(r'"(?:[^"\\]|\\.)*"|[^,()"]+')
-_STRING = r'"(?:[^"\\]|\\.)*"'
-_ONE = rf'(?>{_STRING}|[^,()"]+)'
+ARGUMENT = re.compile(rf'{STRING}|[^,()"]+')
+_ONE = rf'(?>{STRING}|[^,()"]+)'
 _FLAT = rf"(?>[a-z_]\w*\({_ONE}(?:,{_ONE})*\)|{_ONE})"
 #: The text clingo writes for a tuple of symbols each a string, a plain term,
 #: or a function whose arguments are strings and plain terms (no term inside
@@ -159,7 +159,7 @@ def _forms(symbols: list[clingo.Symbol], space: str) -> list[tuple[str, str]]:
     if FLAT_TUPLE.fullmatch(text):
         # (every symbol flat: a form starts after the tuple's "(" or a ","
         # outside strings, and strings are read whole, never inside)
-        form = rf"{_STRING}|(?<=[(,])([a-z_]\w*)\({re.escape(space)}((?:,{_ONE})*)\)"
+        form = rf"{STRING}|(?<=[(,])([a-z_]\w*)\({re.escape(space)}((?:,{_ONE})*)\)"
         return [(name, rest) for name, rest in re.findall(form, text) if name]
     found = []
     head = f"({space},"

@@ -12,9 +12,16 @@ from collections.abc import Sequence
 
 import clingo
 
-#: A string as clingo writes it (with its escapes), or a plain term (no
-#: parenthesis, comma or string inside).
-_ARGUMENT = r'(?>"(?:[^"\\]|\\.)*"|[^,()"]+)'
+#: A string as clingo writes it (with its escapes): a pattern's text.
+STRING = r'"(?:[^"\\]|\\.)*"'
+#: A string, or a plain term (no parenthesis, comma or string inside).
+_ARGUMENT = rf'(?>{STRING}|[^,()"]+)'
+_INSIDE = rf'(?:{STRING}|[^()"])*'
+for _ in range(3):
+    _INSIDE = rf'(?:{STRING}|[^()"]|\({_INSIDE}\))*'
+#: One argument's text, a term with up to four levels of parentheses inside
+#: it (no comma outside them): a pattern's text.
+NESTED_ARGUMENT = rf'(?:{STRING}|[^,()"]|\({_INSIDE}\))*'
 #: clingo's escapes in a string it writes: \\, \" and \n
 _ESCAPED = re.compile(r"\\(.)")
 

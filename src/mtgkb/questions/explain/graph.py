@@ -13,6 +13,7 @@ from mtgkb.language.facts import DEFAULTED
 from mtgkb.questions.explain.tables import QUIET_FACTS
 from mtgkb.questions.explain.trace import Traced
 from mtgkb.rulebase.index import sort_key
+from mtgkb.rulebase.symbol_texts import NESTED_ARGUMENT
 
 MAX_HOPS = 6  # atoms walked through (neither fact nor conclusion) below one node
 PRUNE_DEPTH = 4  # levels of sub-conclusions whose facts are not repeated above them
@@ -30,15 +31,8 @@ READ_SIGNATURES = frozenset(
 )
 
 
-#: A string as clingo writes it, and a term's text with up to four levels of
-#: parentheses inside it (no comma outside them: one argument).
-_STRING = r'"(?:[^"\\]|\\.)*"'
-_INSIDE = rf'(?:{_STRING}|[^()"])*'
-for _ in range(3):
-    _INSIDE = rf'(?:{_STRING}|[^()"]|\({_INSIDE}\))*'
-_ARGUMENT = rf'(?:{_STRING}|[^,()"]|\({_INSIDE}\))*'
 #: A `_why(K,Atom,...)` atom in the text of a tuple of them: K and Atom's text.
-_WHY = re.compile(rf"(?<=[(,])_why\((-?\d+),({_ARGUMENT}),")
+_WHY = re.compile(rf"(?<=[(,])_why\((-?\d+),({NESTED_ARGUMENT}),")
 
 
 class Derivations:

@@ -33,6 +33,7 @@ from mtgkb.engine.cores import add_statements
 from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
 from mtgkb.engine.scenarios import Readings
 from mtgkb.engine.solve import SolveTimeout
+from mtgkb.rulebase import symbol_texts
 from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import label, scan_kept
 from mtgkb.rulebase.location import query_file, rule_files
@@ -155,7 +156,7 @@ def _twin(
 #: The name of a function term at the start of a text.
 TERM_NAME = re.compile(r"_*[a-z][A-Za-z0-9_']*")
 #: A string in a text, and what a term's text may hold besides.
-STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+STRING = re.compile(symbol_texts.STRING)
 #: The first character of a body literal that is no atom: a variable's, a
 #: number's, a string's, an aggregate's, a theory atom's, a tuple's.
 NO_ATOM_START = frozenset('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"#&(|')
