@@ -245,9 +245,7 @@ def _scan_items(
         templates.append((made, part[1]))
         for row, node in zip(rows, nodes, strict=True):
             statements.append(replace(made, ast=node, instance=row, template=len(templates)))
-    scan = FileScan(path, statements + _generated(statements, errors), tags, errors)
-    scan.templates = templates
-    return scan
+    return FileScan(path, statements + _generated(statements, errors), tags, errors, templates)
 
 
 def _generated(statements: list[Statement], errors: list[str]) -> list[Statement]:
@@ -291,47 +289,12 @@ def _generated(statements: list[Statement], errors: list[str]) -> list[Statement
 LAYOUT_VERSION = 3
 
 
-class _Trees:
-    """The syntax trees of one text, parsed when the first is read: the items
-    clingo's parser gives for it, in the order it gives them (`rules_only`:
-    its rules only). For the citations a file's `cite` tags generate."""
-
-    def __init__(self, text: str, count: int, rules_only: bool = False):
-        self.text, self.count, self.rules_only = text, count, rules_only
-        self._items: list[cast.AST] | None = None
-
-    def node(self, index: int) -> cast.AST:
-        if self._items is None:
-            items: list[cast.AST] = []
-            cast.parse_string(self.text, items.append, logger=lambda code, message: None)
-            if self.rules_only:
-                items = [item for item in items if item.ast_type == cast.ASTType.Rule]
-            if len(items) != self.count:  # (the layout is keyed by this very text)
-                raise RuntimeError("a rule file parsed unlike its layout")
-            self._items = items
-        return self._items[index]
-
-
 class _LaidOut(Statement):
     """A statement read from its file's layout: its kind read from its
-    syntax tree when first asked for (not from the layout), the tree of a
-    generated citation parsed (all the file's at once) when first read."""
+    syntax tree when first asked for (a call into clingo), not from the
+    layout."""
 
-    def __init__(self, *args, trees: _Trees | None = None, index: int = 0, **kwargs):
-        # (`dataclasses.replace` makes one with its syntax tree given: `ast`)
-        self._trees, self._index, self._ast, self._kind = trees, index, None, None
-        super().__init__(*args, **kwargs)
-
-    @property
-    def ast(self) -> cast.AST | None:
-        if self._ast is None and self._trees is not None:
-            self._ast = self._trees.node(self._index)
-        return self._ast
-
-    @ast.setter
-    def ast(self, value: cast.AST | None) -> None:
-        if value is not None:
-            self._ast, self._trees = value, None
+    _kind: str | None = None
 
     @property
     def kind(self) -> str:
@@ -435,20 +398,23 @@ def _laid_out(path: Path, text: str, layout: tuple, items: list[cast.AST]) -> Fi
     marked = {st.line: st for st in statements if st.cite}
     if any(g.line not in marked for g in made):
         return None
-    cited = _Trees("\n".join(g.text for g in made), len(made), rules_only=True)
-    for k, g in enumerate(made):
+    cited: list[cast.AST] = []
+    cast.parse_string("\n".join(g.text for g in made), cited.append, logger=lambda c, m: None)
+    cited = [node for node in cited if node.ast_type == cast.ASTType.Rule]
+    if len(cited) != len(made):
+        return None
+    for g, node in zip(made, cited, strict=True):
         rule = marked[g.line]
         statements.append(
-            _LaidOut(
+            Statement(
                 path,
                 rule.line,
                 rule.end_line,
                 "Rule",
                 (g.number,),
                 rule.tag_line,
+                node,
                 generated=True,
-                trees=cited,
-                index=k,
             )
         )
     tags = [

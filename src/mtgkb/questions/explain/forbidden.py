@@ -82,7 +82,7 @@ def _switches(state: tuple, within: frozenset[str] | None, idle: frozenset = fro
         kept = []
         (entry,) = stamp([scan.path]) or [None]
         for place, st in enumerate(scan.statements, start=1):
-            if (entry, place) in idle or st.ast is None:  # (idle first: no tree read)
+            if st.ast is None or (entry, place) in idle:
                 continue
             if _graph_rule(st.ast):
                 continue  # the explanation graph: no rule reads it, no core needs it

@@ -412,8 +412,7 @@ class _TracedFile:
         taken = [
             (place, st)
             for place, st in enumerate(self.statements, start=1)
-            # (idle first: a file none of whose statements is taken is not parsed)
-            if (stamp, place) not in idle and st.ast is not None
+            if st.ast is not None and (stamp, place) not in idle
         ]
         self._trace([(place, st) for place, st in taken if place not in self._traced])
         for place, st in taken:
