@@ -66,7 +66,7 @@ class Derivations:
             args = self._atoms[at].arguments
             if len(args) != 3 or str(args[1]) != key:  # (not read as it is written)
                 return self._read_whole().get(sym, [])
-            found.append((args[0].number, tuple(args[2].arguments)))
+            found.append(_derivation(args))
         return _sorted(found)
 
     def _index(self) -> dict[str, list[int]] | None:
@@ -86,10 +86,15 @@ class Derivations:
             for atom in self._atoms:
                 args = atom.arguments
                 if len(args) == 3:
-                    read.setdefault(args[1], []).append((args[0].number, tuple(args[2].arguments)))
+                    read.setdefault(args[1], []).append(_derivation(args))
             self._read = {sym: _sorted(found) for sym, found in read.items()}
             self._whole = True
         return self._read
+
+
+def _derivation(args: list[clingo.Symbol]) -> tuple[int, tuple[clingo.Symbol, ...]]:
+    """(K, Body) of a `_why(K, Atom, t(Body...))` atom's arguments."""
+    return args[0].number, tuple(args[2].arguments)
 
 
 def _sorted(derivations: list) -> list:
