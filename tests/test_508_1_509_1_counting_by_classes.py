@@ -374,9 +374,17 @@ def test_509_1a_forms_read_alike_from_one_text_or_each_symbol():
         '"decl_open(blocks)"',
     ]
     flat = [clingo.parse_term(t) for t in texts]
-    nested = [*flat, clingo.parse_term("other(f(1))")]
     space = read_space(flat, "blocks")
-    assert vars(space) == vars(read_space(nested, "blocks"))
+    # a term inside an argument (read from the one text still), and deeper
+    # (each symbol's own text): a form inside another symbol is no form
+    for other in (
+        "other(f(1))",
+        'cites(rule("509.1a"))',
+        'other(decl_option(blocks,"B, (1)","Z"))',
+        'o(p(decl_option(blocks,"B, (1)","Z")))',
+    ):
+        nested = [*flat, clingo.parse_term(other)]
+        assert vars(space) == vars(read_space(nested, "blocks")), other
     assert space.options == {'"B, (1)"': ['"A \\"x\\""', '"A2"']}
     assert (space.capacity, space.min_takers) == ({'"B, (1)"': 2}, {('"A2"', '"P1"'): 2})
     assert space.unsupported == []

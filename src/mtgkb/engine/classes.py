@@ -91,6 +91,10 @@ _FLAT = rf"(?>[a-z_]\w*\({_ONE}(?:,{_ONE})*\)|{_ONE})"
 #: or a function whose arguments are strings and plain terms (no term inside
 #: an argument).
 FLAT_TUPLE = re.compile(rf"\((?:{_FLAT}(?:,{_FLAT})*,?)?\)")
+# a symbol whose arguments are such flat terms (a term inside an argument, at
+# most), and the text of a tuple of such symbols
+_DEEP = rf"(?>[a-z_]\w*\({_FLAT}(?:,{_FLAT})*\)|{_ONE})"
+DEEP_TUPLE = re.compile(rf"\((?:{_DEEP}(?:,{_DEEP})*,?)?\)")
 
 #: The forms, each with the positions of its numbers.
 NUMBERS: dict[str, frozenset[int]] = {
@@ -153,13 +157,21 @@ def _forms(symbols: list[clingo.Symbol], space: str) -> list[tuple[str, str]]:
     text of its arguments after `space` (the names stay as clingo writes
     them). Read from the text of one tuple of all the symbols, two calls
     into clingo, where the text of each symbol was one call per symbol (the
-    6,925 forms of the 2 x 100 blocks: read_space 0.04 s -> 0.03 s CPU); from
-    each symbol's own text when some symbol has a term inside an argument."""
+    6,925 forms of the 2 x 100 blocks: read_space 0.04 s -> 0.03 s CPU), also
+    when some symbol has a term inside an argument (one level deep: the
+    `cites/1` a listing query shows beside them); from each symbol's own text
+    when some symbol is nested deeper."""
     text = str(clingo.Function("", symbols))
     if FLAT_TUPLE.fullmatch(text):
         # (every symbol flat: a form starts after the tuple's "(" or a ","
         # outside strings, and strings are read whole, never inside)
         form = rf"{STRING}|(?<=[(,])([a-z_]\w*)\({re.escape(space)}((?:,{_ONE})*)\)"
+        return [(name, rest) for name, rest in re.findall(form, text) if name]
+    if DEEP_TUPLE.fullmatch(text):
+        # (a term inside some argument, as `cites(rule("509.1a"))` beside the
+        # forms: the symbols are read one after the other, each whole, from
+        # the tuple's "(": a form is a whole symbol, never a term inside one)
+        form = rf"(?<=[(,])(?:(?>([a-z_]\w*)\({re.escape(space)}((?:,{_ONE})*)\))(?=[,)])|{_DEEP})"
         return [(name, rest) for name, rest in re.findall(form, text) if name]
     found = []
     head = f"({space},"
