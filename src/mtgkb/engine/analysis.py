@@ -8,6 +8,7 @@ Nothing here knows a game rule: statements are read as clingo's AST.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable, Sequence
 
 import clingo
@@ -516,12 +517,17 @@ class DescribedProgram:
 
     def program(self, indices: Iterable[int]) -> str:
         """The text of the statements `indices` (ascending)."""
+        texts = self.statement_texts()
+        return "\n".join(texts[i] for i in self._firsts(indices))
+
+    def statement_texts(self) -> list[str]:
+        """The text of each statement (read at its offsets once)."""
         if self._texts is None:
             source = self.source
             self._texts = [
                 source[st["span"][0] : st["span"][1]].decode("utf-8") for st in self.statements
             ]
-        return "\n".join(self._texts[i] for i in self._firsts(indices))
+        return self._texts
 
     def _firsts(self, indices: Iterable[int]) -> Iterable[int]:
         """Of `indices` (ascending), the first of each text: clingo reads a
@@ -607,8 +613,7 @@ class DescribedProgram:
         """For `program(indices)`: the line each statement's text begins at
         (1-based) and the statements it holds (several for a #minimize
         whose elements clingo reads as statements of their own)."""
-        self.program(())  # the texts
-        texts, spans = self._texts, [st["span"] for st in self.statements]
+        texts, spans = self.statement_texts(), [st["span"] for st in self.statements]
         groups: list[tuple[int, tuple[int, ...]]] = []
         line, last = 1, None
         for i in indices:
@@ -845,6 +850,74 @@ class Analysis(DescribedProgram):
                     todo.extend(self.base[i]["needs"])
         return [i for i, k in enumerate(keep) if k]
 
+    def stacked(
+        self,
+        lower: tuple[str, str, list[int] | None],
+        upper: tuple[str, str, list[int] | None],
+        given: Iterable[str],
+    ) -> list[str] | None:
+        """The statements to ground on top of a grounding of a query so that
+        another query's models can be read from it. `lower` and `upper` are
+        each (query name, its text, the rule base statements grounded with
+        it: None for all); `given` the names of the atoms the lower grounding
+        is given (facts, externals). The texts of `upper`'s statements that
+        are not `lower`'s own (the same text), or None when the descriptions
+        do not show that each model of the whole, read on the atoms of
+        `upper`'s program, is a model of `upper` grounded alone:
+
+        - every rule base statement `upper` keeps is kept below;
+        - what it adds are rules (constraints too) and `#show p/n`, which
+          derive only predicates that nothing below derives, reads or is
+          given (no choice, no #minimize, no shown term);
+        - what lies below and is not `upper`'s program (the rest of
+          `lower`'s) derives nothing that program derives or reads, and
+          shows no term named as what `upper` shows.
+
+        `upper`'s program is then the bottom of a split of the whole (the
+        splitting set theorem), and the added statements define atoms of
+        their own, as clingo requires of a later step."""
+        (_, lower_text, lower_kept), (upper_name, upper_text, upper_kept) = lower, upper
+        everything = range(len(self.base))
+        below_base = set(everything if lower_kept is None else lower_kept)
+        upper_base = set(everything if upper_kept is None else upper_kept)
+        if not upper_base <= below_base:
+            return None
+        base_text = self.statement_texts()
+        lower_own = _query_statements(self.queries[lower[0]], lower_text)
+        upper_own = _query_statements(self.queries[upper_name], upper_text)
+        shared = {text for text, _ in lower_own}
+        added = [(text, st) for text, st in upper_own if text not in shared]
+        below = [self.base[i] for i in sorted(below_base)] + [st for _, st in lower_own]
+        upper_all = [self.base[i] for i in sorted(upper_base)] + [st for _, st in upper_own]
+        rest = [self.base[i] for i in sorted(below_base - upper_base)]
+        rest_texts = [base_text[i] for i in sorted(below_base - upper_base)]
+        upper_texts = {text for text, _ in upper_own}
+        rest += [st for text, st in lower_own if text not in upper_texts]
+        rest_texts += [text for text, _ in lower_own if text not in upper_texts]
+        if any(not _addable(text, st) for text, st in added):
+            return None
+        made = _signatures(st["heads"] for _, st in added)
+        shown = {p[0] for _, st in added if st["restricts_shown"] for p in st["needs"]}
+        below_heads = _signatures(st["heads"] for st in below)
+        below_reads = _signatures(st["needs"] for st in below)
+        if made is None or below_heads is None or below_reads is None:
+            return None
+        if made & (below_heads | below_reads) or {n for n, _ in made} & set(given):
+            return None
+        rest_heads = _signatures(st["heads"] for st in rest)
+        upper_heads = _signatures(st["heads"] for st in upper_all)
+        upper_reads = _signatures(st["needs"] for st in upper_all)
+        if rest_heads is None or upper_heads is None or upper_reads is None:
+            return None
+        if rest_heads & (upper_heads | upper_reads):
+            return None
+        for text, st in zip(rest_texts, rest, strict=True):
+            if text.startswith("#show") and not st["restricts_shown"]:
+                term = _SHOWN_NAME.match(text)
+                if term is None or term.group(1) in shown:
+                    return None
+        return [text for text, _ in added]
+
     def query_heads(self, queries: Iterable[str]) -> dict[str, set[tuple]] | None:
         """What the queries' statements derive, as `live` reads sources: it
         may hold whatever the facts. None when a head cannot be read."""
@@ -884,3 +957,45 @@ def _matches(fixed: tuple, atom: dict) -> bool:
 def statement_digest(text: str) -> str:
     """A short digest of a statement's text: equal texts, equal digests."""
     return content_digest(text.encode("utf-8"))
+
+
+# --------------------------------------------------------------------------
+# A query's statements on top of another's grounding (Analysis.stacked)
+
+#: the name of the term a `#show t : body.` shows, when it begins with one
+_SHOWN_NAME = re.compile(r"#show\s+([a-z_]\w*)\s*[(:.]")
+#: the statements that may be added on top: rules, constraints, `#show p/n`,
+#: `#defined`, `#program base.` (a rule begins with its head's name, `-`,
+#: or `:-`; anything else that begins with `#` or `:~` is none of them)
+_ADDABLE_DIRECTIVES = ("#show", "#defined", "#program base")
+
+
+def _query_statements(statements: list[dict], text: str) -> list[tuple[str, dict]]:
+    """Each statement of a query with its text (read at its offsets)."""
+    data = text.encode("utf-8")
+    return [(data[st["span"][0] : st["span"][1]].decode("utf-8"), st) for st in statements]
+
+
+def _addable(text: str, st: dict) -> bool:
+    """Whether a statement may be added on top of another grounding: a rule
+    with a plain head or none, `#show p/n`, `#defined`, `#program base.`."""
+    if any(tuple(p) == UNKNOWN or len(p) != 3 for p in [*st["heads"], *st["needs"]]):
+        return False
+    if text.startswith("#") or text.startswith(":~"):
+        return text.startswith(_ADDABLE_DIRECTIVES) and (
+            not text.startswith("#show") or st["restricts_shown"]
+        )
+    # a rule: its head a plain literal (a choice or a disjunction stays as a root)
+    return not (st["root"] and st["heads"])
+
+
+def _signatures(patterns: Iterable[list]) -> set[tuple[str, int]] | None:
+    """The (name, arity) of every atom pattern in these lists; None when one
+    cannot be read."""
+    out: set[tuple[str, int]] = set()
+    for found in patterns:
+        for p in found:
+            if len(p) != 3:
+                return None
+            out.add((p[0], p[1]))
+    return out

@@ -145,6 +145,35 @@ class LoadedRuleBase:
             self._guarded[name] = guarded_query(self.query_text(name), name)
         return self._guarded[name]
 
+    def stacked(
+        self,
+        lower: str,
+        lower_kept: list[int] | None,
+        upper: str,
+        upper_kept: list[int] | None,
+        given: set[str],
+    ) -> str | None:
+        """The text to ground on top of a grounding of query `lower` (with the
+        rule base statements `lower_kept`, None: all, and atoms of the names
+        `given`) so that query `upper`'s models (with `upper_kept`) can be
+        read from it: `upper`'s own statements (Analysis.stacked), each made
+        conditional on `_mtgkb_query(upper)` (mtgkb.engine.sharing). None
+        when that cannot be shown."""
+        analysis = self.analysis()
+        if lower not in analysis.queries or upper not in analysis.queries:
+            return None
+        added = analysis.stacked(
+            (lower, self.query_text(lower), lower_kept),
+            (upper, self.query_text(upper), upper_kept),
+            given,
+        )
+        guarded = None if added is None else guarded_query("\n".join(added), upper, heads=False)
+        if guarded is None:
+            return None
+        # (its statements go to a part of their own: not `base`, which clingo
+        # writes first in every text and which would take them back there)
+        return "\n".join(line for line in guarded.split("\n") if line != "#program base.")
+
     def guardable(self, name: str) -> bool:
         """Whether `guarded(name)` is a text (not None), without making it:
         the analysis knows it of each query."""

@@ -21,7 +21,13 @@ def generated_location():
     return clingo.ast.Location(here, here)
 
 
-def guarded_query(text: str, name: str) -> str | None:
+def guarded_query(text: str, name: str, heads: bool = True) -> str | None:
+    """The query's statements as text, each made conditional on the external
+    `_mtgkb_query(name)`, its `#show p/n` made shown terms so conditioned;
+    None when some statement cannot be. With `heads` false, a rule with a
+    head is left as it is (only constraints, shows and #minimize are
+    conditioned): for statements whose atoms nothing else reads, grounded
+    as facts where their bodies are (mtgkb.engine.solve.Grounding.stacked_model)."""
     import clingo.ast
 
     T = clingo.ast.ASTType
@@ -38,7 +44,9 @@ def guarded_query(text: str, name: str) -> str | None:
     out = []
     for node in nodes:
         kind = node.ast_type
-        if kind in (T.Rule, T.ShowTerm, T.Minimize):
+        if kind == T.Rule and not heads and not _is_constraint(node):
+            out.append(node)
+        elif kind in (T.Rule, T.ShowTerm, T.Minimize):
             out.append(node.update(body=list(node.body) + [guard]))
         elif kind == T.ShowSignature:
             if not node.name or not node.positive:
@@ -52,6 +60,17 @@ def guarded_query(text: str, name: str) -> str | None:
         else:
             return None
     return "\n".join(str(node) for node in out)
+
+
+def _is_constraint(rule) -> bool:
+    """Whether a rule's head is `#false` (an integrity constraint)."""
+    import clingo.ast
+
+    head = rule.head
+    return (
+        head.ast_type == clingo.ast.ASTType.Literal
+        and head.atom.ast_type == clingo.ast.ASTType.BooleanConstant
+    )
 
 
 def query_definitions(text: str) -> dict[str, frozenset[str]]:
