@@ -216,7 +216,8 @@ class Grounding:
 
             self.recorder = GroundRecorder()
             ctl.register_observer(self.recorder)
-        kept = self._rule_base_statements(base, facts, slicing and options.slicing)
+        self._sliced = slicing and options.slicing
+        kept = self._rule_base_statements(base, facts, self._sliced)
         if merged:
             query = "\n".join(base.guarded(q) for q in self.queries) + "\n#show."
         else:
@@ -249,6 +250,9 @@ class Grounding:
         # optN: with a #minimize/#maximize, enumerate every optimal model.
         ctl.configuration.solve.opt_mode = "optN"
         self._part_counts: dict = {}
+        # query -> the external switching its statements grounded on top
+        # (stacked_model; None: they cannot be)
+        self._stacked: dict[str, clingo.Symbol | None] = {}
 
     def _by_classes(self, query: str) -> bool:
         """Whether `query`'s models are counted from the forms its counting
@@ -268,25 +272,93 @@ class Grounding:
             # (parsed once, after the first time)
             self._base.analysis().add(ctl, self.kept, self.query_text)
 
-    def _rule_base_statements(self, base: LoadedRuleBase, facts, slicing: bool) -> list[int] | None:
-        """The statements of the rule base that can matter here (None: its
-        whole text, unsliced)."""
+    def _rule_base_statements(
+        self, base: LoadedRuleBase, facts, slicing: bool, queries: Sequence[str] | None = None
+    ) -> list[int] | None:
+        """The statements of the rule base that can matter to `queries` (None:
+        this grounding's) on these facts (None: its whole text, unsliced)."""
+        queries = self.queries if queries is None else queries
         if not slicing or isinstance(facts, str):
             return None
         analysis = base.analysis()
-        if any(q not in analysis.queries for q in self.queries):
+        if any(q not in analysis.queries for q in queries):
             return None
-        kept = analysis.kept(tuple(self.queries))
+        kept = analysis.kept(tuple(queries))
         if kept is None:
             kept = list(range(len(analysis.base)))
-        derived = analysis.query_heads(self.queries)
+        derived = analysis.query_heads(queries)
         if derived is None:
             return kept
         sources = analysis.sources(
             [*facts, *self._switchable], also=derived, readings=self._readings
         )
         sources.setdefault(GUARD, set()).add(())
-        return analysis.needed(tuple(self.queries), analysis.live(kept, sources))
+        return analysis.needed(tuple(queries), analysis.live(kept, sources))
+
+    def stacked_model(
+        self, query: str, true: Iterable[clingo.Symbol] = (), end: float | None = None
+    ) -> list[clingo.Symbol] | None:
+        """The one model of `query` (a counting query, say) on these facts
+        and switches (`true`), solved in this grounding of another query:
+        `query`'s own statements (those its program does not share with this
+        one's query) grounded on top, as a part of their own, each guarded by
+        `_mtgkb_query(query)`, switched on for this solve only, so that later
+        solves of this grounding see nothing of them. Its shown symbols and
+        this grounding's query's, read together. None when this cannot be
+        shown to give `query`'s model (LoadedRuleBase.stacked), and when
+        there is none: the caller then solves `query` in a grounding of its
+        own. (The 2 x 100 blocks' forms: about 25 ms here, against 75 ms for
+        a grounding of their own.)"""
+        guard = self._stacked.get(query, False)
+        if guard is False:
+            guard = self._stack(query)
+            self._stacked[query] = guard
+        if guard is None:
+            return None
+        self._switch(self.queries[0], true)
+        self.ctl.assign_external(guard, True)
+        solve = self.ctl.configuration.solve
+        mode = solve.opt_mode
+        found: list[list[clingo.Symbol]] = []
+        try:
+            solve.models = "1"
+            solve.opt_mode = "ignore"  # (one model: its atoms are the same in every one)
+            left = None if end is None else max(0.0, end - time.monotonic())
+            solve_within(
+                self.ctl,
+                left,
+                SolveTimeout,
+                on_model=lambda model: found.append(model.symbols(shown=True)),
+            )
+        finally:
+            solve.opt_mode = mode
+            self.ctl.assign_external(guard, False)
+        return found[0] if found else None
+
+    def _stack(self, query: str) -> clingo.Symbol | None:
+        """Ground `query`'s own statements on top of this grounding (see
+        `stacked_model`); the external that switches them on, or None when
+        they cannot be."""
+        if not self.options.share or self._guards or self.recorder is not None:
+            return None  # (MTGKB_SHARE=0: each query in a grounding of its own)
+        if self._signatures is None:
+            return None
+        if isinstance(self.facts, str) or query in self.queries:
+            return None
+        given = {name for name, _ in self._signatures}
+        given |= {symbol.name for symbol in self.facts[len(self._signatures) :]}
+        given |= {symbol.name for symbol in self._switchable} | {GUARD}
+        upper = self._rule_base_statements(self._base, self.facts, self._sliced, [query])
+        text = self._base.stacked(self.queries[0], self.kept, query, upper, given)
+        if text is None:
+            return None
+        guard = clingo.Function(GUARD, [clingo.Function(query)])
+        part = f"mtgkb_stacked_{len(self._stacked)}"
+        self.ctl.add(part, [], text)
+        with self.ctl.backend() as backend:
+            backend.add_external(backend.add_atom(guard), clingo.TruthValue.False_)
+        self.ctl.ground([(part, [])])
+        return guard
 
     def solve(
         self,

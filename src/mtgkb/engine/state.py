@@ -33,7 +33,8 @@ class Options:
     comparison, bench/README.md) by its environment variable set to 0."""
 
     slicing: bool = True  # MTGKB_SLICING: ground only the statements that can matter
-    share: bool = True  # MTGKB_SHARE: the questions of a file share groundings
+    share: bool = True  # MTGKB_SHARE: the questions of a file share groundings (a listing
+    # and its counting query too: mtgkb.engine.solve.Grounding.stacked_model)
     fast_count: bool = True  # MTGKB_FAST_COUNT: count models without Python per model
     count_parts: bool = True  # MTGKB_COUNT_PARTS: count by independent parts
     count_classes: bool = True  # MTGKB_COUNT_CLASSES: count declarations by classes

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import operator
 import re
+import time
 from collections.abc import Callable, Sequence
 
 import clingo
@@ -255,14 +256,19 @@ def _all_models(
     if query in COUNTED_BY and not isinstance(facts, str):
         counting = COUNTED_BY[query]
         # the forms its exact count reads: solved ahead by a batch, else (when
-        # the count needs them) on their own, as one model of the file
-        # (measured: grouping the counting query with the file's other
-        # questions made its grounding larger where the listing needs no count)
+        # the count needs them) on top of the listing's grounding where that
+        # gives them, else on their own, as one model of the file (measured:
+        # grouping the counting query with the file's other questions made
+        # its grounding larger where the listing needs no count)
         ahead = session.ahead.pop(ahead_key(scenario, counting, facts), None)
+        end = None if limits.timeout is None else time.monotonic() + limits.timeout
 
         def forms() -> list[clingo.Symbol] | None:
             if ahead is not None:
                 return ahead
+            stacked = grounding.stacked_model(counting, on, end)
+            if stacked is not None:
+                return stacked
             model = solve_single(counting, scenario, facts, limits, session)
             return model or None
 
