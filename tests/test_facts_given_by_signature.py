@@ -73,6 +73,34 @@ def test_the_scenario_s_facts_carry_their_arguments_and_slicing_reads_them_alike
     assert fact_arguments(facts_for(question, facts)) == arguments
 
 
+def test_the_same_facts_read_again_are_not_read_one_by_one(monkeypatch):
+    """The groundings of one file give forward slicing the same list of
+    atoms (its facts, then its questions' atoms): the second reading takes
+    what the first found, without going through the atoms again; another
+    list, one atom fewer, is read again, and says the same of the atoms it
+    has as a reading from nothing."""
+    facts = scenario_facts(parse_text(FLYER))
+    fixed = fixed_facts(facts)
+    analysis = Engine().rule_base().analysis()
+    readings = FactReadings(fixed, fact_signatures(facts), fact_arguments(facts))
+    atoms = [*fixed, *facts.asked]
+    reads: list[int] = []
+    original = type(analysis)._read_sources
+
+    def counted(self, atoms, out, readings):
+        reads.append(len(atoms))
+        return original(self, atoms, out, readings)
+
+    monkeypatch.setattr(type(analysis), "_read_sources", counted)
+    first = analysis.sources(atoms, also={"q": {()}}, readings=readings)
+    again = analysis.sources(list(atoms), also={"q": {()}}, readings=readings)
+    assert again == first and reads == [len(atoms)]
+    assert first["q"] == {()}  # (what the queries derive, added each time)
+    fewer = analysis.sources(atoms[:-1], readings=readings)
+    assert reads == [len(atoms), len(atoms) - 1]
+    assert fewer == analysis.sources(atoms[:-1])
+
+
 def test_facts_by_signature_ground_as_the_facts_one_by_one():
     facts = scenario_facts(parse_text(FLYER))
     signatures = fact_signatures(facts)

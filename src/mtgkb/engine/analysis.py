@@ -8,6 +8,7 @@ Nothing here knows a game rule: statements are read as clingo's AST.
 from __future__ import annotations
 
 import bisect
+import operator
 import re
 from collections.abc import Iterable, Sequence
 
@@ -442,7 +443,16 @@ class FactReadings:
     where those are known (`arguments`: the symbols each fact was made of,
     whose texts are read once each, not once a fact)."""
 
-    __slots__ = ("in_order", "_signed", "_signatures", "_of", "_arguments", "_texts")
+    __slots__ = (
+        "in_order",
+        "_signed",
+        "_signatures",
+        "_of",
+        "_arguments",
+        "_texts",
+        "atoms",
+        "found",
+    )
 
     def __init__(
         self,
@@ -458,6 +468,14 @@ class FactReadings:
         # id of an argument of `arguments` -> its (text, shape): the symbols
         # are held by `arguments`, so no id is reused while this lives
         self._texts: dict[int, tuple[str, str]] = {}
+        # the atoms of the last read, and what was found of them by name
+        # (the groundings of one file read the same list again and again)
+        self.atoms: list[clingo.Symbol] = []
+        self.found: dict[str, set[tuple]] = {}
+
+    def same_atoms(self, atoms: list[clingo.Symbol]) -> bool:
+        """Whether `atoms` are the very objects of the last read, in order."""
+        return len(atoms) == len(self.atoms) and all(map(operator.is_, atoms, self.atoms))
 
     def name(self, place: int, atom: clingo.Symbol) -> str:
         """The name of `atom`, found at `place` of the facts read (a
@@ -653,6 +671,27 @@ class DescribedProgram:
         questions of a batch chunk share their files' facts; those of one
         file, FactReadings)."""
         out = {name: set(fixed) for name, fixed in (also or {}).items()}
+        in_order = readings.in_order if isinstance(readings, FactReadings) else None
+        if in_order is not None:
+            atoms = list(atoms)
+            if readings.same_atoms(atoms):
+                # (the very atoms read last time: their values as found then)
+                for name, values in readings.found.items():
+                    out.setdefault(name, set()).update(values)
+                return out
+            found_by_name: dict[str, set[tuple]] = {}
+            self._read_sources(atoms, found_by_name, readings)
+            readings.atoms, readings.found = atoms, found_by_name
+            for name, values in found_by_name.items():
+                out.setdefault(name, set()).update(values)
+            return out
+        self._read_sources(atoms, out, readings)
+        return out
+
+    def _read_sources(
+        self, atoms: Iterable[clingo.Symbol], out: dict[str, set[tuple]], readings
+    ) -> None:
+        """`sources` of `atoms`, added to `out`."""
         positions = self.fixed_positions()
         in_order = readings.in_order if isinstance(readings, FactReadings) else None
         for place, atom in enumerate(atoms):
@@ -686,7 +725,6 @@ class DescribedProgram:
                     readings[atom] = found
             if found[0]:
                 out.setdefault(found[0], set()).add(found[1])
-        return out
 
     def live(self, kept: list[int], sources: dict[str, set[tuple]]) -> list[int]:
         """Of `kept`, the statements that may fire (forward slicing) when the
