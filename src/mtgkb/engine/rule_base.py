@@ -67,6 +67,7 @@ class LoadedRuleBase:
         self.controls = 0  # how many Controls this process built from it
         self._analysis: Analysis | None = None
         self._guarded: dict[str, str | None] = {}
+        self._stacked: dict[tuple[str, str], str | None] = {}
         self._calls: bool | None = None
 
     def calls_functions(self, queries: Iterable[str]) -> bool:
@@ -167,12 +168,19 @@ class LoadedRuleBase:
             (upper, self.query_text(upper), upper_kept),
             given,
         )
-        guarded = None if added is None else guarded_query("\n".join(added), upper, heads=False)
-        if guarded is None:
+        if added is None:
             return None
-        # (its statements go to a part of their own: not `base`, which clingo
-        # writes first in every text and which would take them back there)
-        return "\n".join(line for line in guarded.split("\n") if line != "#program base.")
+        text = "\n".join(added)
+        if (upper, text) not in self._stacked:  # (made once per process)
+            guarded = guarded_query(text, upper, heads=False)
+            # (its statements go to a part of their own: not `base`, which
+            # clingo writes first in every text and which would take them back)
+            self._stacked[upper, text] = (
+                None
+                if guarded is None
+                else "\n".join(line for line in guarded.split("\n") if line != "#program base.")
+            )
+        return self._stacked[upper, text]
 
     def guardable(self, name: str) -> bool:
         """Whether `guarded(name)` is a text (not None), without making it:
