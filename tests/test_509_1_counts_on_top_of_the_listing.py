@@ -133,3 +133,24 @@ def test_508_1_509_1_counts_on_top_equal_plain_enumeration(seed):
     assert [(a["count"], a["complete"]) for a in stacked] == [(a["count"], True) for a in plain], (
         text
     )
+
+
+def test_509_1b_a_house_rule_that_reads_the_listing_s_choice_is_not_read_on_top(tmp_path):
+    """A house rule (`--with`) under which an attacker blocked once needs
+    three blockers (509.1b's "can't be blocked except by N or more", made to
+    follow the declared blocks): the forms it changes would follow the
+    listing's choice of blocks on top of its grounding, where on their own
+    they follow none. Refused: the counting query is grounded on its own,
+    as before."""
+    from mtgkb.rulebase.location import resolve_rule_base
+
+    house = tmp_path / "house.lp"
+    house.write_text("% 509.1b: a house rule\nmin_blockers(C,3) :- blocks(_,C).\n", "utf-8")
+    scenario = parse_text(MENACE + "ask blocks for Alex\n", "stacked.mtg")
+    facts = facts_for(scenario.questions[0], scenario_facts(scenario))
+    engines = (Engine(), Engine(location=resolve_rule_base(None, [house])))
+    found = []
+    for engine in engines:
+        grounding = Grounding(["blocks"], facts, signatures=facts.signatures, engine=engine)
+        found.append(grounding.stacked_model("block_classes"))
+    assert found[0] is not None and found[1] is None

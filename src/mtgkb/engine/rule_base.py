@@ -157,9 +157,9 @@ class LoadedRuleBase:
         """The text to ground on top of a grounding of query `lower` (with the
         rule base statements `lower_kept`, None: all, and atoms of the names
         `given`) so that query `upper`'s models (with `upper_kept`) can be
-        read from it: `upper`'s own statements (Analysis.stacked), each made
-        conditional on `_mtgkb_query(upper)` (mtgkb.engine.sharing). None
-        when that cannot be shown."""
+        read from it: `upper`'s own statements (Analysis.stacked), their
+        constraints and shows made conditional on `_mtgkb_query(upper)`
+        (mtgkb.engine.sharing.guarded_query). None when that cannot be shown."""
         analysis = self.analysis()
         if lower not in analysis.queries or upper not in analysis.queries:
             return None
