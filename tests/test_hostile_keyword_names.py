@@ -109,8 +109,12 @@ def read_as_name(name: str) -> bool:
         return False
     if as_neutral(tree, name) != neutral:
         return False
-    # with no player of that name, the ability that names one is refused
-    text = f'players: Ann, {NEUTRAL}\nAnn controls creature "B" 1/1 with can\'t attack {name}\n'
+    # with no player of that name, the ability that names one is refused (the
+    # creature's name has a space: no bare name drawn can be it)
+    text = (
+        f"players: Ann, {NEUTRAL}\n"
+        f'Ann controls creature "Grizzly Bears" 1/1 with can\'t attack {name}\n'
+    )
     try:
         parse_text(text, "v.mtg")
     except ScenarioError as err:
@@ -150,6 +154,15 @@ def test_every_pattern_keyword_is_refused_or_read_as_the_name(terminal, data):
     pattern = terminal.pattern.to_regexp()
     name = data.draw(st.from_regex(pattern, fullmatch=True))
     check(name)
+
+
+def test_a_name_like_the_probe_s_own_creature_is_read_as_a_name():
+    """A drawn name once equalled the probe's creature ("B"), whose ability
+    then named a creature, not an unknown player: the name was wrongly
+    taken for a keyword (found by the slow tier's random draws)."""
+    for name in ("B", "Bears", "Grizzly"):
+        assert read_as_name(name), name
+        check(name)
 
 
 def test_the_keywords_beside_names_are_refused():
