@@ -914,14 +914,14 @@ class Analysis(DescribedProgram):
         `upper`'s program is then the bottom of a split of the whole (the
         splitting set theorem), and the added statements define atoms of
         their own, as clingo requires of a later step."""
-        (_, lower_text, lower_kept), (upper_name, upper_text, upper_kept) = lower, upper
+        (lower_name, lower_text, lower_kept), (upper_name, upper_text, upper_kept) = lower, upper
         everything = range(len(self.base))
         below_base = set(everything if lower_kept is None else lower_kept)
         upper_base = set(everything if upper_kept is None else upper_kept)
         if not upper_base <= below_base:
             return None
         base_text = self.statement_texts()
-        lower_own = _query_statements(self.queries[lower[0]], lower_text)
+        lower_own = _query_statements(self.queries[lower_name], lower_text)
         upper_own = _query_statements(self.queries[upper_name], upper_text)
         shared = {text for text, _ in lower_own}
         added = [(text, st) for text, st in upper_own if text not in shared]
