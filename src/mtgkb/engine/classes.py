@@ -58,7 +58,7 @@ from math import comb
 import clingo
 
 from mtgkb.rulebase.records import record
-from mtgkb.rulebase.symbol_texts import STRING
+from mtgkb.rulebase.symbol_texts import PLAIN_ARGUMENT, STRING
 
 MAX_STATES = 200000  # states of one step of the dynamic program at most
 
@@ -85,15 +85,14 @@ class Space:
 
 #: An argument of a form: a string (with its escapes) or a plain term.
 ARGUMENT = re.compile(rf'{STRING}|[^,()"]+')
-_ONE = rf'(?>{STRING}|[^,()"]+)'
-_FLAT = rf"(?>[a-z_]\w*\({_ONE}(?:,{_ONE})*\)|{_ONE})"
+_FLAT = rf"(?>[a-z_]\w*\({PLAIN_ARGUMENT}(?:,{PLAIN_ARGUMENT})*\)|{PLAIN_ARGUMENT})"
 #: The text clingo writes for a tuple of symbols each a string, a plain term,
 #: or a function whose arguments are strings and plain terms (no term inside
 #: an argument).
 FLAT_TUPLE = re.compile(rf"\((?:{_FLAT}(?:,{_FLAT})*,?)?\)")
 # a symbol whose arguments are such flat terms (a term inside an argument, at
 # most), and the text of a tuple of such symbols
-_DEEP = rf"(?>[a-z_]\w*\({_FLAT}(?:,{_FLAT})*\)|{_ONE})"
+_DEEP = rf"(?>[a-z_]\w*\({_FLAT}(?:,{_FLAT})*\)|{PLAIN_ARGUMENT})"
 DEEP_TUPLE = re.compile(rf"\((?:{_DEEP}(?:,{_DEEP})*,?)?\)")
 
 #: The forms, each with the positions of its numbers.
@@ -162,16 +161,18 @@ def _forms(symbols: list[clingo.Symbol], space: str) -> list[tuple[str, str]]:
     `cites/1` a listing query shows beside them); from each symbol's own text
     when some symbol is nested deeper."""
     text = str(clingo.Function("", symbols))
+    # a form: its name and the text of its arguments after `space`
+    named = rf"([a-z_]\w*)\({re.escape(space)}((?:,{PLAIN_ARGUMENT})*)\)"
     if FLAT_TUPLE.fullmatch(text):
         # (every symbol flat: a form starts after the tuple's "(" or a ","
         # outside strings, and strings are read whole, never inside)
-        form = rf"{STRING}|(?<=[(,])([a-z_]\w*)\({re.escape(space)}((?:,{_ONE})*)\)"
+        form = rf"{STRING}|(?<=[(,]){named}"
         return [(name, rest) for name, rest in re.findall(form, text) if name]
     if DEEP_TUPLE.fullmatch(text):
         # (a term inside some argument, as `cites(rule("509.1a"))` beside the
         # forms: the symbols are read one after the other, each whole, from
         # the tuple's "(": a form is a whole symbol, never a term inside one)
-        form = rf"(?<=[(,])(?:(?>([a-z_]\w*)\({re.escape(space)}((?:,{_ONE})*)\))(?=[,)])|{_DEEP})"
+        form = rf"(?<=[(,])(?:(?>{named})(?=[,)])|{_DEEP})"
         return [(name, rest) for name, rest in re.findall(form, text) if name]
     found = []
     head = f"({space},"

@@ -14,8 +14,9 @@ import clingo
 
 #: A string as clingo writes it (with its escapes): a pattern's text.
 STRING = r'"(?:[^"\\]|\\.)*"'
-#: A string, or a plain term (no parenthesis, comma or string inside).
-_ARGUMENT = rf'(?>{STRING}|[^,()"]+)'
+#: A string, or a plain term (no parenthesis, comma or string inside): a
+#: pattern's text.
+PLAIN_ARGUMENT = rf'(?>{STRING}|[^,()"]+)'
 _INSIDE = rf'(?:{STRING}|[^()"])*'
 for _ in range(3):
     _INSIDE = rf'(?:{STRING}|[^()"]|\({_INSIDE}\))*'
@@ -36,11 +37,11 @@ def argument_texts(
     if not symbols or arity == 0:
         return None
     text = str(clingo.Function("", list(symbols)))
-    atom = re.escape(name) + r"\(" + ",".join([_ARGUMENT] * arity) + r"\)"
+    atom = re.escape(name) + r"\(" + ",".join([PLAIN_ARGUMENT] * arity) + r"\)"
     if re.fullmatch(rf"\((?:{atom},)*{atom},?\)", text) is None:
         return None
     # (every atom whole: each match starts where the last ended, at an atom)
-    captured = re.escape(name) + r"\(" + ",".join([f"({_ARGUMENT})"] * arity) + r"\)"
+    captured = re.escape(name) + r"\(" + ",".join([f"({PLAIN_ARGUMENT})"] * arity) + r"\)"
     found = re.findall(captured, text)
     if arity == 1:
         found = [(one,) for one in found]
