@@ -927,11 +927,9 @@ class Analysis(DescribedProgram):
         added = [(text, st) for text, st in upper_own if text not in shared]
         below = [self.base[i] for i in sorted(below_base)] + [st for _, st in lower_own]
         upper_all = [self.base[i] for i in sorted(upper_base)] + [st for _, st in upper_own]
-        rest = [self.base[i] for i in sorted(below_base - upper_base)]
-        rest_texts = [base_text[i] for i in sorted(below_base - upper_base)]
         upper_texts = {text for text, _ in upper_own}
-        rest += [st for text, st in lower_own if text not in upper_texts]
-        rest_texts += [text for text, _ in lower_own if text not in upper_texts]
+        rest = [(base_text[i], self.base[i]) for i in sorted(below_base - upper_base)]
+        rest += [(text, st) for text, st in lower_own if text not in upper_texts]
         if any(not _addable(text, st) for text, st in added):
             return None
         made = _signatures(st["heads"] for _, st in added)
@@ -942,14 +940,14 @@ class Analysis(DescribedProgram):
             return None
         if made & (below_heads | below_reads) or {n for n, _ in made} & set(given):
             return None
-        rest_heads = _signatures(st["heads"] for st in rest)
+        rest_heads = _signatures(st["heads"] for _, st in rest)
         upper_heads = _signatures(st["heads"] for st in upper_all)
         upper_reads = _signatures(st["needs"] for st in upper_all)
         if rest_heads is None or upper_heads is None or upper_reads is None:
             return None
         if rest_heads & (upper_heads | upper_reads):
             return None
-        for text, st in zip(rest_texts, rest, strict=True):
+        for text, st in rest:
             if text.startswith("#show") and not st["restricts_shown"]:
                 term = _SHOWN_NAME.match(text)
                 if term is None or term.group(1) in shown:
