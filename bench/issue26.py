@@ -149,22 +149,15 @@ def _stacked_seconds(below, counting: str, asked: list) -> float | None:
     listing's grounding `below`, as mtgkb grounds them (None: they are not)."""
     import clingo
 
-    spent: list[float] = []
-    original = clingo.Control.ground
+    from .phases import Clock
 
-    def timed(self, *args, **kwargs):
-        start = time.perf_counter()
-        try:
-            return original(self, *args, **kwargs)
-        finally:
-            spent.append(time.perf_counter() - start)
-
-    clingo.Control.ground = timed
+    clock, original = Clock(), clingo.Control.ground
+    clingo.Control.ground = clock.wrap("gringo", original)
     try:
         model = below.stacked_model(counting, asked)
     finally:
         clingo.Control.ground = original
-    return spent[0] if model is not None and spent else None
+    return clock.own.get("gringo") if model is not None else None
 
 
 def chunk_seconds(paths: list[str], repeat: int) -> dict[str, float]:
