@@ -674,15 +674,12 @@ class DescribedProgram:
         in_order = readings.in_order if isinstance(readings, FactReadings) else None
         if in_order is not None:
             atoms = list(atoms)
-            if readings.same_atoms(atoms):
-                # (the very atoms read last time: their values as found then)
-                for name, values in readings.found.items():
-                    out.setdefault(name, set()).update(values)
-                return out
-            found_by_name: dict[str, set[tuple]] = {}
-            self._read_sources(atoms, found_by_name, readings)
-            readings.atoms, readings.found = atoms, found_by_name
-            for name, values in found_by_name.items():
+            if not readings.same_atoms(atoms):
+                # (else the very atoms read last time: their values as found then)
+                found_by_name: dict[str, set[tuple]] = {}
+                self._read_sources(atoms, found_by_name, readings)
+                readings.atoms, readings.found = atoms, found_by_name
+            for name, values in readings.found.items():
                 out.setdefault(name, set()).update(values)
             return out
         self._read_sources(atoms, out, readings)
