@@ -85,7 +85,7 @@ class Space:
 
 
 #: An argument of a form: a string (with its escapes) or a plain term.
-ARGUMENT = re.compile(rf'{STRING}|[^,()"]+')
+ARGUMENT = re.compile(PLAIN_ARGUMENT)
 _FLAT = rf"(?>[a-z_]\w*\({PLAIN_ARGUMENT}(?:,{PLAIN_ARGUMENT})*\)|{PLAIN_ARGUMENT})"
 #: The text clingo writes for a tuple of symbols each a string, a plain term,
 #: or a function whose arguments are strings and plain terms (no term inside
@@ -97,7 +97,7 @@ _DEEP = rf"(?>[a-z_]\w*\({_FLAT}(?:,{_FLAT})*\)|{PLAIN_ARGUMENT})"
 
 
 @cache
-def deep_tuple() -> re.Pattern:
+def _deep_tuple() -> re.Pattern:
     """The text of a tuple of symbols each a flat term or a function of flat
     terms, compiled when first needed: 3.6 ms, which a cold run that reads
     no forms (a listing that ends by itself) is spared."""
@@ -177,7 +177,7 @@ def _forms(symbols: list[clingo.Symbol], space: str) -> list[tuple[str, str]]:
         # outside strings, and strings are read whole, never inside)
         form = rf"{STRING}|(?<=[(,]){named}"
         return [(name, rest) for name, rest in re.findall(form, text) if name]
-    if deep_tuple().fullmatch(text):
+    if _deep_tuple().fullmatch(text):
         # (a term inside some argument, as `cites(rule("509.1a"))` beside the
         # forms: the symbols are read one after the other, each whole, from
         # the tuple's "(": a form is a whole symbol, never a term inside one)
