@@ -87,3 +87,56 @@ def test_704_5c_800_4e_a_player_poisoned_out_in_the_first_step_gets_no_more_coun
     assert found["poison"]["Alex"] == 10
     assert found["lost"] == ["Alex"]
     assert {"704.5c", "800.4a"} <= set(found["rules"])
+
+
+# Each `combat damage` line deals the declared combat's damage again. Who left between
+# the two steps (510.4, 800.4a) is modelled at the first such line; where a player may
+# leave between the steps of one and another one follows, the answers say 800.4a is
+# not modelled rather than answer as if that player were still in the game.
+
+STRIKE_TWICE = (
+    THREE
+    + "life: Alex 3\n"
+    + 'Rob controls creature "Striker" 1/1 with first strike\n'
+    + 'Rob controls creature "Grizzly Bears" 2/2\n'
+    + '"Striker" attacks Alex\n"Grizzly Bears" attacks Alex\n'
+    + "combat damage\ncombat damage\n"
+)
+
+
+def test_800_4a_leaving_at_a_second_combat_damage_event_is_an_answer_that_says_not_modelled():
+    # the first event takes Alex 3 -> 2 -> 0 (alive between its steps); the second's first
+    # step takes Alex below 0, so Alex loses between its steps (704.5a, 510.4). Before,
+    # reading that leaving into the combat's damage took the first event's Bears damage
+    # away too, and the rule base had no answer set at all (exit 4).
+    answers = run(STRIKE_TWICE + "ask legal\nask outcome\n")["answers"]
+    legal, found = answers
+    assert legal["legal"] is True
+    assert found["lost"] == ["Alex"]
+    assert {"510.4", "704.5a"} <= set(found["rules"])
+    assert legal["unmodelled"] == found["unmodelled"] == ["800.4a"]
+
+
+def test_800_4a_a_player_who_left_in_the_first_event_and_takes_part_in_the_next_is_not_modelled():
+    text = THREE + "life: Alex 2\n"
+    text += 'Rob controls creature "Boros Swiftblade" 2/2 with double strike\n'
+    text += '"Boros Swiftblade" attacks Alex\n'
+    found = outcome(text)
+    # one event: Alex leaves between its steps, which the rule base models (800.4e)
+    assert found["lost"] == ["Alex"]
+    assert "800.4e" in found["rules"]
+    assert "unmodelled" not in found
+    # a second event would deal damage to Alex, who has left the game (800.4a)
+    again = outcome(text + "combat damage\n")
+    assert again["lost"] == ["Alex"]
+    assert again["unmodelled"] == ["800.4a"]
+
+
+def test_two_combat_damage_events_without_a_first_striker_have_one_step_each_and_are_modelled():
+    # no first or double striker: no check between steps (510.4), nothing to flag
+    text = THREE + "life: Alex 3\n"
+    text += 'Rob controls creature "Grizzly Bears" 2/2\n"Grizzly Bears" attacks Alex\n'
+    found = outcome(text + "combat damage\n")
+    assert found["life"]["Alex"] == 3 - 2 - 2
+    assert found["lost"] == ["Alex"]
+    assert "unmodelled" not in found
