@@ -60,8 +60,9 @@ def test_119_4_118_3_an_unaffordable_payment_is_a_violation_and_does_not_happen(
     facts = ANN_BEN + 'life_given("Ann",4).\n' + events('pay_life("Ann",5)') + VIOLATIONS
     model = outcome(facts)
     assert 'life("Ann",4)' in model
-    assert 'violation(rule("119.4"),cannot_pay("Ann",5))' in model
-    assert 'because(violation(rule("119.4"),cannot_pay("Ann",5)),rule("118.3"))' in model
+    # the violation names the payment's event (the first and only one)
+    assert 'violation(rule("119.4"),cannot_pay("Ann",5,event(1)))' in model
+    assert 'because(violation(rule("119.4"),cannot_pay("Ann",5,event(1))),rule("118.3"))' in model
     assert "119.4" in cites(model)
 
 
@@ -72,8 +73,9 @@ def test_119_4_the_check_uses_the_life_total_at_the_time_of_payment():
         + VIOLATIONS
     )
     model = outcome(facts)
-    assert 'violation(rule("119.4"),cannot_pay("Ann",6))' in model
-    assert not any('cannot_pay("Ann",5)' in a for a in model)
+    # Ann has 5 life at event 2: the payment of 6 fails, the one of 5 at event 3 is made
+    assert 'violation(rule("119.4"),cannot_pay("Ann",6,event(2)))' in model
+    assert not any('cannot_pay("Ann",5' in a for a in model)
     assert 'life("Ann",0)' in model
 
 
@@ -177,7 +179,7 @@ def test_119_8_a_player_who_cant_lose_life_cant_pay_life():
     facts = ANN_BEN + events('cant_lose_life("Ann")', 'pay_life("Ann",2)')
     model = outcome(facts + VIOLATIONS)
     assert 'life("Ann",20)' in model
-    assert 'violation(rule("119.8"),cant_pay_life("Ann",2))' in model
+    assert 'violation(rule("119.8"),cant_pay_life("Ann",2,event(2)))' in model
     can, rules = pay_answer(facts, "Ann", 2)
     assert not can and "119.8" in rules
 

@@ -132,6 +132,30 @@ ask legal
     assert (violation["line"], violation["column"]) == (6, 1)
 
 
+def test_119_4_a_payment_that_cant_be_made_points_at_that_payment():
+    # 119.4: Carissa has 5 life, pays 4 (line 6: made, 1 left), then 4 again (line 8:
+    # too little life). The violation is the second payment's, not the attack naming
+    # Carissa on line 5; and two payments that fail are two violations, each at its line.
+    text = """players: Rob, Alex, Carissa
+active: Rob
+life: Carissa 5
+Rob controls creature "Wolf" 3/3
+"Wolf" attacks Carissa
+Carissa pays 4 life
+Alex gains 1 life
+Carissa pays 4 life
+Carissa pays 4 life
+ask legal
+"""
+    violations = mtgkb.run(text)["answers"][0]["violations"]
+    assert [(v["rule"], v["kind"], v["objects"]) for v in violations] == [
+        ("119.4", "cannot_pay", ["Carissa"])
+    ] * 2
+    assert [(v["line"], v["column"]) for v in violations] == [(8, 1), (9, 1)]
+    assert all("event" not in v for v in violations)
+    assert violations[0]["message"] == "Carissa can't pay 4 life: their life total is less than 4"
+
+
 def test_509_1a_fix_gives_its_changes_as_data_beside_the_words():
     fix = mtgkb.run(TAPPED_BLOCKER)["answers"][1]
     # the one legal play closest to the declared one leaves the block out (509.1a)

@@ -87,8 +87,8 @@ def test_119_4a_810_9b_a_payment_above_the_team_total_is_a_violation():
     facts = giants(("North", ["Ann", "Ben"]), ("South", ["Cat", "Dan"]), given={"North": 5})
     model = outcome(facts + events('pay_life("Ben",6)') + VIOLATIONS)
     assert 'team_life("North",5)' in model
-    assert 'violation(rule("119.4a"),cannot_pay("Ben",6))' in model
-    assert 'because(violation(rule("119.4a"),cannot_pay("Ben",6)),rule("810.9b"))' in model
+    assert 'violation(rule("119.4a"),cannot_pay("Ben",6,event(1)))' in model
+    assert 'because(violation(rule("119.4a"),cannot_pay("Ben",6,event(1))),rule("810.9b"))' in model
 
 
 def test_119_4a_the_pay_question_checks_the_team_total():
@@ -144,7 +144,7 @@ def test_810_9h_when_a_player_cant_lose_life_nobody_on_the_team_can_lose_or_pay(
     )
     model = outcome(facts + VIOLATIONS)
     assert 'team_life("North",30)' in model
-    assert 'violation(rule("810.9h"),cant_pay_life("Ben",2))' in model
+    assert 'violation(rule("810.9h"),cant_pay_life("Ben",2,event(3)))' in model
     assert "810.9h" in cites(model)
     pay = only_model("pay", facts + 'asked(pay("Ben",2)). asked(pay("Ben",0)).\n')
     assert 'can_pay("Ben",2)' not in pay and 'can_pay("Ben",0)' in pay

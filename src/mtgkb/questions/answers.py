@@ -352,7 +352,10 @@ def _kind(term: clingo.Symbol) -> str:
 def violation_entries(pairs, messages: dict[str, str]) -> list[dict]:
     """`{"rule", "kind", "message", "objects"}` for each (rule number, kind
     term) pair, in rule order; the kind is the term's name (its key in
-    kb/messages.lp), the message its template with its arguments."""
+    kb/messages.lp), the message its template with its arguments. A kind
+    term that names the event it is about (an argument `event(I)`, I the
+    event's number in file order) gives `"event": I` too, which
+    mtgkb.questions.places.locate reads (and takes out) to place it."""
     violations = []
     for rule, args in pairs:
         number = str(value(rule))
@@ -360,9 +363,26 @@ def violation_entries(pairs, messages: dict[str, str]) -> list[dict]:
         kind = _kind(args)
         template = messages.get(kind, kind.replace("_", " ") + ": {all}")
         filled = fill_template(template, [str(value(a)) for a in _arguments(args)])
-        violations.append({"rule": number, "kind": kind, "message": filled, "objects": objects})
-    violations.sort(key=lambda v: (sort_key(v["rule"]), v["objects"]))
+        entry = {"rule": number, "kind": kind, "message": filled, "objects": objects}
+        event = _event_named(args)
+        if event is not None:
+            entry["event"] = event
+        violations.append(entry)
+    violations.sort(key=lambda v: (sort_key(v["rule"]), v["objects"], v.get("event", 0)))
     return violations
+
+
+def _event_named(term: clingo.Symbol) -> int | None:
+    """The number I of an `event(I)` argument of a violation's kind term, or None."""
+    for arg in _arguments(term):
+        if (
+            arg.type == clingo.SymbolType.Function
+            and arg.name == "event"
+            and len(arg.arguments) == 1
+            and arg.arguments[0].type == clingo.SymbolType.Number
+        ):
+            return arg.arguments[0].number
+    return None
 
 
 def _arguments(term: clingo.Symbol) -> list[clingo.Symbol]:

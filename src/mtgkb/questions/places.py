@@ -7,7 +7,9 @@ begin with the violation's first object and hold its second where it has
 one (`"Bear" blocks "Giant"` for a violation about Bear blocking Giant);
 else the first naming both its first objects (the block of a creature with
 menace); else the first whose subject is its first object, or that names
-it anywhere; else the line that brings that object into the game. This
+it anywhere; else the line that brings that object into the game. A
+violation about an event (a payment that can't be made) names it, and is
+placed at that event's line. This
 reads the shape of the language's declarations, never a rule of the game;
 a violation that names nothing written in the file gets no place.
 """
@@ -84,13 +86,26 @@ def _place(objects: list[str], declarations: _Declarations, scenario) -> tuple[i
 
 def locate(violations: Iterable[dict], scenario, at: tuple[int, int] | None = None) -> None:
     """Give each violation (changed in place) the `line` and `column` it comes
-    from: `at` when given (the line of `ask can`'s play), else the place of
-    the declaration it is about, where there is one."""
-    if scenario is None:
-        return
-    declarations = _Declarations(declared(scenario) if at is None else [])
+    from: `at` when given (the line of `ask can`'s play), else the line of the
+    event it names (`"event"`, its number in file order, which is taken out:
+    a payment that can't be made), else the place of the declaration it is
+    about, where there is one."""
+    events = {}
+    if scenario is not None and at is None:
+        events = {e.index: (e.line, e.column) for e in getattr(scenario, "events", ())}
+    declarations = None
     for violation in violations:
-        found = at if at is not None else _place(violation["objects"], declarations, scenario)
+        event = violation.pop("event", None)
+        if scenario is None:
+            continue
+        if at is not None:
+            found = at
+        elif event in events:
+            found = events[event]
+        else:
+            if declarations is None:
+                declarations = _Declarations(declared(scenario))
+            found = _place(violation["objects"], declarations, scenario)
         violation.update(where_written(scenario, found))
 
 
