@@ -6,7 +6,7 @@ from __future__ import annotations
 import operator
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import clingo
 
@@ -571,6 +571,11 @@ def answer_outcome(question, scenario, facts, limits: Limits, session=None) -> A
     fought = any(e.kind == "combat_damage" for e in getattr(scenario, "events", ()))
     if destroyed or fought:
         answer["destroyed"] = destroyed
+    # the rules the rule base follows by a choice of its own on this play
+    # (615.7: which source's damage a shield takes), which the outcome's model shows
+    chosen = _shown(_declared_unmodelled(model), "outcome")
+    if chosen:
+        answer["unmodelled"] = chosen
     rules = cited_rules(model)
     illegal = _illegal_play(scenario, facts, limits, session)
     if illegal:
@@ -732,8 +737,8 @@ def _with_unmodelled(found: Answer, kind: str, facts, session: Session) -> Answe
     key = SameFacts(fixed)
     if key not in session.unmodelled:
         session.unmodelled[key] = _not_modelled(fixed, session, fact_signatures(facts))
-    rules, scoped = session.unmodelled[key]
-    shown = [n for n in rules if n not in scoped or kind in scoped[n]]
+    # (an answer may carry some already: those its own model shows)
+    shown = {*found.get("unmodelled", ()), *_shown(session.unmodelled[key], kind)}
     if shown:
         found["unmodelled"] = sorted(shown, key=sort_key)
     return found
@@ -769,15 +774,24 @@ def _not_modelled(
         ctl.ground([("base", [])], context=given)
     except RuntimeError:
         return [], {}  # (the rule base's own check says what clingo could not read)
+    # only the two declarations' atoms (not the scenario's facts beside them);
+    # a condition with a choice is no declaration: only facts count
+    declared = [ctl.symbolic_atoms.by_signature(*sig) for sig in NOT_MODELLED_SIGNATURES]
+    return _declared_unmodelled(atom.symbol for found in declared for atom in found if atom.is_fact)
+
+
+def _declared_unmodelled(
+    symbols: Iterable[clingo.Symbol],
+) -> tuple[list[str], dict[str, set[str]]]:
+    """Of `not_modelled(rule(N))` and `not_modelled_in(rule(N),Kind)` atoms
+    (others are passed over): the rule numbers, and the kinds each is
+    narrowed to."""
     rules: list[str] = []
     scoped: dict[str, set[str]] = {}
-    # only the two declarations' atoms (not the scenario's facts beside them)
-    declared = [ctl.symbolic_atoms.by_signature(*sig) for sig in NOT_MODELLED_SIGNATURES]
-    for atom in (atom for signature in declared for atom in signature):
-        sym = atom.symbol
-        if not atom.is_fact:
-            continue  # a condition with a choice is no declaration: only facts count
-        number = _rule_number(sym.arguments[0]) if sym.arguments else None
+    for sym in symbols:
+        if sym.type != clingo.SymbolType.Function or not sym.arguments:
+            continue
+        number = _rule_number(sym.arguments[0])
         if number is None:
             continue
         if sym.name == "not_modelled" and len(sym.arguments) == 1:
@@ -785,6 +799,12 @@ def _not_modelled(
         elif sym.name == "not_modelled_in" and len(sym.arguments) == 2:
             scoped.setdefault(number, set()).add(str(sym.arguments[1]))
     return sorted(dict.fromkeys(rules), key=sort_key), scoped
+
+
+def _shown(declared: tuple[list[str], dict[str, set[str]]], kind: str) -> list[str]:
+    """The declared rule numbers an answer of `kind` carries."""
+    rules, scoped = declared
+    return [n for n in rules if n not in scoped or kind in scoped[n]]
 
 
 #: what may be a predicate's name in a program's text (and more: comments, strings)
