@@ -137,3 +137,16 @@ def test_615_7_a_shield_whose_choice_changes_nothing_is_modelled():
     found = answer(text)
     assert found["life"] == {"Rob": 5, "Alex": 9 - 6 + 1}
     assert "unmodelled" not in found
+
+
+def test_615_7_903_10a_a_shield_choosing_between_a_commander_and_another_source_says_not_modelled():
+    # 903.10a counts the combat damage a commander deals: whether the shield takes the
+    # commander's 2 or the Bear's 2 changes that count (2 or 4), by Alex's choice
+    text = "game: commander\n" + TWO
+    text += 'Rob controls creature "Atraxa" 4/4 with commander\nRob controls creature "Bear" 2/2\n'
+    text += '"Atraxa" attacks Alex\n"Bear" attacks Alex\n'
+    text += "prevent the next 2 damage that would be dealt to Alex\ncombat damage\nask outcome\n"
+    found = answer(text)
+    assert found["life"]["Alex"] == 40 - 6 + 2
+    assert found["commander_damage"]["Alex"]["Atraxa"] in (2, 4)
+    assert found["unmodelled"] == ["615.7"]
