@@ -198,3 +198,22 @@ def test_704_3_a_check_line_without_its_hyphen_is_refused_and_the_message_shows_
         parse_text(THREE + "check state based actions\n", "<check>")
     assert caught.value.line == 5
     assert "expected state-based" in caught.value.message
+
+
+def test_104_3a_a_player_who_concedes_leaves_at_once_without_a_check():
+    # 104.3a: conceding is no state-based action: Ben is out of the game from the
+    # concession on, with no `check state-based actions` line between
+    found = outcome(THREE + "Ben concedes\nBen gains 3 life\nCat gains 3 life\n")
+    assert found["life"] == {"Ann": 20, "Ben": 20, "Cat": 23}
+    assert found["lost"] == ["Ben"]
+    assert "104.3a" in found["rules"] and "704.3" not in found["rules"]
+
+
+def test_104_2a_a_concession_in_a_two_player_game_ends_it_before_the_combat_damage():
+    # 104.3a, 104.2a: Ben conceded, so Ann has won: the combat damage written after it
+    # never happens (before, Ben took the Bear's 2 damage)
+    text = "players: Ann, Ben\nAnn controls creature \"Bear\" 2/2\n\"Bear\" attacks Ben\n"
+    found = outcome(text + "Ben concedes\ncombat damage\n")
+    assert found["life"] == {"Ann": 20, "Ben": 20}
+    assert found["lost"] == ["Ben"]
+    assert {"104.3a", "104.2a"} <= set(found["rules"])
