@@ -9,8 +9,9 @@ Test modules import from here (this package), never from one another
 answer with), `combat_answers` and `player_answers` (a scenario text
 answered end to end),
 `expectations` (answers compared as the conformance checker does),
-`serving` (a real `mtgkb serve`) and `rule_base_copies` (`mtgkb` as a
-command on a copy of the rule base).
+`serving` (a real `mtgkb serve`), `rule_base_copies` (`mtgkb` as a
+command on a copy of the rule base) and `random_games` (a hypothesis
+strategy for whole games with their events, as scenario text).
 """
 
 import json
