@@ -116,12 +116,19 @@ def declared(assignment: dict, verb: str) -> str:
     )
 
 
-def agree(text: str, listing: dict, verb: str, drawn: dict) -> None:
+def agree(table_: tuple[str, list[str], list[str]], data, verb: str) -> None:
+    """`ask attacks` (verb "attacks") or `ask blocks` ("blocks") on the file
+    `table_` holds, against `ask legal` of each listed declaration and of one
+    drawn from its creatures and their possible targets."""
+    text, who, targets = table_
+    (listing,) = answers(text + f"ask {verb} limit 100\n")
     for assignment in listing["assignments"][:20]:
         (legal,) = answers(text + declared(assignment, verb) + "ask legal\n")
         assert legal["legal"] is True, (text, assignment, legal)
     if listing["complete"] and listing["count"] <= len(listing["assignments"]):
         listed = [json.dumps(a, sort_keys=True) for a in listing["assignments"]]
+        chosen = data.draw(st.lists(st.sampled_from(who), unique=True))
+        drawn = {name: data.draw(st.sampled_from(targets)).strip('"') for name in chosen}
         (legal,) = answers(text + declared(drawn, verb) + "ask legal\n")
         assert legal["legal"] is (json.dumps(drawn, sort_keys=True) in listed), (text, drawn)
 
@@ -129,18 +136,10 @@ def agree(text: str, listing: dict, verb: str, drawn: dict) -> None:
 @settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(attack_tables(), st.data())
 def test_508_1_every_listed_attack_is_legal_and_every_legal_one_is_listed(table_, data):
-    text, names, targets = table_
-    (listing,) = answers(text + "ask attacks limit 100\n")
-    chosen = data.draw(st.lists(st.sampled_from(names), unique=True))
-    drawn = {name: data.draw(st.sampled_from(targets)).strip('"') for name in chosen}
-    agree(text, listing, "attacks", drawn)
+    agree(table_, data, "attacks")
 
 
 @settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(block_tables(), st.data())
 def test_509_1_every_listed_block_is_legal_and_every_legal_one_is_listed(table_, data):
-    text, blockers, attackers = table_
-    (listing,) = answers(text + "ask blocks limit 100\n")
-    chosen = data.draw(st.lists(st.sampled_from(blockers), unique=True))
-    drawn = {name: data.draw(st.sampled_from(attackers)).strip('"') for name in chosen}
-    agree(text, listing, "blocks", drawn)
+    agree(table_, data, "blocks")
