@@ -212,7 +212,7 @@ def test_104_3a_a_player_who_concedes_leaves_at_once_without_a_check():
 def test_104_2a_a_concession_in_a_two_player_game_ends_it_before_the_combat_damage():
     # 104.3a, 104.2a: Ben conceded, so Ann has won: the combat damage written after it
     # never happens (before, Ben took the Bear's 2 damage)
-    text = "players: Ann, Ben\nAnn controls creature \"Bear\" 2/2\n\"Bear\" attacks Ben\n"
+    text = 'players: Ann, Ben\nAnn controls creature "Bear" 2/2\n"Bear" attacks Ben\n'
     found = outcome(text + "Ben concedes\ncombat damage\n")
     assert found["life"] == {"Ann": 20, "Ben": 20}
     assert found["lost"] == ["Ben"]

@@ -777,27 +777,23 @@ def _not_modelled(
     # only the two declarations' atoms (not the scenario's facts beside them);
     # a condition with a choice is no declaration: only facts count
     declared = [ctl.symbolic_atoms.by_signature(*sig) for sig in NOT_MODELLED_SIGNATURES]
-    return _declared_unmodelled(atom.symbol for found in declared for atom in found if atom.is_fact)
+    held = [atom.symbol for found in declared for atom in found if atom.is_fact]
+    return _declared_unmodelled(held)
 
 
 def _declared_unmodelled(
-    symbols: Iterable[clingo.Symbol],
+    model: Iterable[clingo.Symbol],
 ) -> tuple[list[str], dict[str, set[str]]]:
-    """Of `not_modelled(rule(N))` and `not_modelled_in(rule(N),Kind)` atoms
-    (others are passed over): the rule numbers, and the kinds each is
+    """Of a model's (or a list of atoms') `not_modelled(rule(N))` and
+    `not_modelled_in(rule(N),Kind)`: the rule numbers, and the kinds each is
     narrowed to."""
-    rules: list[str] = []
+    numbers = (_rule_number(rule) for (rule,) in atoms(model, "not_modelled", 1))
+    rules = [n for n in numbers if n is not None]
     scoped: dict[str, set[str]] = {}
-    for sym in symbols:
-        if sym.type != clingo.SymbolType.Function or not sym.arguments:
-            continue
-        number = _rule_number(sym.arguments[0])
-        if number is None:
-            continue
-        if sym.name == "not_modelled" and len(sym.arguments) == 1:
-            rules.append(number)
-        elif sym.name == "not_modelled_in" and len(sym.arguments) == 2:
-            scoped.setdefault(number, set()).add(str(sym.arguments[1]))
+    for rule, kind in atoms(model, "not_modelled_in", 2):
+        number = _rule_number(rule)
+        if number is not None:
+            scoped.setdefault(number, set()).add(str(kind))
     return sorted(dict.fromkeys(rules), key=sort_key), scoped
 
 
