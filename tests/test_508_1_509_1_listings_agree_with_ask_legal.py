@@ -16,6 +16,7 @@ import json
 import pytest
 from helpers import examples
 from helpers.answering import engine
+from helpers.random_games import creature
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -62,13 +63,6 @@ def answers(text: str) -> list[dict]:
     return result.output["answers"]
 
 
-def creature(draw, controller: str, name: str, abilities: list[str]) -> str:
-    chosen = draw(st.lists(st.sampled_from(abilities), max_size=2, unique=True))
-    line = f'{controller} controls creature "{name}" {draw(st.integers(1, 4))}/'
-    line += f"{draw(st.integers(1, 4))}"
-    return line + (" with " + ", ".join(chosen) if chosen else "") + "\n"
-
-
 def table(draw, phase: str, options: list[str]) -> tuple[str, list[str]]:
     players = PLAYERS[: draw(st.integers(2, 4))]
     text = f"players: {', '.join(players)}\nactive: Rob\n"
@@ -84,7 +78,7 @@ def attack_tables(draw) -> tuple[str, list[str], list[str]]:
         count = draw(st.integers(1, 2))
         text += f"rule: no more than {count} creature{'s' if count > 1 else ''} can attack\n"
     names = [f"A{i}" for i in range(draw(st.integers(1, 3)))]
-    text += "".join(creature(draw, "Rob", name, ATTACKING) for name in names)
+    text += "".join(creature(draw, "Rob", name, ATTACKING, least_power=1) for name in names)
     targets = players[1:]
     if draw(st.booleans()):
         text += f'{draw(st.sampled_from(targets))} controls planeswalker "Jace" loyalty 3\n'
@@ -100,10 +94,10 @@ def block_tables(draw) -> tuple[str, list[str], list[str]]:
         owner = draw(st.sampled_from(players[1:]))
         text += f'{owner} controls land "Mountain" with type mountain\n'
     attackers = [f"A{i}" for i in range(draw(st.integers(1, 3)))]
-    text += "".join(creature(draw, "Rob", name, ATTACKER) for name in attackers)
+    text += "".join(creature(draw, "Rob", name, ATTACKER, least_power=1) for name in attackers)
     blockers = [f"B{j}" for j in range(draw(st.integers(1, 4)))]
     for name in blockers:
-        text += creature(draw, draw(st.sampled_from(players[1:])), name, BLOCKING)
+        text += creature(draw, draw(st.sampled_from(players[1:])), name, BLOCKING, least_power=1)
     text += "".join(f'"{a}" attacks {draw(st.sampled_from(players[1:]))}\n' for a in attackers)
     return text, blockers, [f'"{a}"' for a in attackers]
 

@@ -37,9 +37,12 @@ SPARK = "Spark"
 NAMES = [*ATTACKERS, *BLOCKERS, SPARK]
 
 
-def _creature(draw, controller: str, name: str) -> str:
-    abilities = draw(st.lists(st.sampled_from(ABILITIES), max_size=2, unique=True))
-    power, toughness = draw(st.integers(0, 4)), draw(st.integers(1, 4))
+def creature(
+    draw, controller: str, name: str, abilities: list[str] = ABILITIES, least_power: int = 0
+) -> str:
+    """The line of a creature with up to two of `abilities`, power and toughness up to 4."""
+    abilities = draw(st.lists(st.sampled_from(abilities), max_size=2, unique=True))
+    power, toughness = draw(st.integers(least_power, 4)), draw(st.integers(1, 4))
     line = f'{controller} controls creature "{name}" {power}/{toughness}'
     return line + (" with " + ", ".join(abilities) if abilities else "") + "\n"
 
@@ -136,12 +139,12 @@ def game_text(draw, asks: str) -> str:
     text, players, active, opponents = _table(draw)
     attacks: dict[str, str] = {}
     for name in ATTACKERS[: draw(st.integers(1, 3))]:
-        text += _creature(draw, active, name)
+        text += creature(draw, active, name)
         attacks[name] = draw(st.sampled_from(opponents))
     blockers = []
     for name in BLOCKERS[: draw(st.integers(0, 2))]:
         controller = draw(st.sampled_from(opponents))
-        text += _creature(draw, controller, name)
+        text += creature(draw, controller, name)
         blockers.append((name, controller))
     objects = [*attacks, *(name for name, _ in blockers)]
     if draw(st.booleans()):
