@@ -15,7 +15,7 @@ import clingo
 from mtgkb.engine.analysis import is_plain
 from mtgkb.engine.programs import quiet, solve_within
 from mtgkb.engine.sharing import generated_location
-from mtgkb.engine.solve import SolveTimeout
+from mtgkb.engine.solve import PLAIN_NAME, SolveTimeout
 from mtgkb.engine.state import Engine
 from mtgkb.rulebase.control import new_control
 
@@ -156,10 +156,13 @@ def _hiding(read: list) -> list:
     return [*read, (None, clingo.ast.ShowSignature(generated_location(), "", 0, True))]
 
 
-def described_program(described, indices: Sequence[int]) -> ScenarioProgram | None:
+def described_program(
+    described, indices: Sequence[int], calls_functions: bool = True
+) -> ScenarioProgram | None:
     """The statements `indices` of a DescribedProgram (the input checks) to
     be given the scenario argument, each with the statements it is, for
-    forward slicing over all of them; None when the program shows every atom."""
+    forward slicing over all of them; None when the program shows every atom.
+    `calls_functions`: whether they may call an external function."""
     described.nodes(indices)  # (parsed in one call)
     statements = [
         (group, node)
@@ -170,7 +173,9 @@ def described_program(described, indices: Sequence[int]) -> ScenarioProgram | No
         statements = _hiding(statements)
     except _Unsupported:
         return None
-    return ScenarioProgram(statements, list(indices), {}, described)
+    return ScenarioProgram(
+        statements, list(indices), {}, described, calls_functions=calls_functions
+    )
 
 
 class Readings:
@@ -207,6 +212,7 @@ class ScenarioProgram:
         derived: dict | None,
         described=None,
         queries: tuple[str, ...] = (),
+        calls_functions: bool = True,
     ):
         self.statements = statements  # [(statements of `described`, or None; node)]
         self.kept = kept  # None: no forward slicing
@@ -215,6 +221,10 @@ class ScenarioProgram:
         #: the rule base's queries it answers, sliced backward again after
         #: forward slicing (Analysis.needed); none for the input checks
         self.queries = queries
+        #: whether a statement may call an external function (`@f(...)`, a
+        #: `#script`'s), which a ground() given a context (ChunkFacts) would
+        #: look for in the context: then the facts go by the backend
+        self.calls_functions = calls_functions
         self._rewrite = _Rewrite()
         self._made: dict[int, object] = {}  # by place: the statement rewritten
 
@@ -245,24 +255,84 @@ def _grounded(
     program: ScenarioProgram,
     instances: Sequence[Sequence[clingo.Symbol]],
     readings: Readings | None = None,
+    signatures: Sequence[Sequence[tuple[str, int]] | None] | None = None,
 ) -> clingo.Control | None:
     """`program` grounded with the facts of every instance, each given its
     number as the scenario argument; None when there is no instance or a
     statement the scenario argument does not fit."""
-    ctl = chunk_control(program, instances, readings)
-    if ctl is not None:
-        ctl.ground([("base", [])])
+    made = chunk_control(program, instances, readings, signatures)
+    if made is None:
+        return None
+    ctl, given = made
+    ctl.ground([("base", [])], context=given)
     return ctl
+
+
+class ChunkFacts:
+    """The facts of a chunk's scenarios given to gringo as the values of an
+    external function, each scenario's own symbols: one rule for each (name,
+    arity), `p(S,X0) :- _mtgkb_scenario(S), p(X0) = @mtgkb_chunk_facts(S,K).`,
+    which gringo grounds as the facts `p(S,...)` themselves, one call a
+    scenario and signature. The backend took two calls into clingo a fact,
+    and a symbol made again with the scenario argument (measured: an eighth
+    of a batch's time per scenario). The context of the chunk's ground().
+    Only the facts whose (name, arity) the caller knows (`signatures`, one
+    list or None for each instance: its first facts') and whose name is
+    plain come so; `others`, (scenario number, fact), by the backend."""
+
+    def __init__(
+        self,
+        instances: Sequence[Sequence[clingo.Symbol]],
+        signatures: Sequence[Sequence[tuple[str, int]] | None],
+    ):
+        numbers: dict[tuple[str, int], int] = {}  # signature -> K (-1: not plain)
+        plain = 0  # (how many signatures are plain so far)
+        self._values: dict[tuple[int, int], list[clingo.Symbol]] = {}
+        self.others: list[tuple[int, clingo.Symbol]] = []
+        for number, (facts, signed) in enumerate(zip(instances, signatures, strict=True)):
+            if signed is None or len(signed) > len(facts):
+                self.others += [(number, fact) for fact in facts]
+                continue
+            for fact, signature in zip(facts, signed, strict=False):
+                k = numbers.get(signature)
+                if k is None:
+                    k = -1
+                    if PLAIN_NAME.fullmatch(signature[0]):
+                        k, plain = plain, plain + 1
+                    numbers[signature] = k
+                if k < 0:
+                    self.others.append((number, fact))
+                else:
+                    self._values.setdefault((number, k), []).append(fact)
+            self.others += [(number, fact) for fact in facts[len(signed) :]]
+        lines = []
+        for (name, arity), k in numbers.items():
+            if k < 0:
+                continue
+            args = [f"X{i}" for i in range(arity)]
+            term = f"{name}({','.join(args)})" if arity else name
+            atom = f"{name}({','.join([SCENARIO_VAR, *args])})"
+            lines.append(
+                f"{atom} :- {SCENARIO_PRED}({SCENARIO_VAR}), "
+                f"{term} = @mtgkb_chunk_facts({SCENARIO_VAR},{k})."
+            )
+        self.text = "\n".join(lines)
+
+    def mtgkb_chunk_facts(self, scenario: clingo.Symbol, k: clingo.Symbol) -> list[clingo.Symbol]:
+        return self._values.get((scenario.number, k.number), [])
 
 
 def chunk_control(
     program: ScenarioProgram,
     instances: Sequence[Sequence[clingo.Symbol]],
     readings: Readings | None = None,
-) -> clingo.Control | None:
+    signatures: Sequence[Sequence[tuple[str, int]] | None] | None = None,
+) -> tuple[clingo.Control, ChunkFacts | None] | None:
     """A Control given `program` and the facts of every instance, each with
     its number as the scenario argument, not yet grounded (bench/issue26.py
-    times gringo's part alone); None as for `_grounded`."""
+    times gringo's part alone), and the context to ground it with (None: no
+    context); None as for `_grounded`. `signatures`: the (name, arity) of
+    each instance's first facts, where the caller knows them (ChunkFacts)."""
     import clingo.ast
 
     if not instances:
@@ -276,23 +346,31 @@ def chunk_control(
     with clingo.ast.ProgramBuilder(ctl) as builder:
         for node in statements:
             builder.add(node)
+    given = None
+    others: Sequence[tuple[int, clingo.Symbol]]
+    if signatures is not None and not program.calls_functions:
+        given = ChunkFacts(instances, signatures)
+        ctl.add("base", [], given.text)
+        others = given.others
+    else:
+        others = [(number, fact) for number, facts in enumerate(instances) for fact in facts]
     read = readings.parts
     with ctl.backend() as backend:
         add_atom, add_rule = backend.add_atom, backend.add_rule
-        for number, facts in enumerate(instances):
-            sid = clingo.Number(number)
-            add_rule([add_atom(clingo.Function(SCENARIO_PRED, [sid]))])
-            for fact in facts:
-                parts = read.get(fact)
-                if parts is None:
-                    parts = read[fact] = (fact.name, fact.arguments, fact.positive, {})
-                name, args, positive, made = parts
-                # (the chunk's programs share their facts: each made once)
-                atom = made.get(number)
-                if atom is None:
-                    atom = made[number] = clingo.Function(name, [sid, *args], positive)
-                add_rule([add_atom(atom)])
-    return ctl
+        for number in range(len(instances)):
+            add_rule([add_atom(clingo.Function(SCENARIO_PRED, [clingo.Number(number)]))])
+        for number, fact in others:
+            parts = read.get(fact)
+            if parts is None:
+                parts = read[fact] = (fact.name, fact.arguments, fact.positive, {})
+            name, args, positive, made = parts
+            # (the chunk's programs share their facts: each made once)
+            atom = made.get(number)
+            if atom is None:
+                sid = clingo.Number(number)
+                atom = made[number] = clingo.Function(name, [sid, *args], positive)
+            add_rule([add_atom(atom)])
+    return ctl, given
 
 
 def satisfiable_scenarios(
@@ -343,7 +421,14 @@ def scenario_program(query: str, engine: Engine) -> ScenarioProgram | None:
         else:
             statements = _by_statement(read, analysis, kept, rules)
             kept = None if derived is None else kept
-            program = ScenarioProgram(statements, kept, derived, analysis, (query,))
+            program = ScenarioProgram(
+                statements,
+                kept,
+                derived,
+                analysis,
+                (query,),
+                calls_functions=base.calls_functions((query,)),
+            )
         # one rule base at a time: drop the programs of an older one only
         for old in [k for k in _SCENARIO_PROGRAMS if k[0] != key[0]]:
             del _SCENARIO_PROGRAMS[old]
@@ -375,6 +460,7 @@ def solve_many(
     timeout: float | None = None,
     engine: Engine | None = None,
     readings: Readings | None = None,
+    signatures: Sequence[Sequence[tuple[str, int]] | None] | None = None,
 ) -> list[list[clingo.Symbol]] | None:
     """The shown atoms of one (optimal) model for each instance (the facts of
     one scenario and question), all grounded and solved together. Meant for
@@ -382,12 +468,16 @@ def solve_many(
     this cannot be done (a statement the scenario argument does not fit, or
     no model: then solve each instance alone, which says why). `engine`:
     whose rule base, options and kept programs (a fresh one when not given);
-    `readings`: what was read of the facts, kept for the chunk's next query."""
+    `readings`: what was read of the facts, kept for the chunk's next query;
+    `signatures`: the (name, arity) of each instance's first facts, where
+    the caller knows them (ChunkFacts)."""
     engine = Engine() if engine is None else engine
     program = scenario_program(query, engine)
     if program is None:
         return None
-    return solve_scenarios(program, instances, timeout=timeout, readings=readings)
+    return solve_scenarios(
+        program, instances, timeout=timeout, readings=readings, signatures=signatures
+    )
 
 
 def solve_scenarios(
@@ -396,11 +486,12 @@ def solve_scenarios(
     *,
     timeout: float | None = None,
     readings: Readings | None = None,
+    signatures: Sequence[Sequence[tuple[str, int]] | None] | None = None,
 ) -> list[list[clingo.Symbol]] | None:
     """solve_many for `program`: the shown atoms of one (optimal) model for
     each instance, all grounded and solved together; None when this cannot
     be done (a statement the scenario argument does not fit, or no model)."""
-    ctl = _grounded(program, instances, readings)
+    ctl = _grounded(program, instances, readings, signatures)
     if ctl is None:
         return None
     ctl.configuration.solve.opt_mode = "optN"

@@ -117,7 +117,8 @@ def group_queries(names: Iterable[str], engine: Engine | None = None) -> list[li
 
 
 #: what a fact's name in a rule's text may be (a name from the facts' own module)
-_PLAIN_NAME = re.compile(r"[a-z_][A-Za-z0-9_]*")
+#: a predicate name gringo reads as one (a fact of another name goes by the backend)
+PLAIN_NAME = re.compile(r"[a-z_][A-Za-z0-9_]*")
 
 
 class FactRules:
@@ -137,7 +138,7 @@ class FactRules:
         for symbol, signature in zip(facts[: len(signatures)], signatures, strict=True):
             name = signature[0]
             if name not in plain:
-                plain[name] = _PLAIN_NAME.fullmatch(name) is not None
+                plain[name] = PLAIN_NAME.fullmatch(name) is not None
             if plain[name]:
                 by_signature.setdefault(signature, []).append(symbol)
             else:

@@ -120,9 +120,11 @@ class _Checks(DescribedProgram):
         once (mtgkb.engine.scenarios): each rule with the statement it is,
         for forward slicing, and every atom hidden but the shown terms."""
         if self._scenario_program is None:
+            from mtgkb.engine.rule_base import calls_functions_in
             from mtgkb.engine.scenarios import described_program
 
-            self._scenario_program = described_program(self, self.rules)
+            calls = calls_functions_in(self.source.decode("utf-8"))
+            self._scenario_program = described_program(self, self.rules, calls_functions=calls)
         return self._scenario_program
 
 
@@ -301,7 +303,10 @@ def input_errors_many(scenarios: list[Scenario]) -> list[list[Symbol]] | None:
     program = _program().scenario_program()
     if program is None:
         return None
-    return solve_scenarios(program, [_table_facts(sc) for sc in scenarios])
+    signed = [_signed_table_facts(sc) for sc in scenarios]
+    return solve_scenarios(
+        program, [facts for facts, _ in signed], signatures=[names for _, names in signed]
+    )
 
 
 def table_errors(

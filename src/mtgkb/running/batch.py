@@ -153,7 +153,7 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
     ]
     from mtgkb.engine.scenarios import Readings, solve_many
     from mtgkb.language.checks import input_errors_many
-    from mtgkb.language.facts import scenario_facts
+    from mtgkb.language.facts import fact_signatures, scenario_facts
     from mtgkb.questions import answers
 
     read: list = []
@@ -189,7 +189,14 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
     for query, instances in work.items():
         if len(instances) < 2:
             continue
-        models = solve_many(query, [own for _, own in instances], engine=engine, readings=readings)
+        facts = [own for _, own in instances]
+        models = solve_many(
+            query,
+            facts,
+            engine=engine,
+            readings=readings,
+            signatures=[fact_signatures(own) for own in facts],
+        )
         if models is None:
             continue
         for (key, _), model in zip(instances, models, strict=True):
