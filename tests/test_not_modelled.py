@@ -190,3 +190,28 @@ def test_the_page_has_the_line_in_english_and_italian(word):
     static = ROOT / "src" / "mtgkb" / "serve" / "static"
     assert word in (static / "app.js").read_text(encoding="utf-8")  # the page's words
     assert "answer.unmodelled" in (static / "answers.js").read_text(encoding="utf-8")
+
+
+def test_a_batch_chunk_works_out_its_files_unmodelled_rules_at_once(tmp_path, monkeypatch):
+    # kb/not_modelled.lp grounded once for a chunk's files (each file's facts
+    # given the scenario argument), not once a file; the answers are each
+    # file's own: 120.3h on the battle's outcome, 120.3c on the
+    # planeswalker's, nothing on the plain damage to a player (120.3a)
+    from mtgkb.questions import answers
+    from mtgkb.questions.answers import Limits
+    from mtgkb.running.batch import COMBINE_FROM, answer_files, answer_path
+
+    texts = [BATTLE, PLANESWALKER, PLAIN] * (COMBINE_FROM // 3 + 1)
+    paths = [written(tmp_path, f"f{i}.mtg", text) for i, text in enumerate(texts)]
+    alone = [answer_path(p, Limits()).output for p in paths]
+
+    def file_by_file(*args, **kwargs):
+        raise AssertionError("a file of the chunk grounded the declarations alone")
+
+    monkeypatch.setattr(answers, "_not_modelled", file_by_file)
+    together = [r.output for r in answer_files(paths, Limits())]
+    assert together == alone
+    battle, walker, plain = together[:3]
+    assert battle["answers"][0]["unmodelled"] == ["120.3h"]
+    assert [a.get("unmodelled") for a in walker["answers"]] == [None, ["120.3c"]]
+    assert all("unmodelled" not in a for a in plain["answers"])

@@ -9,11 +9,13 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections.abc import Sequence
+from pathlib import Path
 
 import clingo
 
 from mtgkb.engine.analysis import is_plain
-from mtgkb.engine.programs import quiet, solve_within
+from mtgkb.engine.programs import quiet, solve_within, stamp
+from mtgkb.engine.rule_base import calls_functions_in
 from mtgkb.engine.sharing import generated_location
 from mtgkb.engine.solve import PLAIN_NAME, SolveTimeout
 from mtgkb.engine.state import Engine
@@ -399,6 +401,61 @@ def satisfiable_scenarios(
     return bool(result.satisfiable), watched
 
 
+def fact_atoms_many(
+    files: Sequence[str],
+    instances: Sequence[Sequence[clingo.Symbol]],
+    wanted: Sequence[tuple[str, int]],
+    engine: Engine,
+    signatures: Sequence[Sequence[tuple[str, int]] | None] | None = None,
+) -> list[list[clingo.Symbol]] | None:
+    """The programs `files` alone (not the rule base: kb/not_modelled.lp and
+    the house rules, say), grounded once with the facts of every instance:
+    for each instance, the atoms of the signatures `wanted` that are facts
+    of its grounding (a choice's atoms are none). None when that cannot be
+    done (a file clingo cannot read, a statement the scenario argument does
+    not fit): then ground each instance alone, which says why. The rewritten
+    statements are kept by `engine` while the files are unchanged."""
+    import clingo.ast
+
+    key = ("files", stamp([Path(f) for f in files]))
+    programs = engine.scenario_programs
+    if key not in programs:
+        try:
+            text = "\n".join(Path(f).read_text(encoding="utf-8") for f in files)
+            read: list = []
+            clingo.ast.parse_string(text, lambda node: read.append(node), logger=quiet)
+        except (OSError, UnicodeDecodeError, RuntimeError):
+            program = None
+        else:
+            statements = [(None, n) for n in read if n.ast_type != clingo.ast.ASTType.Comment]
+            calls = calls_functions_in(text)
+            program = ScenarioProgram(statements, None, None, calls_functions=calls)
+        for old in [k for k in programs if k[0] == "files"]:
+            del programs[old]
+        programs[key] = program
+    program = programs[key]
+    if program is None:
+        return None
+    try:
+        made = chunk_control(program, instances, signatures=signatures)
+        if made is None:
+            return None
+        ctl, given = made
+        ctl.ground([("base", [])], context=given)
+    except RuntimeError:
+        return None
+    found: list[list[clingo.Symbol]] = [[] for _ in instances]
+    number = clingo.SymbolType.Number
+    for name, arity in wanted:
+        for atom in ctl.symbolic_atoms.by_signature(name, arity + 1):
+            if not atom.is_fact:
+                continue
+            args = atom.symbol.arguments
+            if args[0].type == number and 0 <= args[0].number < len(instances):
+                found[args[0].number].append(clingo.Function(name, args[1:]))
+    return found
+
+
 def scenario_program(query: str, engine: Engine) -> ScenarioProgram | None:
     """The scenario program of `query` (None when it cannot be one: the
     program shows every atom, or does not parse; a statement the scenario
@@ -430,7 +487,8 @@ def scenario_program(query: str, engine: Engine) -> ScenarioProgram | None:
                 calls_functions=base.calls_functions((query,)),
             )
         # one rule base at a time: drop the programs of an older one only
-        for old in [k for k in _SCENARIO_PROGRAMS if k[0] != key[0]]:
+        # (not those of programs read alone, fact_atoms_many's)
+        for old in [k for k in _SCENARIO_PROGRAMS if k[0] not in (key[0], "files")]:
             del _SCENARIO_PROGRAMS[old]
         _SCENARIO_PROGRAMS[key] = program
     return _SCENARIO_PROGRAMS[key]

@@ -736,12 +736,55 @@ def _with_unmodelled(found: Answer, kind: str, facts, session: Session) -> Answe
     fixed = fixed_facts(facts)
     key = SameFacts(fixed)
     if key not in session.unmodelled:
-        session.unmodelled[key] = _not_modelled(fixed, session, fact_signatures(facts))
+        # (worked out ahead for a batch chunk's files, not_modelled_ahead)
+        ahead = session.ahead.pop((NOT_MODELLED_QUERY, key), None)
+        if ahead is None:
+            ahead = _not_modelled(fixed, session, fact_signatures(facts))
+        session.unmodelled[key] = ahead
     # (an answer may carry some already: those its own model shows)
     shown = {*found.get("unmodelled", ()), *_shown(session.unmodelled[key], kind)}
     if shown:
         found["unmodelled"] = sorted(shown, key=sort_key)
     return found
+
+
+def _not_modelled_files(session: Session) -> list:
+    """kb/not_modelled.lp and the house rules: the programs whose
+    `not_modelled/1` and `not_modelled_in/2` facts declare what is not
+    modelled."""
+    location = session.engine.location
+    return [f for f in [location.folder("kb") / "not_modelled.lp", *location.extra] if f.is_file()]
+
+
+def not_modelled_ahead(files_facts: Sequence, session: Session) -> None:
+    """The rules not modelled on each of many files' facts (as `_with_unmodelled`
+    reads them), worked out in one grounding of the declarations for all of
+    them (a batch chunk: mtgkb.engine.scenarios.fact_atoms_many) and kept
+    ahead in `session` for the files' answers; where that cannot be done,
+    each file's answer works its own out."""
+    if not query_file(NOT_MODELLED_QUERY).exists():
+        return
+    todo: dict = {}
+    for facts in files_facts:
+        fixed = fixed_facts(facts)
+        key = SameFacts(fixed)
+        if (NOT_MODELLED_QUERY, key) not in session.ahead and key not in todo:
+            todo[key] = (fixed, fact_signatures(facts))
+    if len(todo) < 2:
+        return
+    from mtgkb.engine.scenarios import fact_atoms_many
+
+    found = fact_atoms_many(
+        [str(f) for f in _not_modelled_files(session)],
+        [fixed for fixed, _ in todo.values()],
+        NOT_MODELLED_SIGNATURES,
+        session.engine,
+        signatures=[signed for _, signed in todo.values()],
+    )
+    if found is None:
+        return
+    for key, held in zip(todo, found, strict=True):
+        session.ahead[(NOT_MODELLED_QUERY, key)] = _declared_unmodelled(held)
 
 
 def _not_modelled(
@@ -754,8 +797,7 @@ def _not_modelled(
     not another grounding of the rule base; and of the facts, where their
     `signatures` are known, only those whose name the files' text holds
     (the others cannot be read by them)."""
-    location = session.engine.location
-    files = [f for f in [location.folder("kb") / "not_modelled.lp", *location.extra] if f.is_file()]
+    files = _not_modelled_files(session)
     ctl = new_control(["--warn=none"])
     given = None  # the facts given by signature (FactRules)
     try:

@@ -185,6 +185,8 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
         for query, own in answers.single_model_solves(scenario, facts):
             work.setdefault(query, []).append((answers.ahead_key(scenario, query, own), own))
     session = Session(engine)  # the chunk's: its models solved ahead
+    # the rules not modelled on each file's facts, in one grounding
+    answers.not_modelled_ahead([e[2] for e in parsed if not isinstance(e, FileResult)], session)
     readings = Readings()  # the chunk's facts, read from clingo once for its queries
     for query, instances in work.items():
         if len(instances) < 2:
