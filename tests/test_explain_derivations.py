@@ -55,3 +55,18 @@ def test_a_head_nested_deeper_than_the_pattern_reads_is_read_with_all_the_others
     derivations = Derivations(whys)
     for head in expected:
         assert derivations.get(head) == expected[head]
+
+
+def test_a_models_atoms_are_found_by_their_handles_as_a_set_finds_them():
+    # Graph.atoms (AtomSet): a symbol made again from its text is the one
+    # clingo's model holds (clingo interns symbols), and no other is: here
+    # 119.3's life total of 30 is held and one of 31 is not
+    from mtgkb.questions.explain.graph import AtomSet
+
+    held = [_atom(t) for t in ('life("P0",30)', 'starting_life("P0",20)', "gain")]
+    atoms = AtomSet(held)
+    assert _atom('life("P0",30)') in atoms and _atom("gain") in atoms
+    assert _atom('life("P0",31)') not in atoms and _atom('life("P1",30)') not in atoms
+    atoms.discard(_atom('life("P0",30)'))
+    atoms.add(_atom('life("P0",31)'))
+    assert _atom('life("P0",30)') not in atoms and _atom('life("P0",31)') in atoms
