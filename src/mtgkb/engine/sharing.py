@@ -4,6 +4,8 @@ external `_mtgkb_query(Q)`, switched on for its own solve.
 
 from __future__ import annotations
 
+import copy
+
 from mtgkb.engine.analysis import head_patterns
 from mtgkb.engine.programs import quiet
 
@@ -47,7 +49,11 @@ def guarded_query(text: str, name: str, heads: bool = True) -> str | None:
         if kind == T.Rule and not heads and not _is_constraint(node):
             out.append(node)
         elif kind in (T.Rule, T.ShowTerm, T.Minimize):
-            out.append(node.update(body=list(node.body) + [guard]))
+            # (on a copy, in place: a node's `update` reads every field of it
+            # back from clingo and makes it again)
+            made = copy.deepcopy(node)
+            made.body.append(guard)
+            out.append(made)
         elif kind == T.ShowSignature:
             if not node.name or not node.positive:
                 return None
