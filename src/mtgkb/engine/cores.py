@@ -15,6 +15,7 @@ Used by the audit (the rules behind a contradiction) and by `ask explain`
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -100,7 +101,9 @@ def _switched(node: cast.AST, k: int) -> cast.AST:
         cast.Sign.NoSign,
         cast.SymbolicAtom(cast.Function(loc, "_on", [cast.SymbolicTerm(loc, clingo.Number(k))], 0)),
     )
-    return node.update(body=[*node.body, on])
+    made = copy.deepcopy(node)  # (in place on a copy: `update` reads every field back)
+    made.body.append(on)
+    return made
 
 
 def add_statements(ctl: clingo.Control, statements: Iterable[cast.AST]) -> None:
