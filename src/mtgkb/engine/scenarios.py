@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 import copy
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import clingo
@@ -17,7 +17,7 @@ import clingo
 from mtgkb.engine.analysis import is_plain
 from mtgkb.engine.programs import quiet, solve_within, stamp
 from mtgkb.engine.rule_base import calls_functions_in
-from mtgkb.engine.sharing import generated_location
+from mtgkb.engine.sharing import GUARD, generated_location
 from mtgkb.engine.solve import PLAIN_NAME, SolveTimeout
 from mtgkb.engine.state import Engine
 from mtgkb.rulebase.control import new_control
@@ -391,6 +391,11 @@ def _grounded(
     return ctl
 
 
+def with_scenario(symbol: clingo.Symbol, number: int) -> clingo.Symbol:
+    """A function symbol with the scenario `number` as its first argument."""
+    return clingo.Function(symbol.name, [clingo.Number(number), *symbol.arguments], symbol.positive)
+
+
 class ChunkFacts:
     """The facts of a chunk's scenarios given to gringo as the values of an
     external function, each scenario's own symbols: one rule for each (name,
@@ -450,19 +455,25 @@ def chunk_control(
     instances: Sequence[Sequence[clingo.Symbol]],
     readings: Readings | None = None,
     signatures: Sequence[Sequence[tuple[str, int]] | None] | None = None,
+    switchable: Sequence[Sequence[clingo.Symbol]] | None = None,
 ) -> tuple[clingo.Control, ChunkFacts | None] | None:
     """A Control given `program` and the facts of every instance, each with
     its number as the scenario argument, not yet grounded (bench/issue26.py
     times gringo's part alone), and the context to ground it with (None: no
     context); None as for `_grounded`. `signatures`: the (name, arity) of
-    each instance's first facts, where the caller knows them (ChunkFacts)."""
+    each instance's first facts, where the caller knows them (ChunkFacts);
+    `switchable`: atoms of each instance given as free externals (each solve
+    assumes each true or false), with its number as the scenario argument."""
     import clingo.ast
 
     if not instances:
         return None
     readings = Readings() if readings is None else readings
+    sliced = instances
+    if switchable is not None:  # (read as facts by forward slicing: they may be true)
+        sliced = [[*facts, *more] for facts, more in zip(instances, switchable, strict=True)]
     try:
-        statements = program.live(instances, readings)
+        statements = program.live(sliced, readings)
     except _Unsupported:
         return None
     ctl = new_control(["--project=show", "--models=1"], quiet)
@@ -482,6 +493,9 @@ def chunk_control(
         add_atom, add_rule = backend.add_atom, backend.add_rule
         for number in range(len(instances)):
             add_rule([add_atom(clingo.Function(SCENARIO_PRED, [clingo.Number(number)]))])
+        for number, atoms in enumerate(switchable or ()):
+            for atom in atoms:
+                backend.add_external(add_atom(with_scenario(atom, number)), clingo.TruthValue.Free)
         for number, fact in others:
             parts = read.get(fact)
             if parts is None:
@@ -494,6 +508,81 @@ def chunk_control(
                 atom = made[number] = clingo.Function(name, [sid, *args], positive)
             add_rule([add_atom(atom)])
     return ctl, given
+
+
+def solve_merged(
+    queries: Sequence[str],
+    files: Sequence[Sequence[clingo.Symbol]],
+    asked: Sequence[Mapping[str, Sequence[clingo.Symbol]]],
+    *,
+    engine: Engine | None = None,
+    readings: Readings | None = None,
+    signatures: Sequence[Sequence[tuple[str, int]] | None] | None = None,
+    timeout: float | None = None,
+) -> dict[str, list[list[clingo.Symbol] | None]] | None:
+    """solve_many for several single-model queries at once, in one grounding
+    (the rule base's statements they share grounded once for a chunk, not
+    once a query): each file (its facts but the questions') a scenario; a
+    query's statements switched on (`_mtgkb_query(S, Query)`, as a file's
+    grounding switches them: mtgkb.engine.solve.Grounding) for the files
+    that ask it, with their `asked` atoms for it (query -> its question's
+    atoms: a query a file does not ask is not among them) true, the others
+    false; one solve a query. For each query, the shown atoms of one
+    (optimal) model for each file (None: the file does not ask it). None
+    when this cannot be done (the queries cannot share a program, a
+    statement the scenario argument does not fit, no model)."""
+    engine = Engine() if engine is None else engine
+    program = scenario_program(tuple(queries), engine)
+    if program is None:
+        return None
+    guards = {q: clingo.Function(GUARD, [clingo.Function(q)]) for q in queries}
+    switched = [
+        list(dict.fromkeys([*guards.values(), *(a for q in queries for a in given.get(q, ()))]))
+        for given in asked
+    ]
+    made = chunk_control(program, files, readings, signatures, switched)
+    if made is None:
+        return None
+    ctl, given_facts = made
+    ctl.ground([("base", [])], context=given_facts)
+    ctl.configuration.solve.opt_mode = "optN"
+    externals = [
+        {atom: with_scenario(atom, n) for atom in atoms} for n, atoms in enumerate(switched)
+    ]
+    out: dict[str, list[list[clingo.Symbol] | None]] = {}
+    number = clingo.SymbolType.Number
+    found: list = []
+
+    def take(model: clingo.Model) -> None:
+        if model.cost and not model.optimality_proven:
+            return
+        found.append(model.symbols(shown=True))
+
+    for query in queries:
+        # the query's guard and its question's atoms true for the files that
+        # ask it, every other one false: assumed (the externals are free; a
+        # solve's assumptions cost clasp next to nothing, where assigning an
+        # external is a call into clingo that took 20 microseconds)
+        assumed = []
+        for n, given in enumerate(asked):
+            on = {guards[query], *given[query]} if query in given else ()
+            assumed += [(symbol, atom in on) for atom, symbol in externals[n].items()]
+        found.clear()
+        solve_within(ctl, timeout, SolveTimeout, on_model=take, assumptions=assumed)
+        if not found:
+            return None
+        shown: list[list[clingo.Symbol] | None] = [
+            [] if query in given else None for given in asked
+        ]
+        for symbol in found[0]:  # every shown term is (scenario, term)
+            args = symbol.arguments
+            if len(args) != 2 or args[0].type != number:
+                return None
+            place = shown[args[0].number]
+            if place is not None:
+                place.append(args[1])
+        out[query] = shown
+    return out
 
 
 def satisfiable_scenarios(
@@ -577,23 +666,36 @@ def fact_atoms_many(
     return found
 
 
-def scenario_program(query: str, engine: Engine) -> ScenarioProgram | None:
+def scenario_program(query: str | tuple[str, ...], engine: Engine) -> ScenarioProgram | None:
     """The scenario program of `query` (None when it cannot be one: the
     program shows every atom, or does not parse; a statement the scenario
     argument does not fit is found when a chunk first needs it). Kept by the
-    engine (`engine.scenario_programs`) for the next chunk."""
+    engine (`engine.scenario_programs`) for the next chunk. Several queries
+    (a tuple) share one program where each can be (LoadedRuleBase.guardable):
+    their statements made conditional on `_mtgkb_query(Name)`, as a file's
+    grounding shares them (mtgkb.engine.solve.Grounding); None else."""
+    queries = (query,) if isinstance(query, str) else tuple(query)
     _SCENARIO_PROGRAMS = engine.scenario_programs
     base = engine.rule_base()
     key = (base.stamp, query)
     if key not in _SCENARIO_PROGRAMS:
         analysis = base.analysis()
         slicing = engine.options.slicing
-        kept = analysis.kept((query,)) if slicing and query in analysis.queries else None
+        known = all(q in analysis.queries for q in queries)
+        kept = analysis.kept(queries) if slicing and known else None
         rules = base.text if kept is None else analysis.program(kept)
-        # forward slicing needs what the query derives
-        derived = None if kept is None else analysis.query_heads((query,))
+        # forward slicing needs what the queries derive
+        derived = None if kept is None else analysis.query_heads(queries)
+        if len(queries) == 1:
+            text: str | None = base.query_text(queries[0])
+        elif all(base.guardable(q) for q in queries):
+            text = "\n".join(base.guarded(q) for q in queries) + "\n#show."
+        else:
+            text = None
         try:
-            read = _read_statements(rules + "\n" + base.query_text(query))
+            if text is None:
+                raise _Unsupported("these queries cannot share a program")
+            read = _read_statements(rules + "\n" + text)
         except (_Unsupported, RuntimeError):
             program = None
         else:
@@ -604,8 +706,8 @@ def scenario_program(query: str, engine: Engine) -> ScenarioProgram | None:
                 kept,
                 derived,
                 analysis,
-                (query,),
-                calls_functions=base.calls_functions((query,)),
+                queries,
+                calls_functions=base.calls_functions(queries),
             )
         # one rule base at a time: drop the programs of an older one only
         # (not those of programs read alone, fact_atoms_many's)

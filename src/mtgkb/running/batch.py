@@ -28,7 +28,7 @@ from mtgkb.engine.session import Session
 from mtgkb.engine.state import Engine
 from mtgkb.language.checks import say
 from mtgkb.language.parser import ReadTimeout, read_source
-from mtgkb.questions.answers import Limits
+from mtgkb.questions.answers import Limits, SameFacts
 from mtgkb.questions.symbols import Shown
 from mtgkb.running.deadline import DeadlineExceeded
 from mtgkb.running.runner import (
@@ -153,7 +153,7 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
     ]
     from mtgkb.engine.scenarios import Readings, solve_many
     from mtgkb.language.checks import input_errors_many
-    from mtgkb.language.facts import fact_signatures, scenario_facts
+    from mtgkb.language.facts import fact_signatures, fixed_facts, scenario_facts
     from mtgkb.questions import answers
 
     read: list = []
@@ -177,21 +177,25 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
             parsed.append(scenario)
             continue
         parsed.append((name, scenario, scenario_facts(scenario)))
+    # query -> [(its ahead key, its facts, the file's place)]
     work: dict[str, list[tuple]] = {}
-    for entry in parsed:
+    for place, entry in enumerate(parsed):
         if isinstance(entry, FileResult):
             continue
         _, scenario, facts = entry
         for query, own in answers.single_model_solves(scenario, facts):
-            work.setdefault(query, []).append((answers.ahead_key(scenario, query, own), own))
+            work.setdefault(query, []).append((answers.ahead_key(scenario, query, own), own, place))
     session = Session(engine)  # the chunk's: its models solved ahead
     # the rules not modelled on each file's facts, in one grounding
     answers.not_modelled_ahead([e[2] for e in parsed if not isinstance(e, FileResult)], session)
     readings = Readings()  # the chunk's facts, read from clingo once for its queries
+    fixed = {i: fixed_facts(e[2]) for i, e in enumerate(parsed) if not isinstance(e, FileResult)}
+    for query in _solved_together(work, fixed, session, engine, readings):
+        del work[query]
     for query, instances in work.items():
         if len(instances) < 2:
             continue
-        facts = [own for _, own in instances]
+        facts = [own for _, own, _ in instances]
         models = solve_many(
             query,
             facts,
@@ -201,7 +205,7 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
         )
         if models is None:
             continue
-        for (key, _), model in zip(instances, models, strict=True):
+        for (key, _, _), model in zip(instances, models, strict=True):
             session.ahead[key] = Shown(sorted(model))
     results = []
     for entry in parsed:
@@ -211,6 +215,50 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
         name, scenario, facts = entry
         results.append(answer_scenario(scenario, name, limits, facts, session))
     return results
+
+
+def _solved_together(
+    work: dict, fixed: dict, session: Session, engine: Engine, readings
+) -> list[str]:
+    """Solve ahead, in one grounding of the chunk (solve_merged), the
+    queries of `work` that two or more files ask, each file once and on its
+    own facts (`fixed`: each file's facts but the questions', by its place;
+    not a play judged on other facts): a file's facts are then one
+    scenario. The queries so solved (none when fewer than two can be, or
+    they cannot share a grounding: then each is solved on its own)."""
+    from mtgkb.engine.scenarios import solve_merged
+    from mtgkb.language.facts import asked_facts, fact_signatures, fixed_facts
+
+    def on_own_facts(instances) -> bool:
+        places = [place for _, _, place in instances]
+        return len(set(places)) == len(places) and all(
+            SameFacts(fixed_facts(own)) == SameFacts(fixed[place]) for _, own, place in instances
+        )
+
+    together = [q for q, found in work.items() if len(found) >= 2 and on_own_facts(found)]
+    if len(together) < 2:
+        return []
+    files: dict[int, dict[str, tuple]] = {}  # place -> query -> (key, facts)
+    for query in together:
+        for key, own, place in work[query]:
+            files.setdefault(place, {})[query] = (key, own)
+    places = sorted(files)
+    first = [next(iter(files[p].values()))[1] for p in places]
+    found = solve_merged(
+        together,
+        [fixed[p] for p in places],
+        [{q: asked_facts(own) for q, (_, own) in files[p].items()} for p in places],
+        engine=engine,
+        readings=readings,
+        signatures=[fact_signatures(own) for own in first],
+    )
+    if found is None:
+        return []
+    for query in together:
+        for place, model in zip(places, found[query], strict=True):
+            if model is not None:
+                session.ahead[files[place][query][0]] = Shown(sorted(model))
+    return together
 
 
 def _chunks(items: list[Item], size: int) -> list[list[Item]]:
