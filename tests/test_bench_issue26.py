@@ -53,9 +53,11 @@ def test_the_abilities_drawn_are_the_issues_seven():
     assert {"flying", "reach", "menace", "lifelink"} <= drawn
 
 
-def test_509_1a_the_batch_floor_grounds_each_question_once_for_the_whole_chunk(tmp_path):
-    # the batch's floor: legal, blocks (509.1a) and outcome each grounded as one
-    # scenario program for all the files, which every file's questions need
+def test_509_1a_the_batch_floor_grounds_the_questions_once_for_the_whole_chunk(tmp_path):
+    # the batch's floor: legal, blocks (509.1a) and outcome grounded as one
+    # scenario program for all the files (each query's statements guarded,
+    # as a chunk's single-model questions are solved together), which every
+    # file's questions need
     paths = []
     for seed in range(3):
         path = tmp_path / f"s{seed}.mtg"
@@ -63,4 +65,5 @@ def test_509_1a_the_batch_floor_grounds_each_question_once_for_the_whole_chunk(t
         paths.append(str(path))
     floors = issue26.chunk_seconds(paths, 1)
     assert floors["queries"] == ["legal", "blocks", "outcome"]
+    assert floors["together"] is True
     assert floors["ground"] > 0 and floors["parse"] > 0
