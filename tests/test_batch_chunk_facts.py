@@ -7,22 +7,12 @@ the backend gives, and those of each file alone."""
 from __future__ import annotations
 
 import clingo
+from helpers import LIFELINK_COMBAT as COMBAT
 
 from mtgkb.engine.scenarios import ChunkFacts, Readings, chunk_control, scenario_program, solve_many
 from mtgkb.engine.state import Engine
 from mtgkb.language.facts import fact_signatures, scenario_facts
 from mtgkb.language.parser import parse_text
-
-COMBAT = """players: Ann, Ben
-active: Ann
-phase: declare-blockers
-Ann controls creature "Bear" 2/2 with lifelink
-Ben controls creature "Wall" 0/4
-"Bear" attacks Ben
-"Wall" blocks "Bear"
-combat damage
-ask outcome
-"""
 
 
 def _files():

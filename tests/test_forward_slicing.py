@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import clingo
 import pytest
-from helpers import canonical_answers, examples, scenario
+from helpers import LIFELINK_COMBAT, canonical_answers, examples, scenario
 from helpers.answering import engine
 from hypothesis import HealthCheck, given, settings
 
@@ -94,17 +94,7 @@ def test_a_const_makes_values_unreadable_and_keeps_every_rule_by_name():
     assert "good(C) :- has(C, kind)." in _live(text, 'has("Bear", lifelink)')
 
 
-COMBAT = """players: Ann, Ben
-active: Ann
-phase: declare-blockers
-Ann controls creature "Bear" 2/2 with lifelink
-Ben controls creature "Wall" 0/4
-"Bear" attacks Ben
-"Wall" blocks "Bear"
-combat damage
-ask legal
-ask outcome
-"""
+COMBAT = LIFELINK_COMBAT
 
 
 def _grounded(text: str, query: str) -> str:

@@ -525,3 +525,19 @@ combat damage
 ask legal
 ask outcome
 """
+
+
+#: A 2/2 with lifelink attacking, blocked by a 0/4, and the combat damage
+#: dealt: 702.15b gains Ann the 2 the Bear deals (`.replace("lifelink",
+#: "deathtouch")`: 704.5h destroys the Wall).
+LIFELINK_COMBAT = """players: Ann, Ben
+active: Ann
+phase: declare-blockers
+Ann controls creature "Bear" 2/2 with lifelink
+Ben controls creature "Wall" 0/4
+"Bear" attacks Ben
+"Wall" blocks "Bear"
+combat damage
+ask legal
+ask outcome
+"""

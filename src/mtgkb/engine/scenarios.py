@@ -140,16 +140,23 @@ class _AtomWalk:
         kind = head.ast_type
         if kind == T.Literal:
             self.literal(head)
-        elif kind in (T.Aggregate, T.Disjunction):
-            for element in head.elements:
-                self.conditional(element)
-        elif kind == T.HeadAggregate:
-            for element in head.elements:
-                self.conditional(element.condition)
+        elif kind in (T.Aggregate, T.Disjunction, T.HeadAggregate):
+            self.elements(head, kind)
         elif kind == T.TheoryAtom:
             raise _Unsupported("theory atom")
         else:
             raise _OtherNode
+
+    def elements(self, node, kind) -> None:
+        """The elements of an aggregate or a disjunction of this `kind`."""
+        T = self.T
+        for element in node.elements:
+            if kind == T.HeadAggregate:
+                self.conditional(element.condition)
+            elif kind == T.BodyAggregate:
+                self.body(element.condition)
+            else:  # (a choice, a head or body #count-like aggregate, a disjunction)
+                self.conditional(element)
 
     def conditional(self, lit) -> None:
         if lit.ast_type != self.T.ConditionalLiteral:
@@ -167,12 +174,8 @@ class _AtomWalk:
         if kind == T.SymbolicAtom:
             atom.symbol = _given_scenario(atom.symbol, self.var)
             return True
-        if kind == T.Aggregate:
-            for element in atom.elements:
-                self.conditional(element)
-        elif kind == T.BodyAggregate:
-            for element in atom.elements:
-                self.body(element.condition)
+        if kind in (T.Aggregate, T.BodyAggregate):
+            self.elements(atom, kind)
         elif kind == T.TheoryAtom:
             raise _Unsupported("theory atom")
         elif kind not in (T.Comparison, T.BooleanConstant):
