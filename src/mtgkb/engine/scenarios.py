@@ -382,11 +382,12 @@ def _grounded(
     instances: Sequence[Sequence[clingo.Symbol]],
     readings: Readings | None = None,
     signatures: Sequence[Sequence[tuple[str, int]] | None] | None = None,
+    switchable: Sequence[Sequence[clingo.Symbol]] | None = None,
 ) -> clingo.Control | None:
     """`program` grounded with the facts of every instance, each given its
-    number as the scenario argument; None when there is no instance or a
-    statement the scenario argument does not fit."""
-    made = chunk_control(program, instances, readings, signatures)
+    number as the scenario argument (chunk_control); None when there is no
+    instance or a statement the scenario argument does not fit."""
+    made = chunk_control(program, instances, readings, signatures, switchable)
     if made is None:
         return None
     ctl, given = made
@@ -394,7 +395,7 @@ def _grounded(
     return ctl
 
 
-def with_scenario(symbol: clingo.Symbol, number: int) -> clingo.Symbol:
+def _symbol_in_scenario(symbol: clingo.Symbol, number: int) -> clingo.Symbol:
     """A function symbol with the scenario `number` as its first argument."""
     return clingo.Function(symbol.name, [clingo.Number(number), *symbol.arguments], symbol.positive)
 
@@ -498,7 +499,8 @@ def chunk_control(
             add_rule([add_atom(clingo.Function(SCENARIO_PRED, [clingo.Number(number)]))])
         for number, atoms in enumerate(switchable or ()):
             for atom in atoms:
-                backend.add_external(add_atom(with_scenario(atom, number)), clingo.TruthValue.Free)
+                external = add_atom(_symbol_in_scenario(atom, number))
+                backend.add_external(external, clingo.TruthValue.Free)
         for number, fact in others:
             parts = read.get(fact)
             if parts is None:
@@ -543,24 +545,13 @@ def solve_merged(
         list(dict.fromkeys([*guards.values(), *(a for q in queries for a in given.get(q, ()))]))
         for given in asked
     ]
-    made = chunk_control(program, files, readings, signatures, switched)
-    if made is None:
+    ctl = _grounded(program, files, readings, signatures, switched)
+    if ctl is None:
         return None
-    ctl, given_facts = made
-    ctl.ground([("base", [])], context=given_facts)
-    ctl.configuration.solve.opt_mode = "optN"
     externals = [
-        {atom: with_scenario(atom, n) for atom in atoms} for n, atoms in enumerate(switched)
+        {atom: _symbol_in_scenario(atom, n) for atom in atoms} for n, atoms in enumerate(switched)
     ]
     out: dict[str, list[list[clingo.Symbol] | None]] = {}
-    number = clingo.SymbolType.Number
-    found: list = []
-
-    def take(model: clingo.Model) -> None:
-        if model.cost and not model.optimality_proven:
-            return
-        found.append(model.symbols(shown=True))
-
     for query in queries:
         # the query's guard and its question's atoms true for the files that
         # ask it, every other one false: assumed (the externals are free; a
@@ -570,21 +561,13 @@ def solve_merged(
         for n, given in enumerate(asked):
             on = {guards[query], *given[query]} if query in given else ()
             assumed += [(symbol, atom in on) for atom, symbol in externals[n].items()]
-        found.clear()
-        solve_within(ctl, timeout, SolveTimeout, on_model=take, assumptions=assumed)
-        if not found:
+        model = _optimal_model(ctl, timeout, assumed)
+        shown = None if model is None else _by_scenario(model, len(asked))
+        if shown is None:
             return None
-        shown: list[list[clingo.Symbol] | None] = [
-            [] if query in given else None for given in asked
+        out[query] = [
+            atoms if query in given else None for atoms, given in zip(shown, asked, strict=True)
         ]
-        for symbol in found[0]:  # every shown term is (scenario, term)
-            args = symbol.arguments
-            if len(args) != 2 or args[0].type != number:
-                return None
-            place = shown[args[0].number]
-            if place is not None:
-                place.append(args[1])
-        out[query] = shown
     return out
 
 
@@ -636,7 +619,7 @@ def fact_atoms_many(
         try:
             text = "\n".join(Path(f).read_text(encoding="utf-8") for f in files)
             read: list = []
-            clingo.ast.parse_string(text, lambda node: read.append(node), logger=quiet)
+            clingo.ast.parse_string(text, read.append, logger=quiet)
         except (OSError, UnicodeDecodeError, RuntimeError):
             program = None
         else:
@@ -650,12 +633,10 @@ def fact_atoms_many(
     if program is None:
         return None
     try:
-        made = chunk_control(program, instances, signatures=signatures)
-        if made is None:
-            return None
-        ctl, given = made
-        ctl.ground([("base", [])], context=given)
+        ctl = _grounded(program, instances, signatures=signatures)
     except RuntimeError:
+        return None
+    if ctl is None:
         return None
     found: list[list[clingo.Symbol]] = [[] for _ in instances]
     number = clingo.SymbolType.Number
@@ -778,6 +759,16 @@ def solve_scenarios(
     ctl = _grounded(program, instances, readings, signatures)
     if ctl is None:
         return None
+    model = _optimal_model(ctl, timeout)
+    return None if model is None else _by_scenario(model, len(instances))
+
+
+def _optimal_model(
+    ctl: clingo.Control, timeout: float | None, assumptions: Sequence = ()
+) -> list[clingo.Symbol] | None:
+    """The shown terms of the first model of a chunk's grounding proven
+    optimal (every model where there is no #minimize/#maximize), under
+    `assumptions`; None when there is none."""
     ctl.configuration.solve.opt_mode = "optN"
     found: list = []
 
@@ -786,12 +777,16 @@ def solve_scenarios(
             return
         found.append(model.symbols(shown=True))
 
-    solve_within(ctl, timeout, SolveTimeout, on_model=take)
-    if not found:
-        return None
-    shown: list[list[clingo.Symbol]] = [[] for _ in instances]
+    solve_within(ctl, timeout, SolveTimeout, on_model=take, assumptions=list(assumptions))
+    return found[0] if found else None
+
+
+def _by_scenario(model: Sequence[clingo.Symbol], count: int) -> list[list[clingo.Symbol]] | None:
+    """A chunk's shown terms, each `(scenario, term)`, as each of its `count`
+    scenarios' terms; None for a term that is not so."""
+    shown: list[list[clingo.Symbol]] = [[] for _ in range(count)]
     number = clingo.SymbolType.Number
-    for symbol in found[0]:  # every shown term is (scenario, term)
+    for symbol in model:
         args = symbol.arguments
         if len(args) != 2 or args[0].type != number:
             return None
