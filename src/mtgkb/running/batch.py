@@ -153,7 +153,7 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
     ]
     from mtgkb.engine.scenarios import Readings, solve_many
     from mtgkb.language.checks import input_errors_many
-    from mtgkb.language.facts import fact_signatures, fixed_facts, scenario_facts
+    from mtgkb.language.facts import fact_signatures, scenario_facts
     from mtgkb.questions import answers
 
     read: list = []
@@ -189,8 +189,8 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
     # the rules not modelled on each file's facts, in one grounding
     answers.not_modelled_ahead([e[2] for e in parsed if not isinstance(e, FileResult)], session)
     readings = Readings()  # the chunk's facts, read from clingo once for its queries
-    fixed = {i: fixed_facts(e[2]) for i, e in enumerate(parsed) if not isinstance(e, FileResult)}
-    for query in _solved_together(work, fixed, session, engine, readings):
+    file_facts = {i: e[2] for i, e in enumerate(parsed) if not isinstance(e, FileResult)}
+    for query in _solved_together(work, file_facts, session, engine, readings):
         del work[query]
     for query, instances in work.items():
         if len(instances) < 2:
@@ -218,21 +218,22 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
 
 
 def _solved_together(
-    work: dict, fixed: dict, session: Session, engine: Engine, readings
+    work: dict, file_facts: dict, session: Session, engine: Engine, readings
 ) -> list[str]:
     """Solve ahead, in one grounding of the chunk (solve_merged), the
     queries of `work` that two or more files ask, each file once and on its
-    own facts (`fixed`: each file's facts but the questions', by its place;
-    not a play judged on other facts): a file's facts are then one
-    scenario. The queries so solved (none when fewer than two can be, or
-    they cannot share a grounding: then each is solved on its own)."""
+    own facts (`file_facts`: each file's, by its place; not a play judged on
+    other facts): a file's facts but the questions' are then one scenario.
+    The queries so solved (none when fewer than two can be, or they cannot
+    share a grounding: then each is solved on its own)."""
     from mtgkb.engine.scenarios import solve_merged
     from mtgkb.language.facts import asked_facts, fact_signatures, fixed_facts
 
     def on_own_facts(instances) -> bool:
         places = [place for _, _, place in instances]
         return len(set(places)) == len(places) and all(
-            SameFacts(fixed_facts(own)) == SameFacts(fixed[place]) for _, own, place in instances
+            SameFacts(fixed_facts(own)) == SameFacts(fixed_facts(file_facts[place]))
+            for _, own, place in instances
         )
 
     together = [q for q, found in work.items() if len(found) >= 2 and on_own_facts(found)]
@@ -243,14 +244,13 @@ def _solved_together(
         for key, own, place in work[query]:
             files.setdefault(place, {})[query] = (key, own)
     places = sorted(files)
-    first = [next(iter(files[p].values()))[1] for p in places]
     found = solve_merged(
         together,
-        [fixed[p] for p in places],
+        [fixed_facts(file_facts[p]) for p in places],
         [{q: asked_facts(own) for q, (_, own) in files[p].items()} for p in places],
         engine=engine,
         readings=readings,
-        signatures=[fact_signatures(own) for own in first],
+        signatures=[fact_signatures(file_facts[p]) for p in places],
     )
     if found is None:
         return []
