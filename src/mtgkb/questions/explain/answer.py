@@ -9,6 +9,7 @@ import clingo
 
 from mtgkb.engine.cores import Budget
 from mtgkb.engine.scenarios import Readings
+from mtgkb.engine.solve import group_queries
 from mtgkb.language.facts import question_symbol
 from mtgkb.language.model import Question
 from mtgkb.questions.explain.forbidden import (
@@ -50,11 +51,12 @@ def _root_order(players: Sequence[str]):
     return lambda sym: (sym.name, tuple(arg(a) for a in sym.arguments))
 
 
-def _idle_twins(explained: clingo.Symbol, facts: Sequence[clingo.Symbol], names: dict):
-    """The twins of a traced program that cannot fire when `explained` is,
-    on these facts (`wanted`); `names`: the facts' names read before, by
-    fact (forward slicing's readings), where it holds them all."""
-    questions = {explained.name} if explained.type == clingo.SymbolType.Function else None
+def _idle_twins(explained: Sequence[clingo.Symbol], facts: Sequence[clingo.Symbol], names: dict):
+    """The twins of a traced program that cannot fire when the `explained`
+    questions are, on these facts (`wanted`); `names`: the facts' names read
+    before, by fact (forward slicing's readings), where it holds them all."""
+    plain = all(q.type == clingo.SymbolType.Function for q in explained)
+    questions = {q.name for q in explained} if plain else None
 
     def idle(program) -> set[int]:
         # (called after slicing read the facts)
@@ -65,6 +67,24 @@ def _idle_twins(explained: clingo.Symbol, facts: Sequence[clingo.Symbol], names:
         return idle_twins(program, questions, found)
 
     return idle
+
+
+def _together(traced: list, engine) -> list[list]:
+    """The questions traced, (item, symbol, query) each, in groups whose
+    queries share a grounding (mtgkb.engine.solve.group_queries), each
+    question alone without an engine or with sharing off (MTGKB_SHARE=0)."""
+    if engine is None or not engine.options.share:
+        return [[entry] for entry in traced]
+    groups = group_queries([query for _, _, query in traced], engine)
+    of = {query: i for i, group in enumerate(groups) for query in group}
+    out: list[list] = [[] for _ in groups]
+    for entry in traced:
+        group = out[of[entry[2]]]
+        if any(query == entry[2] for _, _, query in group):
+            out.append([entry])  # (a second question of one query: its own asked/1)
+        else:
+            group.append(entry)
+    return [group for group in out if group]
 
 
 def _has_play(facts: Iterable[clingo.Symbol]) -> bool:
@@ -114,22 +134,41 @@ class _Explainer:
         return self.readings.slicing(self.engine.rule_base().analysis())
 
     def question(self, item: dict, qsym: clingo.Symbol, query: str) -> Graph | None:
-        # each question alone: its own asked/1 fact, as when it is answered
-        own = [clingo.Function(name, [qsym]) for name in ("asked", "explaining")]
+        """The tree of one question, from its own traced model."""
+        return self.tree(item, qsym, query, self.graph([(item, qsym, query)]))
+
+    def graph(self, asked: Sequence[tuple[dict, clingo.Symbol, str]]) -> Graph | None:
+        """The graph of one traced model for these questions, (item, question
+        symbol, query) each, whose queries share a grounding: each question
+        with its own asked/1 fact, as when they are answered together."""
+        own = [
+            clingo.Function(name, [qsym])
+            for _, qsym, _ in asked
+            for name in ("asked", "explaining")
+        ]
+        queries = [query for _, _, query in asked]
         program, model = solve_traced(
-            query,
+            queries[0] if len(queries) == 1 else queries,
             self.situation + own,
             self.timeout,
             seeded=True,
             engine=self.engine,
             readings=self.readings,
             read=READ_SIGNATURES,
-            leave_out=_idle_twins(qsym, self.situation + own, self._fact_names()),
+            leave_out=_idle_twins(
+                [qsym for _, qsym, _ in asked], self.situation + own, self._fact_names()
+            ),
         )
         if model is None:
+            return None
+        return Graph.of(program, model, self.situation + own)
+
+    def tree(self, item: dict, qsym: clingo.Symbol, query: str, g: Graph | None) -> Graph | None:
+        """The tree of one question, read from the graph of its traced model
+        (None: there was no model)."""
+        if g is None:
             item["note"] = self.w.say("no_answer")
             return None
-        g = Graph.of(program, model, self.situation + own)
         roots = sorted(g.roots.get(qsym, []), key=self.order)
         nodes = self.builder.tree(g, roots)
         if nodes:
@@ -165,7 +204,7 @@ class _Explainer:
             engine=self.engine,
             readings=self.readings,
             read=READ_SIGNATURES,
-            leave_out=_idle_twins(own, facts, self._fact_names()),
+            leave_out=_idle_twins([own], facts, self._fact_names()),
         )
         if model is None:
             item["note"] = self.w.say("no_answer")
@@ -229,17 +268,29 @@ def answer_explain(question, scenario, facts, limits, session=None) -> dict:
         if not asked and only not in NEEDS_PARAMETERS and only != "legal":
             # `ask explain outcome` in a file that does not ask it: as if asked
             asked = [Question(kind=only, source=f"ask {only.replace('_', ' ')}")]
-    for q in asked:
-        item = _question_node(q)
-        tree.append(item)
+    items = [_question_node(q) for q in asked]
+    tree.extend(items)
+    traced = [
+        (item, _explained_symbol(q), QUERY_OF[q.kind])
+        for item, q in zip(items, asked, strict=True)
+        if q.kind != "can" and q.kind in QUERY_OF and query_file(QUERY_OF[q.kind]).exists()
+    ]
+    # the questions whose queries share a grounding are traced in one model,
+    # their trees built in the order they are asked (they share one budget)
+    graphs: dict[int, Graph | None] = {}
+    group_of = {id(entry[0]): group for group in _together(traced, engine) for entry in group}
+    for item, q in zip(items, asked, strict=True):
         if q.kind == "can":
             ex.can(item, q, scenario)
             continue
-        query = QUERY_OF.get(q.kind)
-        if query is None or not query_file(query).exists():
+        group = group_of.get(id(item))
+        if group is None:
             item["note"] = ex.w.say("not_built")
             continue
-        ex.question(item, _explained_symbol(q), query)
+        if id(group) not in graphs:
+            graphs[id(group)] = ex.graph(group)
+        entry = next(e for e in group if e[0] is item)
+        ex.tree(*entry, graphs[id(group)])
     if ex.legal is None and only in (None, "legal") and (_has_play(ex.facts) or only):
         # no `ask legal`: the declared play is judged all the same, and shown
         # if illegal (or, when `ask explain legal` asks for it, in any case)

@@ -480,13 +480,16 @@ def _traced_file(path: str, state: tuple, seeded: bool, number: int) -> _TracedF
     return _TracedFile(path, seeded, number)
 
 
-def traced_program(query: str, seeded: bool = False, idle: frozenset = frozenset()) -> Traced:
-    """The rule base, `queries/<query>.lp` and `queries/explain.lp`, traced
-    (`seeded`: only for the conclusions `explain_wanted/1`), without the
-    statements at the rule base's `idle` places ((file stamp, place):
-    `idle_statements`)."""
-    files = rule_files() + [query_file(query)]
-    if query != "explain":
+def traced_program(
+    query: str | Sequence[str], seeded: bool = False, idle: frozenset = frozenset()
+) -> Traced:
+    """The rule base, `queries/<query>.lp` (each of them, for several) and
+    `queries/explain.lp`, traced (`seeded`: only for the conclusions
+    `explain_wanted/1`), without the statements at the rule base's `idle`
+    places ((file stamp, place): `idle_statements`)."""
+    queries = _queries(query)
+    files = rule_files() + [query_file(q) for q in queries]
+    if "explain" not in queries:
         files.append(query_file("explain"))
     whole = Traced([], {}, {})
     for number, entry in enumerate(stamp(files), start=1):
@@ -503,9 +506,14 @@ def traced_program(query: str, seeded: bool = False, idle: frozenset = frozenset
 # Forward slicing of the traced program
 
 
+def _queries(query: str | Sequence[str]) -> tuple[str, ...]:
+    """One query's name, or several, as a tuple of names (each once)."""
+    return (query,) if isinstance(query, str) else tuple(dict.fromkeys(query))
+
+
 def idle_statements(
     engine,
-    query: str,
+    query: str | Sequence[str],
     facts: Sequence[clingo.Symbol],
     readings: Readings | None = None,
     traced: bool = True,
@@ -530,7 +538,8 @@ def idle_statements(
     if [Path(f) for f in base.files] != [Path(f) for f in rule_files()]:
         return frozenset()  # (another rule base than the one traced)
     analysis = base.analysis()
-    queries = tuple(dict.fromkeys([query, "explain"])) if traced else (query,)
+    asked = _queries(query)
+    queries = tuple(dict.fromkeys([*asked, "explain"])) if traced else asked
     if any(q not in analysis.queries for q in queries):
         return frozenset()
     derived = analysis.query_heads(queries)
@@ -611,7 +620,7 @@ class TracedModel(list):
 
 
 def solve_traced(
-    query: str,
+    query: str | Sequence[str],
     facts: Sequence[clingo.Symbol],
     timeout: float | None,
     seeded: bool = False,
