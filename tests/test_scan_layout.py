@@ -193,3 +193,69 @@ def test_510_1c_a_part_is_read_for_the_values_its_rule_base_gives_now(tmp_path, 
         (("510.1c",), ["first"]),
         (("510.1c",), ["regular"]),
     ]
+
+
+SHARED_LINE = """% 101.4: the players' order.
+apnap_rank(P,K) :- seat(P,K), player(P). apnap_last(P) :- apnap_rank(P,K), not apnap_rank(_,K+1).
+apnap_first(P) :- apnap_rank(P,1).
+
+% 102.2: teams
+team_of(P,T) :-
+    team(T,P).
+#show apnap_first/1.
+"""
+
+
+def test_the_trees_asked_for_at_once_are_parsed_from_their_lines_alone(
+    tmp_path, cache, monkeypatch
+):
+    # `ask explain` reads about half of the rule base's statements (the rest
+    # cannot fire on its facts): only their lines are parsed, the others
+    # left blank; a statement sharing a line with one asked for is read too
+    path = tmp_path / "rules.lp"
+    path.write_text(SHARED_LINE, encoding="utf-8")
+    whole = encoded.scan_file(path)
+    encoded.scan_kept(path)
+    parsed: list[str] = []
+    parse = cast.parse_string
+
+    def parsing(text, *args, **kwargs):
+        parsed.append(text)
+        return parse(text, *args, **kwargs)
+
+    monkeypatch.setattr(cast, "parse_string", parsing)
+    again = _from_layout(path)
+    by_line = {(st.line, st.kind): st for st in again.statements}
+    asked = [again.statements[0], again.statements[3]]  # line 2's first rule; lines 6-7
+    assert (asked[0].line, asked[1].line, asked[1].end_line) == (2, 6, 7)
+    assert parsed == []  # (read from the layout: nothing parsed yet)
+    encoded.prepare_trees(asked)
+    (text,) = parsed
+    assert text.split("\n")[0:3] == ["", SHARED_LINE.split("\n")[1], ""]
+    assert "apnap_first(P) :-" not in text and "#show" not in text
+    assert text.split("\n")[5:7] == SHARED_LINE.split("\n")[5:7]
+    # the rules read: the two asked for and the one on the same line, as a whole scan reads them
+    read = {st.line: str(st._ast) for st in again.statements if st._ast is not None}
+    assert len([st for st in again.statements if st._ast is not None]) == 3
+    assert read[6] == str(whole.statements[3].ast)
+    assert [str(st._ast) for st in again.statements[:2]] == [
+        str(st.ast) for st in whole.statements[:2]
+    ]
+    # a tree not read yet is read from the whole file when asked for
+    assert str(by_line[(8, "ShowSignature")].ast) == "#show apnap_first/1."
+    assert len(parsed) == 2
+    assert _said(again) == _said(whole)
+
+
+def test_510_1c_a_file_with_parts_is_parsed_whole(tmp_path, cache, monkeypatch):
+    # a line of a part (`#program NAME(P).`) is read in the context of the
+    # directive above it: such a file's trees come from its whole parse
+    path = tmp_path / "rules.lp"
+    path.write_text(RULES + "#program later.\nlate(1).\n", encoding="utf-8")
+    encoded.scan_kept(path)
+    again = _from_layout(path)
+    trees = again.statements[0]._trees
+    assert trees is not None and not trees.by_lines
+    encoded.prepare_trees(again.statements[:1])
+    assert all(st._ast is not None for st in again.statements if not st.generated)
+    assert _said(again) == _said(encoded.scan_file(path))

@@ -5,6 +5,7 @@ hand-written or generated from a `cite` tag, is `cited_at`, not `encoded_at`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -286,33 +287,130 @@ def _generated(statements: list[Statement], errors: list[str]) -> list[Statement
 # --------------------------------------------------------------------------
 
 #: Bump when what a layout holds changes.
-LAYOUT_VERSION = 3
+LAYOUT_VERSION = 4
+#: The items of a parse that are no statement of the file.
+_NOT_STATEMENTS = (cast.ASTType.Program, cast.ASTType.Comment)
+#: A statement's kind as a layout keeps it: its number among clingo's kinds
+#: (a layout is kept for one version of clingo).
+_KIND_NUMBER = {kind.name: number for number, kind in enumerate(cast.ASTType)}
+_KIND_NAME = list(_KIND_NUMBER)
 
 
 class _LaidOut(Statement):
-    """A statement read from its file's layout: its kind read from its
-    syntax tree when first asked for (a call into clingo), not from the
-    layout."""
+    """A statement read from its file's layout: its syntax tree parsed when
+    first asked for (`_FileTrees`: the whole file's, unless `prepare` asked
+    for some of them at once)."""
 
-    _kind: str | None = None
+    _ast: cast.AST | None = None
+    _trees: _FileTrees | None = None
 
     @property
-    def kind(self) -> str:
-        if self._kind is None:
-            self._kind = self.ast.ast_type.name
-        return self._kind
+    def ast(self) -> cast.AST | None:
+        if self._ast is None and self._trees is not None:
+            self._trees.parse()
+        return self._ast
 
-    @kind.setter
-    def kind(self, value: str | None) -> None:
-        self._kind = value
+    @ast.setter
+    def ast(self, value: cast.AST | None) -> None:
+        self._ast = value
+
+
+class _FileTrees:
+    """The syntax trees of the statements of a file read from its layout,
+    parsed when first asked for: the whole file, or (`prepare`) only the
+    lines of the statements a reader takes, the others left blank. Most of
+    reading a rule file is clingo's parse, and `ask explain` takes about
+    half of the rule base's statements (the others cannot fire on the
+    scenario's facts: mtgkb.questions.explain.trace.idle_statements)."""
+
+    def __init__(self, path: Path, text: str, count: int, rows: list[tuple[_LaidOut, int]]):
+        """`rows`: each statement and its place among the items of the whole
+        file's parse (`count` of them), in order."""
+        self.path, self.text, self.count, self.rows = path, text, count, rows
+        #: a file with parts (`#program`) or scripts is parsed whole: a line
+        #: of it is read in the context of the lines above it
+        self.by_lines = "#program" not in text and "#script" not in text and "%*" not in text
+        self._on_line: dict[int, list[int]] | None = None
+
+    def parse(self) -> None:
+        """Every statement's tree not read yet, from a parse of the whole file
+        (where the layout's count of items does not hold it, each statement
+        takes the statement of the parse in its order)."""
+        items: list[cast.AST] = []
+        cast.parse_string(self.text, items.append, logger=lambda code, message: None)
+        if len(items) == self.count:
+            nodes = [items[index] for _, index in self.rows]
+        else:
+            nodes = [node for node in items if node.ast_type not in _NOT_STATEMENTS]
+            if len(nodes) != len(self.rows):
+                raise RuntimeError(f"{self.path}: its layout kept on disk does not hold it")
+        for (st, _), node in zip(self.rows, nodes, strict=True):
+            if st._ast is None:
+                st._ast = node
+
+    def prepare(self, statements: Iterable[Statement]) -> None:
+        """Read the trees of these statements (of this file, read from its
+        layout), and of those that share a line with them, in one parse."""
+        mine = {id(st) for st, _ in self.rows}
+        wanted = {id(st) for st in statements if id(st) in mine and st._ast is None}
+        if not wanted:
+            return
+        if not self.by_lines or 10 * len(wanted) > 9 * len(self.rows):
+            self.parse()
+            return
+        if self._on_line is None:
+            self._on_line = {}
+            for k, (st, _) in enumerate(self.rows):
+                for line in range(st.line, st.end_line + 1):
+                    self._on_line.setdefault(line, []).append(k)
+        taken = {k for k, (st, _) in enumerate(self.rows) if id(st) in wanted}
+        todo = list(taken)
+        lines: set[int] = set()
+        while todo:  # (a statement sharing a line with one taken is read too)
+            st = self.rows[todo.pop()][0]
+            for line in range(st.line, st.end_line + 1):
+                if line not in lines:
+                    lines.add(line)
+                    more = [k for k in self._on_line[line] if k not in taken]
+                    taken.update(more)
+                    todo += more
+        text = self.text.split("\n")
+        kept = "\n".join(t if i in lines else "" for i, t in enumerate(text, start=1))
+        items: list[cast.AST] = []
+        said: list[str] = []
+        try:
+            cast.parse_string(kept, items.append, logger=lambda code, m: said.append(m))
+        except RuntimeError:
+            said.append("cannot be parsed")
+        nodes = [node for node in items if node.ast_type not in _NOT_STATEMENTS]
+        if said or len(nodes) != len(taken):
+            self.parse()  # (the lines do not read alone as they do in the file)
+            return
+        for k, node in zip(sorted(taken, key=lambda k: self.rows[k][1]), nodes, strict=True):
+            st = self.rows[k][0]
+            if st._ast is None:
+                st._ast = node
+
+
+def prepare_trees(statements: Iterable[Statement]) -> None:
+    """Read the syntax trees of these statements of scanned files at once,
+    one parse a file of only their lines, before a reader takes each of
+    them (`Statement.ast`): otherwise the first read of one parses its
+    whole file."""
+    by_file: dict[int, tuple[_FileTrees, list[Statement]]] = {}
+    for st in statements:
+        trees = getattr(st, "_trees", None)
+        if trees is not None and st._ast is None:
+            by_file.setdefault(id(trees), (trees, []))[1].append(st)
+    for trees, taken in by_file.values():
+        trees.prepare(taken)
 
 
 def _layout(scan: FileScan, items: list[cast.AST]) -> tuple | None:
     """What a scan says of its file besides the syntax trees (plain data:
     lines, tags, each statement's place among `items`, the items clingo
     parsed the text into, and for a statement of a part read for values,
-    the part's name; a statement's kind is read from its tree), or None for
-    a scan with errors."""
+    the part's name, its kind), or None for a scan with errors."""
     if scan.errors:
         return None
     order = {id(item): k for k, item in enumerate(items)}
@@ -326,7 +424,9 @@ def _layout(scan: FileScan, items: list[cast.AST]) -> tuple | None:
             last = st.template
             st, part = scan.templates[st.template - 1]
         index = order[id(st.ast)]
-        statements.append((st.line, st.end_line, st.tags, st.tag_line, st.cite, index, part))
+        kind = _KIND_NUMBER[st.kind]
+        row = (st.line, st.end_line, st.tags, st.tag_line, st.cite, index, part, kind)
+        statements.append(row)
     tags = [(t.line, t.numbers, t.malformed, t.cite) for t in scan.tags]
     return (LAYOUT_VERSION, len(items), statements, tags)
 
@@ -339,8 +439,12 @@ def _sound_layout(data) -> bool:
     if type(statements) is not list or type(tags) is not list:
         return False
     numbers = set()  # (the tags' numbers: each checked once)
-    for line, end_line, tagged, tag_line, cite, index, part in statements:
+    for line, end_line, tagged, tag_line, cite, index, part, kind in statements:
         if type(line) is not int or type(end_line) is not int or type(cite) is not bool:
+            return False
+        if type(kind) is not int or not 0 <= kind < len(_KIND_NAME):
+            return False
+        if line < 1 or end_line < line:
             return False
         if tag_line is not None and type(tag_line) is not int:
             return False
@@ -361,26 +465,36 @@ def _sound_layout(data) -> bool:
     return all(type(n) is str for n in numbers)
 
 
-def _laid_out(path: Path, text: str, layout: tuple, items: list[cast.AST]) -> FileScan | None:
-    """The scan of `text` from its layout and the `items` of its parse, or
-    None when the parse does not hold the layout (another count of items, a
-    part's statement without its instances) or it cannot be read so (a
+def _laid_out(
+    path: Path, text: str, layout: tuple, items: list[cast.AST] | None
+) -> FileScan | None:
+    """The scan of `text` from its layout and the `items` of its parse (None:
+    not parsed, each syntax tree parsed when first asked for: `_FileTrees`),
+    or None when the parse does not hold the layout (another count of items,
+    a part's statement without its instances) or it cannot be read so (a
     part read for no values, citations that cannot be generated): the file
     is then scanned whole. A part's statements are read for the values its
     rule base gives now (mtgkb.rulebase.parts). The citations of its `cite`
     tags are generated again from the text (mtgkb.rulebase.citations.generated,
     the very ones the rule base reads): a layout holds no program text."""
     _, count, rows, tag_rows = layout
-    if count != len(items):
-        return None
     values = parts.values_for(path) if any(row[6] for row in rows) else ()
+    if items is None and values:
+        items = _parsed_items(text)  # (a part's instances are read from the parse)
+    if items is not None and count != len(items):
+        return None
     instances = parts.instance_nodes(text, values, str(path)) if values else {}
     on_line: dict[int, int] = {}  # a line's part statements so far
     statements: list[Statement] = []
-    for line, end_line, tagged, tag_line, cite, index, part in rows:
-        written = (path, line, end_line, None, tagged, tag_line)  # (its kind: from its tree)
+    lazy: list[tuple[_LaidOut, int]] = []
+    for line, end_line, tagged, tag_line, cite, index, part, kind in rows:
+        written = (path, line, end_line, _KIND_NAME[kind], tagged, tag_line)
         if part is None:
-            statements.append(_LaidOut(*written, items[index], cite))
+            if items is None:
+                statements.append(_LaidOut(*written, None, cite))
+                lazy.append((statements[-1], index))
+            else:
+                statements.append(_LaidOut(*written, items[index], cite))
             continue
         read_for = parts.part_rows(values, part)
         which = on_line[line] = on_line.get(line, -1) + 1
@@ -391,6 +505,10 @@ def _laid_out(path: Path, text: str, layout: tuple, items: list[cast.AST]) -> Fi
             _LaidOut(*written, node, cite, instance=row)
             for row, node in zip(read_for, found[which], strict=True)
         ]
+    if lazy:
+        trees = _FileTrees(path, text, count, lazy)
+        for st, _ in lazy:
+            st._trees = trees
     try:
         made = citations.generated(str(path), parts.read(path, text) if values else text)
     except citations.CitationError:
@@ -399,8 +517,9 @@ def _laid_out(path: Path, text: str, layout: tuple, items: list[cast.AST]) -> Fi
     if any(g.line not in marked for g in made):
         return None
     cited: list[cast.AST] = []
-    cast.parse_string("\n".join(g.text for g in made), cited.append, logger=lambda c, m: None)
-    cited = [node for node in cited if node.ast_type == cast.ASTType.Rule]
+    if made:  # (most files cite nothing: no parse)
+        cast.parse_string("\n".join(g.text for g in made), cited.append, logger=lambda c, m: None)
+        cited = [node for node in cited if node.ast_type == cast.ASTType.Rule]
     if len(cited) != len(made):
         return None
     for g, node in zip(made, cited, strict=True):
@@ -421,6 +540,17 @@ def _laid_out(path: Path, text: str, layout: tuple, items: list[cast.AST]) -> Fi
         TagLine(path, line, found, malformed, cite) for line, found, malformed, cite in tag_rows
     ]
     return FileScan(path, statements, tags, [])
+
+
+def _parsed_items(text: str) -> list[cast.AST] | None:
+    """The items clingo parses a file's text into; None when it says anything."""
+    items: list[cast.AST] = []
+    said: list[str] = []
+    try:
+        cast.parse_string(text, items.append, logger=lambda code, message: said.append(message))
+    except RuntimeError:
+        said.append("cannot be parsed")
+    return None if said else items
 
 
 def _layout_cache(data: bytes) -> tuple[Path, str] | None:
@@ -450,20 +580,17 @@ def _scan_with_layout(path: Path) -> FileScan:
     where = _layout_cache(data)
     if where is None:
         return scan_file(path)
-    items: list[cast.AST] = []
-    said: list[str] = []
-    try:
-        cast.parse_string(text, items.append, logger=lambda code, message: said.append(message))
-    except RuntimeError:
-        said.append("cannot be parsed")
-    if said:
-        return scan_file(path)  # (its errors, said with the file's name)
     folder, name = where
     layout = load_checked(folder / name, _sound_layout)
     if layout is not None:
-        found = _laid_out(path, text, layout, items)
+        # (a layout is kept only for a file of these very bytes that clingo,
+        # this version of it, parsed without a word: its trees parse alike)
+        found = _laid_out(path, text, layout, None)
         if found is not None:
             return found
+    items = _parsed_items(text)
+    if items is None:
+        return scan_file(path)  # (its errors, said with the file's name)
     scan = _scan_items(path, items, [], text, data)
     made = _layout(scan, items)
     if made is not None:

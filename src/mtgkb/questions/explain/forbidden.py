@@ -34,7 +34,7 @@ from mtgkb.questions.explain.trace import (
 from mtgkb.questions.symbols import names_in
 from mtgkb.rulebase.citations import load as load_program
 from mtgkb.rulebase.control import new_control
-from mtgkb.rulebase.encoded import scan_folder
+from mtgkb.rulebase.encoded import prepare_trees, scan_folder
 from mtgkb.rulebase.index import sort_key
 from mtgkb.rulebase.location import data_dir, program_files, query_file, rule_files
 
@@ -81,8 +81,14 @@ def _switches(state: tuple, within: frozenset[str] | None, idle: frozenset = fro
     for scan in scan_folder(data_dir("rules")):
         kept = []
         (entry,) = stamp([scan.path]) or [None]
-        for place, st in enumerate(scan.statements, start=1):
-            if st.ast is None or (entry, place) in idle:
+        taken = [
+            (place, st)
+            for place, st in enumerate(scan.statements, start=1)
+            if (entry, place) not in idle
+        ]
+        prepare_trees(st for _, st in taken)  # (the idle ones are not parsed)
+        for _, st in taken:
+            if st.ast is None:
                 continue
             if _graph_rule(st.ast):
                 continue  # the explanation graph: no rule reads it, no core needs it

@@ -35,7 +35,7 @@ from mtgkb.engine.scenarios import Readings
 from mtgkb.engine.solve import SolveTimeout
 from mtgkb.rulebase import symbol_texts
 from mtgkb.rulebase.control import new_control
-from mtgkb.rulebase.encoded import label, scan_kept
+from mtgkb.rulebase.encoded import label, prepare_trees, scan_kept
 from mtgkb.rulebase.location import query_file, rule_files
 
 #: The explanation graph: the rule behind a conclusion, what it rests on.
@@ -412,8 +412,11 @@ class _TracedFile:
         taken = [
             (place, st)
             for place, st in enumerate(self.statements, start=1)
-            if st.ast is not None and (stamp, place) not in idle
+            if (stamp, place) not in idle
         ]
+        # (the trees of the statements taken, read at once: the idle ones are not parsed)
+        prepare_trees(st for place, st in taken if place not in self._traced)
+        taken = [(place, st) for place, st in taken if st.ast is not None]
         self._trace([(place, st) for place, st in taken if place not in self._traced])
         for place, st in taken:
             made, twin, texts, reading = self._traced[place]
