@@ -1,5 +1,5 @@
 """`ask explain`'s traced program writes the twins and the seeded forms of
-plain rules as text, parsed by clingo together
+plain rules as text, which clingo parses as the program is given to it
 (mtgkb.questions.explain.trace: `_twin_text`, `_seeded_text`), where the
 other rules are built from their syntax trees (`_twin`, `_seeded`); the
 Forbidder tells the rules of the explanation graph by their text too
@@ -9,9 +9,20 @@ and of the queries, or the explanations would change."""
 
 from pathlib import Path
 
+import clingo.ast as cast
+
 from mtgkb.questions.explain import trace
 from mtgkb.rulebase.encoded import scan_kept
 from mtgkb.rulebase.location import query_file, rule_files
+
+
+def _parsed(texts: list[str]) -> list[cast.AST]:
+    """The statements of these texts as clingo parses them."""
+    out: list[cast.AST] = []
+    cast.parse_string("\n".join(texts), out.append)
+    out = [node for node in out if node.ast_type != cast.ASTType.Program]
+    assert len(out) == len(texts)
+    return out
 
 
 def _rules():
@@ -36,7 +47,7 @@ def test_twins_written_as_text_are_those_of_the_syntax_trees():
             if plain[0] is None:
                 assert expected is None, where
                 continue
-            (got,) = trace._parsed([plain[0]])
+            (got,) = _parsed([plain[0]])
             assert got == expected and str(got) == str(expected), where
             assert plain[1] == arity, where
             written += 1
@@ -53,7 +64,7 @@ def test_seeded_forms_written_as_text_are_those_of_the_syntax_trees():
         made = trace._seeded_text(parts) if parts is not None else None
         if made is None:
             continue
-        got = [st.ast if x is None else trace._parsed([x])[0] for x in made]
+        got = [st.ast if x is None else _parsed([x])[0] for x in made]
         expected = trace._seeded(st.ast, text)
         assert [str(x) for x in got] == [str(x) for x in expected], f"{st.file}:{st.line}"
         assert all(a == b for a, b in zip(got, expected, strict=True))

@@ -62,7 +62,8 @@ ANONYMOUS = re.compile(r"(?<![A-Za-z0-9_'])_(?![A-Za-z0-9_'])")
 class Traced:
     """The statements of some files, each rule with its traced twin."""
 
-    statements: list[cast.AST]
+    #: syntax trees, and the twins written as text (`_twin_text`)
+    statements: list[cast.AST | str]
     tags: dict[int, tuple[str, ...]]  # K -> the CR numbers of its tag line
     where: dict[int, str]  # K -> file:line
     arities: set[int] = field(default_factory=set)  # of the twins' bodies t(...)
@@ -311,19 +312,6 @@ def _seeded_text(parts: tuple[str, list[str]]) -> list[str | None] | None:
     return out
 
 
-def _parsed(texts: list[str]) -> list[cast.AST]:
-    """The statements of these texts, parsed by clingo together."""
-    if not texts:
-        return []
-    out: list[cast.AST] = []
-    cast.parse_string("\n".join(texts), out.append)
-    if out and out[0].ast_type == cast.ASTType.Program:
-        out = out[1:]  # (the `#program base.` clingo reads before a text)
-    if len(out) != len(texts):
-        raise RuntimeError("the traced twins could not be read back")
-    return out
-
-
 def _literal(loc, name: str, args: list, sign=cast.Sign.NoSign) -> cast.AST:
     return cast.Literal(loc, sign, cast.SymbolicAtom(cast.Function(loc, name, args, 0)))
 
@@ -434,9 +422,10 @@ class _TracedFile:
         """Trace the statements at these places: each its traced statements,
         and for a twin the arity of its body and the statement's label (each
         read from clingo once: reads of a syntax tree are calls into clingo).
-        The twins of plain rules are written as text (`_twin_text`) and parsed
-        by clingo together; the others are built from their syntax trees."""
-        # each place's statements: syntax trees, or texts to be parsed (below)
+        The twins of plain rules are written as text (`_twin_text`), which
+        clingo parses as the program is given to it (`solve_traced`); the
+        others are built from their syntax trees."""
+        # each place's statements: syntax trees, or texts
         made: list[tuple[int, list[cast.AST | str], tuple[int, str] | None, tuple | None]] = []
         known: dict[int, str] = {}  # the texts of the statements read already, by id
         for place, st in taken:
@@ -466,15 +455,10 @@ class _TracedFile:
                 made.append((place, out, None, None))
             else:
                 made.append((place, [*out, twin], (arity, label(st.file, st.line)), reading))
-        parsed = iter(_parsed([x for _, out, _, _ in made for x in out if isinstance(x, str)]))
         for place, out, twin, reading in made:
-            statements = [next(parsed) if isinstance(x, str) else x for x in out]
             # (each rule's text: the one it was written as, or read once)
-            texts = [
-                x if isinstance(x, str) else known.get(id(x)) or str(y)
-                for x, y in zip(out, statements, strict=True)
-            ]
-            self._traced[place] = (statements, twin, texts, reading)
+            texts = [x if isinstance(x, str) else known.get(id(x)) or str(x) for x in out]
+            self._traced[place] = (out, twin, texts, reading)
 
 
 @lru_cache(maxsize=64)
@@ -652,7 +636,11 @@ def solve_traced(
     idle_places = set(leave_out(program)) if leave_out is not None else set()
     if idle_places:
         statements = [st for i, st in enumerate(statements) if i not in idle_places]
-    add_statements(ctl, statements)
+    add_statements(ctl, [st for st in statements if not isinstance(st, str)])
+    # (the twins written as text: parsed by clingo, no syntax trees made in Python)
+    written = [st for st in statements if isinstance(st, str)]
+    if written:
+        ctl.add("base", [], "\n".join(written))
     if read:
         # (the signatures are the explanation's own names, not a user's)
         ctl.add("base", [], "\n".join(f"#show {name}/{arity}." for name, arity in read))
