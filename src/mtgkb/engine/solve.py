@@ -154,6 +154,26 @@ class FactRules:
         return self._values[k.number]
 
 
+def give_facts(
+    ctl: clingo.Control,
+    facts: Sequence[clingo.Symbol],
+    signatures: Sequence[tuple[str, int]] | None,
+) -> FactRules | None:
+    """Give `facts` to `ctl` before its ground(): those of the `signatures`
+    (the first facts' (name, arity), in order) by FactRules, whose return is
+    the context the ground() needs (None: every fact given by the backend,
+    as they are without signatures). No signatures for a program that may
+    call an external function of its own (a `#script`'s)."""
+    rules = None
+    if signatures and len(signatures) <= len(facts):
+        rules = FactRules(facts, signatures)
+        ctl.add("base", [], rules.text)
+    with ctl.backend() as backend:
+        for symbol in facts if rules is None else rules.others:
+            backend.add_rule([backend.add_atom(symbol)])
+    return rules
+
+
 class Grounding:
     """The rule base, the scenario facts and one or more queries, grounded once
     in one clingo Control; `solve(query)` answers any of those queries."""
@@ -229,24 +249,16 @@ class Grounding:
         self.add_program(ctl)
         base.controls += 1
         rules = None
-        if (
-            not isinstance(facts, str)
-            and signatures
-            and len(signatures) <= len(facts)
-            and not base.calls_functions(self.queries)
-        ):
-            rules = FactRules(facts, signatures)
-            ctl.add("base", [], rules.text)
         with ctl.backend() as backend:
             # externals (false until a solve says otherwise), from the symbols
             # themselves: a user's name inside them stays data
             for symbol in list(self._guards.values()) + self._switchable:
                 backend.add_external(backend.add_atom(symbol), clingo.TruthValue.False_)
-            if not isinstance(facts, str):
-                for symbol in facts if rules is None else rules.others:
-                    backend.add_rule([backend.add_atom(symbol)])
         if isinstance(facts, str):
             ctl.add("base", [], facts)
+        else:
+            calls = base.calls_functions(self.queries)
+            rules = give_facts(ctl, facts, None if calls else signatures)
         ctl.ground([("base", [])], context=rules)
         # optN: with a #minimize/#maximize, enumerate every optimal model.
         ctl.configuration.solve.opt_mode = "optN"

@@ -7,10 +7,10 @@ from collections.abc import Iterable, Sequence
 
 import clingo
 
+from mtgkb.engine.analysis import FactReadings
 from mtgkb.engine.cores import Budget
-from mtgkb.engine.scenarios import Readings
 from mtgkb.engine.solve import group_queries
-from mtgkb.language.facts import question_symbol
+from mtgkb.language.facts import Facts, fact_signatures, fixed_facts, question_symbol
 from mtgkb.language.model import Question
 from mtgkb.questions.explain.forbidden import (
     CORE_TIMEOUT,
@@ -51,22 +51,28 @@ def _root_order(players: Sequence[str]):
     return lambda sym: (sym.name, tuple(arg(a) for a in sym.arguments))
 
 
-def _idle_twins(explained: Sequence[clingo.Symbol], facts: Sequence[clingo.Symbol], names: dict):
+def _idle_twins(explained: Sequence[clingo.Symbol], facts: Sequence[clingo.Symbol]):
     """The twins of a traced program that cannot fire when the `explained`
-    questions are, on these facts (`wanted`); `names`: the facts' names read
-    before, by fact (forward slicing's readings), where it holds them all."""
+    questions are, on these facts (`wanted`)."""
     plain = all(q.type == clingo.SymbolType.Function for q in explained)
     questions = {q.name for q in explained} if plain else None
 
     def idle(program) -> set[int]:
-        # (called after slicing read the facts)
-        if all(f in names for f in facts):
-            found = {names[f][0] for f in facts}
-        else:
-            found = {f.name for f in facts if f.type == clingo.SymbolType.Function}
-        return idle_twins(program, questions, found)
+        return idle_twins(program, questions, _fact_names(facts))
 
     return idle
+
+
+def _fact_names(facts: Sequence[clingo.Symbol]) -> set[str]:
+    """The names of the facts: those of the first facts from their
+    signatures where these are known (mtgkb.language.facts.Facts), the
+    others read from clingo."""
+    signatures = fact_signatures(facts) or ()
+    if len(signatures) > len(facts):
+        signatures = ()
+    found = {name for name, _ in signatures}
+    found.update(f.name for f in facts[len(signatures) :] if f.type == clingo.SymbolType.Function)
+    return found
 
 
 def _together(traced: list, engine) -> list[list]:
@@ -111,6 +117,7 @@ class _Explainer:
         timeout: float | None,
         lang: str = "en",
         engine=None,
+        session=None,
     ):
         """`engine`: the one the questions are answered with, whose rule base
         slices the traced programs (None: they are not sliced)."""
@@ -118,20 +125,25 @@ class _Explainer:
         self.lang = lang
         self.w = words_of(lang)
         self.facts = list(facts)
-        self.situation = [f for f in self.facts if f.name != "asked"]
+        # (the facts' names and their (name, arity) known as they were made:
+        # none read from clingo, and the traced groundings given them by
+        # signature, mtgkb.engine.solve.give_facts)
+        self.situation = fixed_facts(facts)
+        self.signatures = fact_signatures(facts)
         self.timeout = timeout
         self.builder = Builder(lang=lang)
         self.order = _root_order(getattr(scenario, "player_names", []))
         self.legal: Graph | None = None
-        #: what slicing read of the facts, for each question's traced program
-        self.readings = Readings()
+        #: what slicing read of the facts, for each question's traced program:
+        #: by place, the file's own readings where its groundings made them
+        #: (their names and arguments known as the facts were made)
+        self.readings = FactReadings(
+            self.situation, self.signatures, getattr(facts, "arguments", None)
+        )
+        shared = getattr(session, "groundings", None)
+        if shared is not None and shared.matches(scenario, self.situation):
+            self.readings = shared.readings
         self.violation_nodes: list[tuple[dict, clingo.Symbol]] = []
-
-    def _fact_names(self) -> dict:
-        """What forward slicing read of the facts so far: (name, ...) by fact."""
-        if self.engine is None or not self.engine.options.slicing:
-            return {}
-        return self.readings.slicing(self.engine.rule_base().analysis())
 
     def question(self, item: dict, qsym: clingo.Symbol, query: str) -> Graph | None:
         """The tree of one question, from its own traced model."""
@@ -147,21 +159,20 @@ class _Explainer:
             for name in ("asked", "explaining")
         ]
         queries = [query for _, _, query in asked]
+        facts = Facts(self.situation, own, self.signatures)
         program, model = solve_traced(
             queries[0] if len(queries) == 1 else queries,
-            self.situation + own,
+            facts,
             self.timeout,
             seeded=True,
             engine=self.engine,
             readings=self.readings,
             read=READ_SIGNATURES,
-            leave_out=_idle_twins(
-                [qsym for _, qsym, _ in asked], self.situation + own, self._fact_names()
-            ),
+            leave_out=_idle_twins([qsym for _, qsym, _ in asked], facts),
         )
         if model is None:
             return None
-        return Graph.of(program, model, self.situation + own)
+        return Graph.of(program, model, facts)
 
     def tree(self, item: dict, qsym: clingo.Symbol, query: str, g: Graph | None) -> Graph | None:
         """The tree of one question, read from the graph of its traced model
@@ -204,7 +215,7 @@ class _Explainer:
             engine=self.engine,
             readings=self.readings,
             read=READ_SIGNATURES,
-            leave_out=_idle_twins([own], facts, self._fact_names()),
+            leave_out=_idle_twins([own], facts),
         )
         if model is None:
             item["note"] = self.w.say("no_answer")
@@ -237,7 +248,9 @@ class _Explainer:
             return []
         violations = sorted(set(g.violations))
         budget = min(CORE_TIMEOUT, self.timeout) if self.timeout else CORE_TIMEOUT
-        legal = self.situation + [clingo.Function("asked", [clingo.Function("legal")])]
+        legal = Facts(
+            self.situation, [clingo.Function("asked", [clingo.Function("legal")])], self.signatures
+        )
         plays = forbidden_plays(
             g, legal, violations, budget, self.lang, engine=self.engine, readings=self.readings
         )
@@ -259,7 +272,7 @@ def answer_explain(question, scenario, facts, limits, session=None) -> dict:
     the rules that forbid each illegal play (`forbidden_by`, `forbidden`)."""
     lang = getattr(limits, "lang", "en")
     engine = session.engine if session is not None else None
-    ex = _Explainer(scenario, facts, getattr(limits, "timeout", None), lang, engine)
+    ex = _Explainer(scenario, facts, getattr(limits, "timeout", None), lang, engine, session)
     only = question.get("only")
     tree: list[dict] = []
     asked = [q for q in scenario.questions if q.kind != "explain"]

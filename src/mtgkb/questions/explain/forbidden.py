@@ -12,6 +12,7 @@ from functools import lru_cache
 import clingo
 import clingo.ast as cast
 
+from mtgkb.engine.analysis import FactReadings
 from mtgkb.engine.cores import (
     Budget,
     active,
@@ -20,13 +21,15 @@ from mtgkb.engine.cores import (
     shrink,
     switch_rules,
 )
-from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
+from mtgkb.engine.programs import quiet, solve_within, stamp
 from mtgkb.engine.scenarios import Readings
+from mtgkb.engine.solve import give_facts
 from mtgkb.questions.explain.graph import Graph, own_rule
 from mtgkb.questions.explain.text import describe
 from mtgkb.questions.explain.trace import (
     GRAPH_HEADS,
     GRAPH_NAME,
+    fact_signatures_for,
     idle_statements,
     term_name,
     term_of,
@@ -149,7 +152,7 @@ class Forbidder:
         query: str = "legal",
         candidates: Iterable[str] | None = None,
         engine=None,
-        readings: Readings | None = None,
+        readings: Readings | FactReadings | None = None,
     ):
         """`engine`: the one the questions are answered with, whose rule
         base's analysis slices the switched program as the query's grounding
@@ -166,8 +169,8 @@ class Forbidder:
             if path.parent.name != "rules":
                 load_program(ctl, path)  # kb/ and added files, with their generated citations
         ctl.load(str(query_file(query)))
-        add_facts(ctl, facts)
-        ctl.ground([("base", [])])
+        given = give_facts(ctl, facts, fact_signatures_for(engine, facts, (query,)))
+        ctl.ground([("base", [])], context=given)
         self.ctl = ctl
         atoms = ctl.symbolic_atoms
         self.present = [n for n in self.switches.numbers if atoms[active(n)] is not None]
@@ -246,7 +249,7 @@ def forbidden_plays(
     timeout: float,
     lang: str = "en",
     engine=None,
-    readings: Readings | None = None,
+    readings: Readings | FactReadings | None = None,
 ) -> list[dict]:
     """For each illegal play: its violations, objects and the minimal rules
     forbidding it (`engine`, `readings`: see Forbidder)."""

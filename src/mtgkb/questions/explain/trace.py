@@ -28,11 +28,12 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
-from mtgkb.engine.analysis import line_starts
+from mtgkb.engine.analysis import FactReadings, line_starts
 from mtgkb.engine.cores import add_statements
-from mtgkb.engine.programs import add_facts, quiet, solve_within, stamp
+from mtgkb.engine.programs import quiet, solve_within, stamp
 from mtgkb.engine.scenarios import Readings
-from mtgkb.engine.solve import SolveTimeout
+from mtgkb.engine.solve import SolveTimeout, give_facts
+from mtgkb.language.facts import fact_signatures
 from mtgkb.rulebase import symbol_texts
 from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import label, prepare_trees, scan_kept
@@ -502,7 +503,7 @@ def idle_statements(
     engine,
     query: str | Sequence[str],
     facts: Sequence[clingo.Symbol],
-    readings: Readings | None = None,
+    readings: Readings | FactReadings | None = None,
     traced: bool = True,
 ) -> frozenset:
     """The places of the rule base's statements that cannot fire on `facts`
@@ -526,7 +527,7 @@ def idle_statements(
         return frozenset()  # (another rule base than the one traced)
     analysis = base.analysis()
     asked = _queries(query)
-    queries = tuple(dict.fromkeys([*asked, "explain"])) if traced else asked
+    queries = program_queries(asked) if traced else asked
     if any(q not in analysis.queries for q in queries):
         return frozenset()
     derived = analysis.query_heads(queries)
@@ -536,7 +537,7 @@ def idle_statements(
     if not traced:
         every = analysis.kept(queries) or every
     # (`readings`: what was read of the facts for an earlier question, kept)
-    read = None if readings is None else readings.slicing(analysis)
+    read = readings.slicing(analysis) if isinstance(readings, Readings) else readings
     fired = analysis.live(every, analysis.sources(facts, also=derived, readings=read))
     # (the query's own program: sliced backward again, as its grounding is)
     live = set(fired if traced else analysis.needed(queries, fired))
@@ -598,6 +599,26 @@ def _places(base) -> tuple[tuple[int, int] | None, ...]:
     return tuple(out)
 
 
+def program_queries(query: str | Sequence[str]) -> tuple[str, ...]:
+    """The queries of the traced program of `query` (one or several):
+    theirs and `explain`'s."""
+    return tuple(dict.fromkeys([*_queries(query), "explain"]))
+
+
+def fact_signatures_for(engine, facts: Sequence[clingo.Symbol], queries: tuple[str, ...]):
+    """The (name, arity) of the first facts, for giving them by signature to
+    a program of the engine's rule base and these queries (None: by the
+    backend, without an engine whose rule base is the one traced, or for a
+    program that may call an external function of its own)."""
+    signatures = fact_signatures(facts)
+    if signatures is None or engine is None:
+        return None
+    base = engine.rule_base()
+    if [Path(f) for f in base.files] != [Path(f) for f in rule_files()]:
+        return None
+    return None if base.calls_functions(queries) else signatures
+
+
 class TracedModel(list):
     """Every atom of a model of the traced program; `read`: those of the
     signatures asked for (a symbol's name is a call into clingo: the
@@ -612,7 +633,7 @@ def solve_traced(
     timeout: float | None,
     seeded: bool = False,
     engine=None,
-    readings: Readings | None = None,
+    readings: Readings | FactReadings | None = None,
     read: Iterable[tuple[str, int]] = (),
     leave_out: Callable[[Traced], Iterable[int]] | None = None,
 ):
@@ -644,8 +665,8 @@ def solve_traced(
     if read:
         # (the signatures are the explanation's own names, not a user's)
         ctl.add("base", [], "\n".join(f"#show {name}/{arity}." for name, arity in read))
-    add_facts(ctl, facts)
-    ctl.ground([("base", [])])
+    given = give_facts(ctl, facts, fact_signatures_for(engine, facts, program_queries(query)))
+    ctl.ground([("base", [])], context=given)
     found: list[TracedModel] = []
 
     def take(model: clingo.Model) -> None:
