@@ -86,3 +86,25 @@ def test_graph_rules_told_by_their_text_are_those_of_the_syntax_trees():
             assert forbidden._graph_rule(st.ast) == expected, f"{st.file}:{st.line}"
             graph += expected
     assert graph > 100
+
+
+def test_a_rules_head_and_body_literals_read_from_its_text_are_its_syntax_trees():
+    # the traced program reads them from the rule's text as clingo prints it
+    # (trace.rule_parts), not from its syntax tree: a call into clingo a literal
+    read = 0
+    for _, st in _rules():
+        found = trace.rule_parts(str(st.ast))
+        assert found is not None, f"{st.file}:{st.line}"
+        head, literals = found
+        assert head == str(st.ast.head), f"{st.file}:{st.line}"
+        assert literals == [str(lit) for lit in st.ast.body], f"{st.file}:{st.line}"
+        read += bool(literals)
+    assert read > 1000
+
+
+def test_a_rules_text_is_split_outside_strings_and_brackets():
+    text = 'p("a :- b; c") :- q(X;Y); #count { Z : r(Z); W : s(W) } > 1; not t("x; y").'
+    head, literals = trace.rule_parts(text)
+    assert head == 'p("a :- b; c")'
+    assert literals == ["q(X;Y)", "#count { Z : r(Z); W : s(W) } > 1", 'not t("x; y")']
+    assert trace.rule_parts("p :- q") is None  # (no final full stop: not a rule's text)

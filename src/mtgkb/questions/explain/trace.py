@@ -206,17 +206,53 @@ def _first_argument(term: str) -> str:
     return inside
 
 
+#: What `split_outside` reads of a text: brackets, and each separator it splits at.
+_SPLITS = {sep: re.compile(r"[(){}\[\]]|" + re.escape(sep)) for sep in (" :- ", "; ", ",")}
+
+
+def masked(text: str) -> str:
+    """The text with its strings blanked out (their brackets and separators not read)."""
+    return STRING.sub(lambda m: "_" * len(m.group()), text) if '"' in text else text
+
+
+def split_outside(text: str, separator: str) -> list[str]:
+    """`text` split at each `separator` (` :- `, `; ` or `,`) outside
+    parentheses, braces, brackets and strings."""
+    out, depth, last = [], 0, 0
+    for found in _SPLITS[separator].finditer(masked(text)):
+        c = found.group()
+        if c in "({[":
+            depth += 1
+        elif c in ")}]":
+            depth -= 1
+        elif depth == 0:
+            out.append(text[last : found.start()])
+            last = found.end()
+    out.append(text[last:])
+    return out
+
+
+def rule_parts(text: str) -> tuple[str, list[str]] | None:
+    """(head, body literals) of a rule's text as clingo prints it, `Head :-
+    L1; ...; Ln.` or `Head.` (no body literals); None for another text."""
+    if not text.endswith("."):
+        return None
+    parts = split_outside(text[:-1], " :- ")
+    if len(parts) == 1:
+        return parts[0], []
+    if len(parts) != 2:
+        return None
+    return parts[0], split_outside(parts[1], "; ")
+
+
 def _rule_text(stmt: cast.AST, text: str) -> tuple[str, list[str]] | None:
-    """The texts of a rule's head and body literals (one call into clingo a
-    literal, where reading its syntax tree takes several); None for a rule
-    without a body, or one whose text is not `Head :- L1; ...; Ln.`."""
-    head, colon, _ = text.partition(" :- ")
-    if not colon:
+    """The texts of a rule's head and body literals, read from its text as
+    clingo prints it (`rule_parts`: reading them from its syntax tree is a
+    call into clingo a literal, and more); None for a rule without a body."""
+    found = rule_parts(text)
+    if found is None or not found[1]:
         return None
-    literals = [str(lit) for lit in stmt.body]
-    if text != f"{head} :- {'; '.join(literals)}.":
-        return None
-    return head, literals
+    return found
 
 
 def _twin_text(

@@ -20,7 +20,14 @@ import re
 from collections.abc import Collection, Sequence
 from functools import lru_cache
 
-from mtgkb.questions.explain.trace import STRING, WANTED, Traced, term_name
+from mtgkb.questions.explain.trace import (
+    WANTED,
+    Traced,
+    masked,
+    rule_parts,
+    split_outside,
+    term_name,
+)
 
 #: A variable's text.
 VARIABLE = re.compile(r"_*[A-Z][A-Za-z0-9_']*")
@@ -34,41 +41,12 @@ class _Unsettled(Exception):
     """The texts do not settle which twins may fire."""
 
 
-#: What `_split` reads of a text: brackets, and each separator it splits at.
-_SPLITS = {sep: re.compile(r"[(){}\[\]]|" + re.escape(sep)) for sep in (" :- ", "; ", ",")}
-
-
-def _masked(text: str) -> str:
-    """The text with its strings blanked out (their brackets and separators not read)."""
-    return STRING.sub(lambda m: "_" * len(m.group()), text) if '"' in text else text
-
-
-def _split(text: str, separator: str) -> list[str]:
-    """`text` split at each `separator` outside parentheses, braces and strings."""
-    out, depth, last = [], 0, 0
-    for found in _SPLITS[separator].finditer(_masked(text)):
-        c = found.group()
-        if c in "({[":
-            depth += 1
-        elif c in ")}]":
-            depth -= 1
-        elif depth == 0:
-            out.append(text[last : found.start()])
-            last = found.end()
-    out.append(text[last:])
-    return out
-
-
 def _rule(text: str) -> tuple[str, list[str]]:
     """(head, body literals) of a rule's text `Head :- L1; ...; Ln.` or `Head.`."""
-    if not text.endswith("."):
+    found = rule_parts(text)
+    if found is None:
         raise _Unsettled()
-    parts = _split(text[:-1], " :- ")
-    if len(parts) == 1:
-        return parts[0], []
-    if len(parts) != 2:
-        raise _Unsettled()
-    return parts[0], _split(parts[1], "; ")
+    return found
 
 
 def _name(term: str) -> str | None:
@@ -83,7 +61,7 @@ def _arguments(term: str) -> list[str]:
     if name is None:
         raise _Unsettled()
     inside = term[len(name) + 1 : -1]
-    return _split(inside, ",") if inside else []
+    return split_outside(inside, ",") if inside else []
 
 
 def _positive_atom(literal: str) -> str | None:
@@ -142,7 +120,7 @@ def _head(text: str) -> tuple[str | None, tuple[str, ...]]:
     that is no plain atom may derive). (Kept: the traced programs of a
     file's questions share most of their rules.)"""
     # (the first ` :- ` outside strings)
-    end = _masked(text).find(" :- ") if '"' in text else text.find(" :- ")
+    end = masked(text).find(" :- ") if '"' in text else text.find(" :- ")
     head = text[:end] if end >= 0 else text[:-1]
     if head.startswith("#false") or not head:
         return None, ()  # a constraint
