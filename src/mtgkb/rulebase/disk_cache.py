@@ -17,7 +17,7 @@ from __future__ import annotations
 import gc
 import os
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 #: Bump when the format of a cache file (not what it holds) changes.
@@ -139,3 +139,27 @@ def prune(folder: Path, pattern: str, keep: int) -> None:
             old.unlink(missing_ok=True)
     except OSError:
         pass
+
+
+def kept_for_files(family: str, paths: Iterable[str | Path], read: Callable, sound: Callable):
+    """What `read()` makes of some files, kept on disk by the digest of their
+    names and bytes (its `family`, a name with its reader's version, names
+    the cache files: `family-<clingo>-<digest>.bin`): the kept data when it
+    is there and `sound`, else `read()`'s, kept for the next process. What
+    is kept must be plain data, and nothing read becomes program text."""
+    import clingo
+
+    folder = cache_dir(os.environ)
+    try:
+        data = b"\0".join(Path(p).name.encode() + b"\0" + Path(p).read_bytes() for p in paths)
+    except OSError:
+        folder = None
+    if folder is None:
+        return read()
+    name = f"{family}-{clingo.__version__}-{content_digest(data)}.bin"
+    kept = load_checked(folder / name, sound)
+    if kept is not None:
+        return kept
+    made = read()
+    store_checked(folder, name, made, f"{family}-*.bin")
+    return made

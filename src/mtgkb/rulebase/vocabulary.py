@@ -7,7 +7,8 @@ words; the parser looks the phrase up here. So a copy of the rule base
 (`--rule-base DIR`, `MTGKB_RULE_BASE`) may add an ability with no change to
 the grammar or to Python. The file is read with clingo, once per process and
 again when it changes on disk (keyed by its stamp, like every cache of the
-rule base); nothing here is a rule of the game.
+rule base), and what was read is kept on disk for the next process (by the
+digest of its bytes, as data); nothing here is a rule of the game.
 
 Its games (`variant/1`) and options (`scenario_option/1`) are the words a
 `game:` and an `option:` line may give; `player_ability/1` says which
@@ -23,6 +24,7 @@ from functools import cached_property, lru_cache
 import clingo
 
 from mtgkb.rulebase.control import new_control
+from mtgkb.rulebase.disk_cache import kept_for_files
 from mtgkb.rulebase.location import data_dir
 from mtgkb.rulebase.location import file_stamp as stamp
 from mtgkb.rulebase.records import record
@@ -134,8 +136,64 @@ def _phrase(sym: clingo.Symbol, where: str) -> str:
     return " ".join(normal_word(w) for w in sym.string.split())
 
 
+#: Bump when what a vocabulary kept on disk holds changes.
+KEPT_VERSION = 1
+
+
 @lru_cache(maxsize=4)
 def _read(files: tuple) -> Vocabulary:
+    """The vocabulary of the file (`files`: its stamp), read with clingo or
+    from the user's cache of what was read (mtgkb.rulebase.disk_cache, by
+    the digest of its bytes: plain data, checked when read): the parse of
+    every file starts with it."""
+    kept = kept_for_files(
+        f"vocabulary{KEPT_VERSION}",
+        [path for path, *_ in files],
+        lambda: _as_data(_read_file(files)),
+        _sound_data,
+    )
+    abilities, *rest = kept
+    return Vocabulary(tuple(AbilityWord(*a) for a in abilities), *rest)
+
+
+def _as_data(vocabulary: Vocabulary) -> tuple:
+    """A vocabulary as plain data (tuples of strings), as it is kept."""
+    abilities = tuple((a.phrase, a.name, a.shape) for a in vocabulary.abilities)
+    return (abilities, *(getattr(vocabulary, f) for f in _FIELDS[1:]))
+
+
+#: The fields of a Vocabulary, in order; those holding pairs of words.
+_FIELDS = (
+    "abilities", "examples", "evasion", "games", "options", "player_abilities", "phases",
+    "colors", "spell_kinds", "action_words", "after", "counter_kinds",
+)  # fmt: skip
+_PAIRS = {"evasion", "action_words", "after", "counter_kinds"}
+
+
+def _sound_data(data) -> bool:
+    """Whether a vocabulary read from disk is one: every field a tuple of
+    words (pairs of words where the field holds pairs; an ability a phrase,
+    a name and one of SHAPES)."""
+    if type(data) is not tuple or len(data) != len(_FIELDS):
+        return False
+    for field_name, values in zip(_FIELDS, data, strict=True):
+        if type(values) is not tuple:
+            return False
+        size = 3 if field_name == "abilities" else 2 if field_name in _PAIRS else 0
+        for value in values:
+            if size == 0:
+                if type(value) is not str:
+                    return False
+            elif (
+                type(value) is not tuple
+                or len(value) != size
+                or not all(type(v) is str for v in value)
+            ):
+                return False
+    return all(a[2] in SHAPES and a[0] and a[1] for a in data[0])
+
+
+def _read_file(files: tuple) -> Vocabulary:
     said: list[str] = []
     ctl = new_control(logger=lambda _code, message: said.append(message.strip()))
     try:

@@ -12,7 +12,6 @@ of the game.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -21,7 +20,7 @@ from pathlib import Path
 import clingo
 
 from mtgkb.rulebase.control import new_control, quiet
-from mtgkb.rulebase.disk_cache import cache_dir, content_digest, load_checked, store_checked
+from mtgkb.rulebase.disk_cache import kept_for_files
 from mtgkb.rulebase.location import data_dir
 from mtgkb.rulebase.location import file_stamp as stamp
 from mtgkb.rulebase.symbol_texts import argument_texts, symbol_value, value_of
@@ -54,29 +53,12 @@ def _tables(stamp: tuple) -> dict:
     disk (mtgkb.rulebase.disk_cache: data, texts only) by the digest of the
     word files' bytes, for the next process: reading them is a grounding
     and a walk of 868 atoms (about 15 ms of `ask explain`'s cold run)."""
-    where = _kept_at(stamp)
-    if where is not None:
-        kept = load_checked(where[0] / where[1], _sound_tables)
-        if kept is not None:
-            return kept
-    out = _read_tables(stamp)
-    if where is not None:
-        store_checked(where[0], where[1], out, "words*.bin")
-    return out
-
-
-def _kept_at(stamp: tuple) -> tuple[Path, str] | None:
-    """Where the tables of these word files are kept (None: not kept)."""
-    folder = cache_dir(os.environ)
-    if folder is None:
-        return None
-    try:
-        data = b"\0".join(
-            Path(path).name.encode() + b"\0" + Path(path).read_bytes() for path, *_ in stamp
-        )
-    except OSError:
-        return None
-    return folder, f"words{TABLES_VERSION}-{clingo.__version__}-{content_digest(data)}.bin"
+    return kept_for_files(
+        f"words{TABLES_VERSION}",
+        [path for path, *_ in stamp],
+        lambda: _read_tables(stamp),
+        _sound_tables,
+    )
 
 
 def _sound_tables(data) -> bool:
