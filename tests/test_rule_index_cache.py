@@ -3,6 +3,7 @@ user's cache of its facts (issue 11, item 3: start fast): the same index,
 and a cache that is not sound is read again from the file."""
 
 import pytest
+from helpers import counted_calls
 
 from mtgkb.rulebase import index
 from mtgkb.rulebase.disk_cache import store_checked
@@ -53,14 +54,7 @@ def test_a_cache_that_is_not_sound_is_read_again(cache, monkeypatch, poison):
     read = _fresh()
     (cached,) = cache.glob("rule-index-*.marshal")
     store_checked(cache, cached.name, poison, "rule-index-*")
-    calls = []
-    real = index._read_facts
-
-    def counted(text):
-        calls.append(text)
-        return real(text)
-
-    monkeypatch.setattr(index, "_read_facts", counted)
+    calls = counted_calls(monkeypatch, index, "_read_facts")
     assert _fresh() == read and len(calls) == 1
 
 

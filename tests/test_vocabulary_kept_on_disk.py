@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from helpers import counted_calls
 
 from mtgkb.rulebase import vocabulary
 from mtgkb.rulebase.disk_cache import store_checked
@@ -61,14 +62,7 @@ def test_a_kept_vocabulary_that_is_not_sound_is_read_again(cache, monkeypatch, p
     read = _fresh()
     (kept,) = cache.glob("vocabulary*.bin")
     store_checked(cache, kept.name, poison, "vocabulary*.bin")
-    calls = []
-    real = vocabulary._read_file
-
-    def counted(files):
-        calls.append(files)
-        return real(files)
-
-    monkeypatch.setattr(vocabulary, "_read_file", counted)
+    calls = counted_calls(monkeypatch, vocabulary, "_read_file")
     assert _fresh() == read
     assert len(calls) == 1
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from helpers import counted_calls
 
 from mtgkb.rulebase import words
 from mtgkb.rulebase.disk_cache import store_checked
@@ -60,14 +61,7 @@ def test_kept_tables_that_are_not_sound_are_read_again(cache, monkeypatch, poiso
     read = _fresh()
     (kept,) = cache.glob("words*.bin")
     store_checked(cache, kept.name, poison, "words*.bin")
-    calls = []
-    real = words._read_tables
-
-    def counted(stamp):
-        calls.append(stamp)
-        return real(stamp)
-
-    monkeypatch.setattr(words, "_read_tables", counted)
+    calls = counted_calls(monkeypatch, words, "_read_tables")
     assert _fresh() == read
     assert len(calls) == 1
 

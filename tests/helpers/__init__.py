@@ -541,3 +541,18 @@ combat damage
 ask legal
 ask outcome
 """
+
+
+def counted_calls(monkeypatch, module, name: str) -> list:
+    """The calls made from now on to `module.name` (each its arguments), the
+    function still doing its work: how a test sees that a cache was read
+    again (one call) or not (none)."""
+    calls: list = []
+    real = getattr(module, name)
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls

@@ -376,14 +376,9 @@ class _FileTrees:
                     todo += more
         text = self.text.split("\n")
         kept = "\n".join(t if i in lines else "" for i, t in enumerate(text, start=1))
-        items: list[cast.AST] = []
-        said: list[str] = []
-        try:
-            cast.parse_string(kept, items.append, logger=lambda code, m: said.append(m))
-        except RuntimeError:
-            said.append("cannot be parsed")
-        nodes = [node for node in items if node.ast_type not in _NOT_STATEMENTS]
-        if said or len(nodes) != len(taken):
+        items = _parsed_items(kept)
+        nodes = [node for node in items or () if node.ast_type not in _NOT_STATEMENTS]
+        if items is None or len(nodes) != len(taken):
             self.parse()  # (the lines do not read alone as they do in the file)
             return
         for k, node in zip(sorted(taken, key=lambda k: self.rows[k][1]), nodes, strict=True):
