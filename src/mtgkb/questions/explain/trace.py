@@ -559,8 +559,8 @@ def idle_statements(
     if engine is None or not engine.options.slicing:
         return frozenset()
     base = engine.rule_base()
-    if [Path(f) for f in base.files] != [Path(f) for f in rule_files()]:
-        return frozenset()  # (another rule base than the one traced)
+    if not _is_traced(base):
+        return frozenset()
     analysis = base.analysis()
     asked = _queries(query)
     queries = program_queries(asked) if traced else asked
@@ -650,9 +650,15 @@ def fact_signatures_for(engine, facts: Sequence[clingo.Symbol], queries: tuple[s
     if signatures is None or engine is None:
         return None
     base = engine.rule_base()
-    if [Path(f) for f in base.files] != [Path(f) for f in rule_files()]:
+    if not _is_traced(base) or base.calls_functions(queries):
         return None
-    return None if base.calls_functions(queries) else signatures
+    return signatures
+
+
+def _is_traced(base) -> bool:
+    """Whether the engine's rule base `base` is the one traced (the files of
+    the rule base in use), so that what its analysis says holds there."""
+    return [Path(f) for f in base.files] == [Path(f) for f in rule_files()]
 
 
 class TracedModel(list):
