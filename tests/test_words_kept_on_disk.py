@@ -82,3 +82,26 @@ def test_an_edited_word_file_is_read_again(cache, tmp_path):
     assert again[("en", "word")]["test_only_key"] == "edited"
     assert "test_only_key" not in first[("en", "word")]
     assert len(list(cache.glob("words*.bin"))) == 2  # one a content
+
+
+def test_tables_read_from_a_file_changed_meanwhile_are_not_kept(cache, tmp_path, monkeypatch):
+    # the cache is keyed by the bytes read before the tables are read with
+    # clingo, which reads the files again: an edit in between keeps nothing
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    for name in words.FILES:
+        shutil.copy(data_dir("kb") / name, kb / name)
+    texts = kb / "texts.lp"
+    real = words._read_tables
+
+    def edited_meanwhile(stamp):
+        texts.write_text(
+            texts.read_text(encoding="utf-8") + '\ntext(word, test_only_key, "edited").\n',
+            encoding="utf-8",
+        )
+        return real(stamp)
+
+    monkeypatch.setattr(words, "_read_tables", edited_meanwhile)
+    read = _fresh(words.stamp(kb / name for name in words.FILES))
+    assert read[("en", "word")]["test_only_key"] == "edited"
+    assert list(cache.glob("words*.bin")) == []

@@ -149,17 +149,26 @@ def kept_for_files(family: str, paths: Iterable[str | Path], read: Callable, sou
     is kept must be plain data, and nothing read becomes program text."""
     import clingo
 
+    paths = [Path(p) for p in paths]
+
+    def digest() -> str | None:
+        try:
+            data = b"\0".join(p.name.encode() + b"\0" + p.read_bytes() for p in paths)
+        except OSError:
+            return None
+        return content_digest(data)
+
     folder = cache_dir(os.environ)
-    try:
-        data = b"\0".join(Path(p).name.encode() + b"\0" + Path(p).read_bytes() for p in paths)
-    except OSError:
-        folder = None
-    if folder is None:
+    before = digest() if folder is not None else None
+    if before is None:
         return read()
-    name = f"{family}-{clingo.__version__}-{content_digest(data)}.bin"
+    name = f"{family}-{clingo.__version__}-{before}.bin"
     kept = load_checked(folder / name, sound)
     if kept is not None:
         return kept
     made = read()
-    store_checked(folder, name, made, f"{family}-*.bin")
+    # (kept only if the files are still the bytes it is keyed by: `read()`
+    # reads them again, and one changed in between is read afresh next time)
+    if digest() == before:
+        store_checked(folder, name, made, f"{family}-*.bin")
     return made
