@@ -111,6 +111,8 @@ def _shape_text(term: str, fresh: list[int]) -> str:
             return f"{name}({','.join(_shape_text(x, fresh) for x in args)})"
         if len(args) > 1:  # a tuple: `(a,b)`, `(a,)`
             return "(" + ",".join(_shape_text(x, fresh) if x else "" for x in args) + ")"
+        if args[0]:  # `(t)` is the term t (clingo prints no such brackets)
+            return _shape_text(args[0], fresh)
     fresh[0] += 1  # an operation, an interval, a pool
     return f"_C{fresh[0]}"
 
@@ -125,14 +127,60 @@ def head_shape(rule: cast.AST) -> str:
         or head.sign != cast.Sign.NoSign
         or head.atom.ast_type != cast.ASTType.SymbolicAtom
     ):
-        raise CitationError("a `cite` tag needs a rule with one atom as its head")
-    text = str(head)
-    name = re.match(r"[a-z_][A-Za-z0-9_']*", text)
-    if name is None or _arguments(text[name.end() + 1 : -1] if text[name.end() :] else "")[1]:
-        raise CitationError("a `cite` tag needs a rule with one atom as its head")
-    if name.group(0) in {n for n, _ in CITING} and text.startswith(name.group(0) + "("):
+        raise CitationError(_ONE_ATOM)
+    return _atom_shape(str(head))
+
+
+_ONE_ATOM = "a `cite` tag needs a rule with one atom as its head"
+#: An atom's text: its name and, if any, what its brackets hold.
+_ATOM = re.compile(r"([a-z_][A-Za-z0-9_']*)(?:\((.*)\))?", re.S)
+
+
+def _atom_shape(text: str) -> str:
+    """The shape of an atom's text as clingo prints it (`head_shape`)."""
+    atom = _ATOM.fullmatch(text)
+    inner = None if atom is None or atom.group(2) is None else _arguments(atom.group(2))
+    if atom is None or (atom.group(2) is not None and (inner is None or inner[1])):
+        raise CitationError(_ONE_ATOM)
+    if atom.group(1) in {n for n, _ in CITING} and atom.group(2) is not None:
         raise CitationError("a citation cannot be marked `cite`: it cites already")
     return _shape_text(text, [0])
+
+
+#: Read from a statement's text: a string (kept), a rule's `:-`, the
+#: brackets, a `not`, blanks; and in a head's text, what clingo prints
+#: otherwise (`#supremum` as `#sup`, `007` as `7`).
+_HEAD_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|:-|:~|[({\[]|[)}\]]', re.S)
+_NOT = re.compile(r"not(?![A-Za-z0-9_'])")
+_PRINTED = re.compile(
+    r'("(?:[^"\\]|\\.)*")|\s+|#(sup|inf)(?:remum|imum)\b|(?<![A-Za-z0-9_\'])0+(?=\d)', re.S
+)
+
+
+def statement_head_shape(code: str) -> str:
+    """`head_shape` of a statement's code (`Head :- Body.` or `Head.`, as
+    mtgkb.rulebase.parts reads statements: no comments), read from its text
+    without parsing it: the head is what comes before the first `:-` outside
+    strings and brackets, read as clingo would print it. Raises
+    CitationError for a statement that is not a rule with one positive atom
+    as its head (a constraint, a choice, a disjunction, a directive)."""
+    depth, end = 0, len(code) - 1  # (the full stop)
+    for token in _HEAD_TOKEN.finditer(code):
+        found = token.group(0)
+        if found in ("(", "{", "["):
+            depth += 1
+        elif found in (")", "}", "]"):
+            depth -= 1
+        elif found == ":~":
+            raise CitationError(_ONE_ATOM)
+        elif found == ":-" and depth == 0:
+            end = token.start()
+            break
+    head = code[:end].strip()
+    if not code.endswith(".") or _NOT.match(head):
+        raise CitationError(_ONE_ATOM)
+    printed = _PRINTED.sub(lambda m: m.group(1) or (f"#{m.group(2)}" if m.group(2) else ""), head)
+    return _atom_shape(printed)
 
 
 def citation(shape: str, number: str) -> str:
@@ -179,15 +227,17 @@ def generate(text: str, path: Path | str = "<string>") -> list[Generated]:
     (each once). Raises CitationError (naming the line) for a marked rule that
     cannot be cited so.
 
-    Fast, for reading the rule base: only the lines under a marked tag are
-    parsed (the statements a tag covers are those below it up to the next tag
-    or blank line), all in one parse; `mtgkb.rulebase.encoded.scan_file` finds
-    the same ones with the whole file parsed (tests/test_citations.py checks
-    that they agree)."""
+    Fast, for reading the rule base, which does it on every start: only the
+    lines under a marked tag are read (the statements a tag covers are those
+    below it up to the next tag or blank line), as text, with no parse
+    (`statement_head_shape`); `mtgkb.rulebase.encoded.scan_file` finds the
+    same ones from the syntax trees of the whole file (tests/test_citations.py
+    checks that they agree). A statement of a block that does not parse is
+    clingo's to report, when it reads the rule base, unless its head is
+    what cannot be read."""
     if MARK not in text:
         return []
     lines = text.split("\n")
-    kept = [""] * len(lines)  # the covered lines at their own places, the others blank
     blocks: list[tuple[int, int, tuple[str, ...]]] = []  # (first line, last line, numbers), 1-based
     for i, line in enumerate(lines):
         if MARK not in line or not _MARKED_LINE.match(line):
@@ -198,35 +248,34 @@ def generate(text: str, path: Path | str = "<string>") -> list[Generated]:
             continue
         end = i + 1
         while end < len(lines) and not _ENDS_BLOCK.match(lines[end]):
-            kept[end] = lines[end]
             end += 1
         blocks.append((i + 2, end, parsed[0]))
-    if not blocks:
-        return []
-    items: list[cast.AST] = []
-    try:
-        cast.parse_string("\n".join(kept), items.append, logger=lambda code, msg: None)
-    except RuntimeError as err:
-        raise CitationError(f"{path}:{blocks[0][0]}: cannot be parsed") from err
     out: list[Generated] = []
     seen: set[str] = set()
-    for item in items:
-        if item.ast_type in (cast.ASTType.Comment, cast.ASTType.Program):
-            continue
-        line = item.location.begin.line
-        numbers = next((n for first, last, n in blocks if first <= line <= last), None)
-        if numbers is None:
-            continue
-        try:
-            made = citations_of(item, numbers)
-        except CitationError as err:
-            raise CitationError(f"{path}:{line}: {err}") from None
-        for number, made_text in zip(numbers, made, strict=True):
-            renamed = _renamed(made_text)
-            if renamed not in seen:
-                seen.add(renamed)
-                out.append(Generated(line, number, made_text))
+    for first, end, numbers in blocks:
+        block = "\n".join(lines[first - 1 : end])
+        found = parts.statements(block)
+        if _COMMENTS.sub("", block[found[-1][1] if found else 0 :]).strip():
+            raise CitationError(f"{path}:{first}: cannot be parsed")
+        for start, _, code in found:
+            if code.startswith("#program"):
+                continue
+            line = first + block.count("\n", 0, start)
+            try:
+                shape = statement_head_shape(code)
+            except CitationError as err:
+                raise CitationError(f"{path}:{line}: {err}") from None
+            for number in numbers:
+                made_text = citation(shape, number)
+                renamed = _renamed(made_text)
+                if renamed not in seen:
+                    seen.add(renamed)
+                    out.append(Generated(line, number, made_text))
     return out
+
+
+#: Comments, which a block of a tag may end with.
+_COMMENTS = re.compile(r"%\*.*?\*%|%[^\n]*", re.S)
 
 
 def generated_text(path: Path | str, text: str | None = None) -> str:
@@ -397,4 +446,5 @@ __all__ = [
     "program_texts",
     "same",
     "split_mark",
+    "statement_head_shape",
 ]

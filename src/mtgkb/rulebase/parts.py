@@ -214,7 +214,7 @@ def _substituted(code: str, params: Sequence[str], row: Sequence[clingo.Symbol])
     return pattern.sub(lambda m: names.get(m.group(0), m.group(0)), code)
 
 
-def _statements(region: str) -> list[tuple[int, int, str]]:
+def statements(region: str) -> list[tuple[int, int, str]]:
     """The statements of a part's text: (start, end) offsets and the code
     (comments inside it left out, each run of spaces and line breaks outside
     its strings one space)."""
@@ -251,7 +251,7 @@ def instantiated(text: str, values: Values) -> str:
             raise PartError(unread(name, params))
         region = text[begin:end]
         pieces, here = [], 0
-        for start, stop, code in _statements(region):
+        for start, stop, code in statements(region):
             pieces.append(region[here:start])
             made = " ".join(_substituted(code, params, row) for row in rows)
             pieces.append(made + "\n" * region.count("\n", start, stop))
@@ -272,7 +272,7 @@ def instances_text(text: str, values: Values) -> str:
     lines = []
     for begin, end, name, params in _regions(text):
         rows = _rows(values, name)
-        for _, _, code in _statements(text[begin:end]):
+        for _, _, code in statements(text[begin:end]):
             lines += [_substituted(code, params, row) for row in rows]
     return "#program base.\n" + "\n".join(lines) + "\n" if lines else ""
 
@@ -291,7 +291,7 @@ def instance_nodes(text: str, values: Values, filename: str) -> dict[int, list[l
     for begin, end, name, params in regions:
         rows = _rows(values, name)
         region = text[begin:end]
-        for start, _, code in _statements(region):
+        for start, _, code in statements(region):
             line = text.count("\n", 0, begin + start)
             made = [_substituted(code, params, row) for row in rows]
             lines[line] += " " + " ".join(made)
@@ -335,6 +335,7 @@ __all__ = [
     "instantiated",
     "part_rows",
     "read",
+    "statements",
     "unread",
     "values_for",
     "values_in",
