@@ -147,11 +147,12 @@ def _atom_shape(text: str) -> str:
     return _shape_text(text, [0])
 
 
-#: Read from a statement's text: a string (kept), a rule's `:-`, the
-#: brackets, a `not`, blanks; and in a head's text, what clingo prints
-#: otherwise (`#supremum` as `#sup`, `007` as `7`).
+#: Where a statement's head ends: its first `:-` outside strings (stepped
+#: over whole) and brackets; a weak constraint's `:~` has none.
 _HEAD_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|:-|:~|[({\[]|[)}\]]', re.S)
 _NOT = re.compile(r"not(?![A-Za-z0-9_'])")
+#: What clingo prints otherwise than written, outside strings: no blanks,
+#: `#supremum` as `#sup` (`#infimum`, `#inf`), `007` as `7`.
 _PRINTED = re.compile(
     r'("(?:[^"\\]|\\.)*")|\s+|#(sup|inf)(?:remum|imum)\b|(?<![A-Za-z0-9_\'])0+(?=\d)', re.S
 )
