@@ -15,7 +15,12 @@ in a process that then runs `mtgkb run --json FILE` as the command line does:
   grounding included);
 - facts: `scenario_facts` (the scenario as clingo symbols);
 - rule base read: `Engine.rule_base` (the rule files read, their citations
-  generated, the cached analysis read and checked);
+  generated);
+- caches read and checked: `disk_cache.load_checked` (the slicing analysis
+  and the input checks' statements: the file read, its digest, marshal,
+  and the check of every value; the words and the vocabulary);
+- rule base digest: `location.digest_of` (every file of the rule base read
+  and hashed, for the `digest` an answer names);
 - program given to clingo: `Control.add`, `DescribedProgram.add` and
   `add_statements` (clingo parsing the statements kept, or adding them
   parsed);
@@ -62,6 +67,8 @@ PHASES = (
     ("scenario checked", "mtgkb.language.json_state", "validate_scenario"),
     ("facts", "mtgkb.language.facts", "scenario_facts"),
     ("rule base read", "mtgkb.engine.state", "Engine.rule_base"),
+    ("caches read and checked", "mtgkb.rulebase.disk_cache", "load_checked"),
+    ("rule base digest", "mtgkb.rulebase.location", "digest_of"),
     ("program given to clingo", "clingo.control", "Control.add"),
     ("program given to clingo", "mtgkb.engine.analysis", "DescribedProgram.add"),
     ("slicing", "mtgkb.engine.analysis", "DescribedProgram.sources"),
