@@ -56,6 +56,7 @@ from mtgkb.rulebase import parts
 from mtgkb.rulebase.control import quiet
 from mtgkb.rulebase.location import program_files
 from mtgkb.rulebase.records import record
+from mtgkb.rulebase.symbol_texts import split_outside
 from mtgkb.rulebase.tags import MARK, parse_tag, split_mark, tag_cites
 
 #: The heads of citations.
@@ -147,9 +148,6 @@ def _atom_shape(text: str) -> str:
     return _shape_text(text, [0])
 
 
-#: Where a statement's head ends: its first `:-` outside strings (stepped
-#: over whole) and brackets; a weak constraint's `:~` has none.
-_HEAD_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|:-|:~|[({\[]|[)}\]]', re.S)
 _NOT = re.compile(r"not(?![A-Za-z0-9_'])")
 #: What clingo prints otherwise than written, outside strings: no blanks,
 #: `#supremum` as `#sup` (`#infimum`, `#inf`), `007` as `7`.
@@ -165,20 +163,10 @@ def statement_head_shape(code: str) -> str:
     strings and brackets, read as clingo would print it. Raises
     CitationError for a statement that is not a rule with one positive atom
     as its head (a constraint, a choice, a disjunction, a directive)."""
-    depth, end = 0, len(code) - 1  # (the full stop)
-    for token in _HEAD_TOKEN.finditer(code):
-        found = token.group(0)
-        if found in ("(", "{", "["):
-            depth += 1
-        elif found in (")", "}", "]"):
-            depth -= 1
-        elif found == ":~":
-            raise CitationError(_ONE_ATOM)
-        elif found == ":-" and depth == 0:
-            end = token.start()
-            break
-    head = code[:end].strip()
-    if not code.endswith(".") or _NOT.match(head):
+    if not code.endswith("."):
+        raise CitationError(_ONE_ATOM)
+    head = split_outside(code[:-1], ":-")[0].strip()
+    if _NOT.match(head):
         raise CitationError(_ONE_ATOM)
     printed = _PRINTED.sub(lambda m: m.group(1) or (f"#{m.group(2)}" if m.group(2) else ""), head)
     return _atom_shape(printed)

@@ -3,12 +3,15 @@ arguments of thousands of atoms, from the text of one tuple of them all (two
 calls into clingo, where reading each argument of each atom is several), and
 a string's value from its text or from its symbol. Used where many atoms are read into Python:
 a listing's ranks (mtgkb.engine.listing) and the words of the answers
-(mtgkb.rulebase.words)."""
+(mtgkb.rulebase.words). Also a program's text split outside its strings and
+brackets (`split_outside`): the head of a marked rule
+(mtgkb.rulebase.citations), a traced rule's literals (mtgkb.questions.explain)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 import clingo
 
@@ -60,3 +63,33 @@ def symbol_value(symbol: clingo.Symbol) -> str:
     """`value_of` read from a symbol itself: a string's own characters, any
     other term as clingo writes it."""
     return symbol.string if symbol.type == clingo.SymbolType.String else str(symbol)
+
+
+def masked(text: str) -> str:
+    """A program's text with its strings blanked out, the same length (their
+    brackets and separators not read)."""
+    # (the pattern compiled when first needed, by `re`'s own cache)
+    return re.sub(STRING, lambda m: "_" * len(m.group()), text) if '"' in text else text
+
+
+@lru_cache(maxsize=8)
+def _splits(separator: str) -> re.Pattern:
+    """What `split_outside` reads of a text: brackets, and `separator`."""
+    return re.compile(r"[(){}\[\]]|" + re.escape(separator))
+
+
+def split_outside(text: str, separator: str) -> list[str]:
+    """A program's text split at each `separator` (` :- `, `; `, `,`, ...)
+    outside parentheses, braces, brackets and strings."""
+    out, depth, last = [], 0, 0
+    for found in _splits(separator).finditer(masked(text)):
+        c = found.group()
+        if c in "({[":
+            depth += 1
+        elif c in ")}]":
+            depth -= 1
+        elif depth == 0:
+            out.append(text[last : found.start()])
+            last = found.end()
+    out.append(text[last:])
+    return out

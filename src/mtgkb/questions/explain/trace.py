@@ -38,6 +38,7 @@ from mtgkb.rulebase import symbol_texts
 from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import label, prepare_trees, scan_kept
 from mtgkb.rulebase.location import query_file, rule_files
+from mtgkb.rulebase.symbol_texts import split_outside
 
 #: The explanation graph: the rule behind a conclusion, what it rests on.
 GRAPH_HEADS = {"because", "rests_on"}
@@ -193,10 +194,9 @@ def term_name(text: str, pools: bool = False) -> str | None:
 def _first_argument(term: str) -> str:
     """The text of the first argument of a function term's text `name(...)`."""
     inside = term[term.index("(") + 1 : -1]
-    # (strings masked, the same length, so that their commas are not read)
-    masked = STRING.sub(lambda m: "_" * len(m.group()), inside) if '"' in inside else inside
     depth = 0
-    for i, c in enumerate(masked):
+    # (strings masked, the same length, so that their commas are not read)
+    for i, c in enumerate(symbol_texts.masked(inside)):
         if c == "(":
             depth += 1
         elif c == ")":
@@ -204,32 +204,6 @@ def _first_argument(term: str) -> str:
         elif c == "," and depth == 0:
             return inside[:i]
     return inside
-
-
-#: What `split_outside` reads of a text: brackets, and each separator it splits at.
-_SPLITS = {sep: re.compile(r"[(){}\[\]]|" + re.escape(sep)) for sep in (" :- ", "; ", ",")}
-
-
-def masked(text: str) -> str:
-    """The text with its strings blanked out (their brackets and separators not read)."""
-    return STRING.sub(lambda m: "_" * len(m.group()), text) if '"' in text else text
-
-
-def split_outside(text: str, separator: str) -> list[str]:
-    """`text` split at each `separator` (` :- `, `; ` or `,`) outside
-    parentheses, braces, brackets and strings."""
-    out, depth, last = [], 0, 0
-    for found in _SPLITS[separator].finditer(masked(text)):
-        c = found.group()
-        if c in "({[":
-            depth += 1
-        elif c in ")}]":
-            depth -= 1
-        elif depth == 0:
-            out.append(text[last : found.start()])
-            last = found.end()
-    out.append(text[last:])
-    return out
 
 
 def rule_parts(text: str) -> tuple[str, list[str]] | None:

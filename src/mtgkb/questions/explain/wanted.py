@@ -20,14 +20,8 @@ import re
 from collections.abc import Collection, Sequence
 from functools import lru_cache
 
-from mtgkb.questions.explain.trace import (
-    WANTED,
-    Traced,
-    masked,
-    rule_parts,
-    split_outside,
-    term_name,
-)
+from mtgkb.questions.explain.trace import WANTED, Traced, rule_parts, term_name
+from mtgkb.rulebase.symbol_texts import masked, split_outside
 
 #: A variable's text.
 VARIABLE = re.compile(r"_*[A-Z][A-Za-z0-9_']*")
