@@ -335,9 +335,9 @@ class _FileTrees:
     def parse(self) -> None:
         """Every statement's tree not read yet, from a parse of the whole file
         (where the layout's count of items does not hold it, each statement
-        takes the statement of the parse in its order)."""
-        items: list[cast.AST] = []
-        cast.parse_string(self.text, items.append, logger=lambda code, message: None)
+        takes the statement of the parse in its order). (A layout is kept only
+        for a file clingo parsed without a word.)"""
+        items = _parsed_items(self.text) or []
         if len(items) == self.count:
             nodes = [items[index] for _, index in self.rows]
         else:
