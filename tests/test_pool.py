@@ -64,6 +64,13 @@ def _keep(megabytes: int) -> int:
     return os.getpid()
 
 
+def _warm_engine(megabytes: int, engine=None) -> int:
+    """Keep `megabytes` as the engine's chunk programs would (its warmth
+    grows: mtgkb.engine.state.Engine.warmth); the worker's pid."""
+    engine.scenario_programs[("kept by a test", len(_KEPT))] = None
+    return _keep(megabytes)
+
+
 def _boom() -> None:
     raise ValueError("broken on purpose")
 
@@ -140,6 +147,26 @@ def test_a_worker_keeps_what_its_first_task_warmed_up_and_is_recycled_past_it():
         assert workers.stats()["recycled"] == 1
         assert workers.call(_keep, 160) != warmed  # a warm-up past max_warm_up
         assert workers.stats()["recycled"] == 2
+
+
+def test_a_later_task_that_warms_the_engine_up_counts_its_growth_as_warm_up():
+    """A server's worker warms up for chunks when requests are first gathered
+    for it (mtgkb.serve.gathering), which may be long after its first task:
+    the growth of a task that made the engine keep more for chunks is
+    warm-up too, all of it within `max_warm_up`; other growth still counts."""
+    with pool.Pool(1, max_growth=32 << 20, max_warm_up=128 << 20) as workers:
+        first = workers.call(_keep, 8)
+        assert workers.call(_warm_engine, 64, with_engine=True) == first
+        assert workers.stats()["recycled"] == 0  # 64 MB of warm-up, not of growth
+        assert workers.call(_keep, 16) == first
+        assert workers.stats()["recycled"] == 0  # 16 MB since the warm-up
+        assert workers.call(_keep, 24) == first  # 40 MB of growth: recycled after
+        assert workers.stats()["recycled"] == 1
+        second = workers.call(_keep, 8)
+        assert second != first
+        assert workers.call(_warm_engine, 64, with_engine=True) == second
+        assert workers.call(_warm_engine, 72, with_engine=True) == second  # 136 MB warm-up
+        assert workers.stats()["recycled"] == 2  # past max_warm_up: recycled after
 
 
 def test_a_task_past_its_time_out_is_killed_and_the_next_one_answered():

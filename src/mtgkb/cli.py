@@ -578,6 +578,14 @@ def _serve_command(sub) -> None:
         "(default: 4 per worker)",
     )
     serve.add_argument(
+        "--gather",
+        type=_option(check_count, "the requests gathered", 1, 1024),
+        default=None,
+        metavar="N",
+        help="the most waiting requests a free worker answers together, their questions "
+        "grounded as one chunk (default: 8; 1 answers each alone)",
+    )
+    serve.add_argument(
         "--idle-timeout",
         type=_option(check_timeout, "the idle time-out"),
         default=None,

@@ -354,6 +354,11 @@ class ScenarioProgram:
         self._rewrite = _Rewrite()
         self._made: dict[int, object] = {}  # by place: the statement rewritten
 
+    @property
+    def rewritten(self) -> int:
+        """How many of its statements are rewritten already (kept for the next chunk)."""
+        return len(self._made)
+
     def live(self, instances, readings: Readings | None = None) -> list:
         """The statements, with the scenario argument, that may fire for some
         of `instances` (the facts of each scenario): what cannot fire for

@@ -111,6 +111,15 @@ class Engine:
         self.rule_base().analysis()
         return self
 
+    def warmth(self) -> int:
+        """How much the engine keeps for answering chunks: its scenario
+        programs and the statements rewritten in them. It grows as chunks
+        need more, up to the rule base's size; a worker's growth while it
+        grows is warm-up, not a leak (mtgkb.running.pool)."""
+        return sum(
+            1 + getattr(program, "rewritten", 0) for program in self.scenario_programs.values()
+        )
+
     def query_file(self, name: str) -> Path:
         """The program that asks one kind of question."""
         return self.location.folder("queries") / f"{name}.lp"

@@ -51,7 +51,7 @@ CHUNK = 32  # files answered together
 # unless the engine has the rewritten programs already.
 COMBINE_FROM = 16
 
-Item = tuple[str, bytes | None, str | None]  # name, bytes (None: read it), read error
+Item = tuple[str, bytes | str | None, str | None]  # name, bytes or text (None: read it), read error
 
 
 class _ReadStopped(str):
@@ -113,15 +113,24 @@ def _answer_chunk_named(items: list[Item], limits: Limits) -> list[FileResult]:
     return results
 
 
+def answer_together(items: list[Item], limits: Limits, engine: Engine) -> list[FileResult]:
+    """Answer `items` as one chunk, their questions with one answer per
+    scenario solved together however few they are (the requests a server
+    gathers: its workers keep the engine's chunk programs from one chunk to
+    the next, mtgkb.running.pool). `limits` has no time-out: the caller
+    bounds the whole chunk."""
+    return _answer_chunk(items, limits, engine, always=True)
+
+
 def _answer_chunk(
-    items: list[Item], limits: Limits, engine: Engine | None = None
+    items: list[Item], limits: Limits, engine: Engine | None = None, always: bool = False
 ) -> list[FileResult]:
     """Answer a chunk of inputs with `engine` (a fresh one when not given);
     questions with one answer per scenario are solved for the whole chunk at
     once (without a time-out, unless the engine's `combine` is off, or the
-    chunk is too small to pay for it: COMBINE_FROM)."""
+    chunk is too small to pay for it, COMBINE_FROM, and not `always`)."""
     engine = Engine() if engine is None else engine
-    few = len(items) < COMBINE_FROM and not engine.scenario_programs
+    few = len(items) < COMBINE_FROM and not engine.scenario_programs and not always
     if limits.timeout is not None or not engine.options.combine or few:
         return [_answer_item(item, limits, engine) for item in items]
     try:

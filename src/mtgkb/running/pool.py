@@ -162,24 +162,32 @@ def _serve_tasks(requests: int, answers: int, parent: int, engine: Engine | None
             kwargs = {**kwargs, "engine": engine}
         _bound_task_memory(memory)
         spent = False
+        warmth = _warmth(engine)
         try:
             reply = (True, function(*args, **kwargs))
         except MemoryError:
             reply, spent = (False, deadline.memory_stop()), True
         except BaseException as err:  # noqa: BLE001 - sent back to the parent
             reply = (False, travelling(err))
+        # (whether the task warmed the engine up: its growth is then warm-up)
+        warmed = _warmth(engine) > warmth
         try:
-            _send(answers, (*reply, resident()))
+            _send(answers, (*reply, resident(), warmed))
         except MemoryError:
-            _send(answers, (False, deadline.memory_stop(), 0))
+            _send(answers, (False, deadline.memory_stop(), 0, warmed))
             return
         except (OSError, pickle.PicklingError, TypeError, AttributeError):
             try:
-                _send(answers, (False, RuntimeError(repr(reply[1])), resident()))
+                _send(answers, (False, RuntimeError(repr(reply[1])), resident(), warmed))
             except OSError:
                 return
         if spent:
             return
+
+
+def _warmth(engine: Engine | None) -> int:
+    """What the worker's engine keeps for chunks (Engine.warmth; 0 without one)."""
+    return 0 if engine is None else engine.warmth()
 
 
 def ending(status: int | None) -> str:
@@ -538,16 +546,21 @@ class Pool:
                     worker = None
                     worker = self._start()
                     _send(worker.requests, task)
-                ok, value, rss = _receive(worker.answers, end)
+                ok, value, rss, warmed = _receive(worker.answers, end)
             except (EOFError, OSError) as err:
                 status = worker.reap(grace=0.5)
                 if deadline.aborted_under_bound(status, memory or None):
                     raise deadline.memory_stop() from err
                 raise WorkerLost(f"the work ended without an answer ({ending(status)})") from err
             worker.tasks += 1
-            worker.rss = rss
             if worker.warmed_rss is None:
                 worker.warmed_rss = rss
+            elif warmed:
+                # a later task that warmed the engine up (the first chunk of
+                # gathered requests, say): its growth is warm-up too, bounded
+                # with the first task's by max_warm_up
+                worker.warmed_rss += max(0, rss - worker.rss)
+            worker.rss = rss
             if not ok and isinstance(value, WorkerLost):
                 raise value
             if not self._worn(worker):
@@ -667,6 +680,25 @@ def answer_in_worker(text: str | bytes, name: str, limits, options: dict, engine
     if result.exception is not None:
         result.exception = travelling(result.exception)
     return result
+
+
+def answer_group_in_worker(items: list, limits, engine=None) -> list:
+    """The worker's task for requests gathered by a server: `items` (name,
+    text as bytes, None) answered as one chunk (batch.answer_together),
+    `limits` without a time-out (the pool bounds the task); each result's
+    exception dropped, as a batch's (the caller keeps what it says)."""
+    from mtgkb.running.batch import answer_together
+
+    try:
+        results = answer_together(items, limits, engine)
+    except RuntimeError as err:
+        if any(word in str(err) for word in _OUT_OF_MEMORY):
+            raise MemoryError(str(err)) from None
+        raise
+    for result in results:
+        if result.exception is not None:
+            result.exception = travelling(result.exception)
+    return results
 
 
 def answer(

@@ -78,15 +78,21 @@ class Admission:
     async def worker(self, timeout: float | None):
         """Wait for a worker (at most `timeout` s); yields the seconds waited.
         Raises Waited when the time ran out."""
+        waited = await self.acquire(timeout)
+        try:
+            yield waited
+        finally:
+            self.release()
+
+    async def acquire(self, timeout: float | None) -> float:
+        """Take a worker, waiting at most `timeout` s; the seconds waited (0.0
+        when one was free). Raises Waited when the time ran out. `release`
+        gives it back."""
         start = time.monotonic()
         slots = self.slots()
         if not slots.locked():  # a worker is free: no wait at all
             await slots.acquire()
-            try:
-                yield 0.0
-            finally:
-                slots.release()
-            return
+            return 0.0
         try:
             if timeout is None:
                 await slots.acquire()
@@ -94,10 +100,11 @@ class Admission:
                 await asyncio.wait_for(slots.acquire(), max(0.0, timeout))
         except TimeoutError:
             raise Waited(time.monotonic() - start) from None
-        try:
-            yield time.monotonic() - start
-        finally:
-            slots.release()
+        return time.monotonic() - start
+
+    def release(self) -> None:
+        """Give back a worker `acquire` took."""
+        self.slots().release()
 
     def stats(self) -> dict:
         return {

@@ -41,6 +41,7 @@ import math
 import os
 import re
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,7 @@ from mtgkb import __version__
 from mtgkb.output.envelope import stamp
 from mtgkb.questions.answers import Limits
 from mtgkb.running.pool import Pool, answer
+from mtgkb.serve.gathering import MOST, Gathering
 from mtgkb.serve.listening import HEADER_TIMEOUT, guarded_protocol
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -77,6 +79,7 @@ class Settings:
     header_timeout: float = HEADER_TIMEOUT  # to send a request's line and headers
     body_timeout: float = 3 * HEADER_TIMEOUT  # to send a request's body
     max_batch: int = 1000  # scenarios in one POST /v1/batch
+    gather: int = MOST  # the most waiting requests a worker answers as one chunk (--gather)
 
     def pool_memory(self) -> int | None:
         """The bound in bytes for mtgkb.running.pool.Pool (None: its default, 0: none)."""
@@ -263,7 +266,7 @@ def left_after(job: Job, waited: float) -> Limits | None:
 def run_job(pool: Pool, job: Job, waited: float = 0.0) -> tuple[int, int, dict]:
     """(HTTP status, exit status, body) of one scenario, answered in `pool`
     with the time the job has left after `waited` seconds in the queue."""
-    from mtgkb.running.runner import EXIT_INCONSISTENT, EXIT_INPUT, EXIT_TIMEOUT
+    from mtgkb.running.runner import EXIT_TIMEOUT
 
     limits = left_after(job, waited)
     if limits is None:
@@ -273,6 +276,14 @@ def run_job(pool: Pool, job: Job, waited: float = 0.0) -> tuple[int, int, dict]:
     except Exception as err:  # noqa: BLE001 - a fault of mtgkb, said as such, never a crash
         message = f"{job.name}: error: mtgkb failed on this scenario: {type(err).__name__}: {err}"
         return 500, EXIT_TIMEOUT, {"file": job.name, "error": "internal", "message": message}
+    return responded(pool, job, limits, waited, result)
+
+
+def responded(pool: Pool, job: Job, limits: Limits, waited: float, result) -> tuple[int, int, dict]:
+    """(HTTP status, exit status, body) of a job's runner.FileResult, answered
+    within `limits` after `waited` seconds in the queue."""
+    from mtgkb.running.runner import EXIT_INCONSISTENT, EXIT_INPUT, EXIT_TIMEOUT
+
     if result.status == EXIT_INPUT:
         return 422, result.status, _input_error(result)
     if result.status == EXIT_TIMEOUT:
@@ -285,6 +296,56 @@ def run_job(pool: Pool, job: Job, waited: float = 0.0) -> tuple[int, int, dict]:
         # answered, but the rule base contradicts itself: a fault of the server's rules
         return 500, result.status, as_printed(result.output, pool.engine)
     return 200, result.status, as_printed(result.output, pool.engine)
+
+
+def gathering_key(job: Job) -> tuple:
+    """What requests answered as one chunk share (mtgkb.serve.gathering):
+    every bound and option but the time-out."""
+    bounds = dataclasses.replace(job.limits, timeout=None)
+    return bounds, tuple(sorted(job.options.items()))
+
+
+def run_group(pool: Pool, jobs: list[tuple[Job, float]]) -> list[tuple[int, int, dict]]:
+    """(HTTP status, exit status, body) of each of `jobs` (a job and the
+    seconds it waited for a worker) gathered for one worker: answered as one
+    chunk in one task (mtgkb.running.batch.answer_together), which the least
+    time any of them has left bounds. A job is answered alone instead
+    (run_job, with the time it has left then) when its time ran out while
+    it waited, when its answer is an input error (the answer alone says
+    where, with its line and column) or a time-out, or when the chunk was
+    stopped or failed: what it answers is what it answers alone."""
+    from mtgkb.running.pool import answer_group_in_worker, task_memory
+    from mtgkb.running.runner import EXIT_INPUT, EXIT_TIMEOUT
+
+    if len(jobs) == 1:
+        return [run_job(pool, *jobs[0])]
+    start = time.monotonic()
+    lefts = [left_after(job, waited) for job, waited in jobs]
+    together = [i for i, limits in enumerate(lefts) if limits is not None]
+    out: list[tuple[int, int, dict] | None] = [None] * len(jobs)
+    if len(together) >= 2:
+        bounds = dataclasses.replace(jobs[together[0]][0].limits, timeout=None)
+        times = [lefts[i].timeout for i in together if lefts[i].timeout is not None]
+        items = [(jobs[i][0].name, jobs[i][0].text, None) for i in together]
+        try:
+            results = pool.call(
+                answer_group_in_worker,
+                items,
+                bounds,
+                timeout=min(times) if times else None,
+                memory=task_memory(bounds),
+                with_engine=True,
+            )
+        except Exception:  # noqa: BLE001 - stopped, lost or failed: each is answered alone
+            results = []
+        for i, result in zip(together, results, strict=False):
+            if result.status not in (EXIT_INPUT, EXIT_TIMEOUT):
+                job, waited = jobs[i]
+                out[i] = responded(pool, job, lefts[i], waited, result)
+    for i, (job, waited) in enumerate(jobs):
+        if out[i] is None:
+            out[i] = run_job(pool, job, waited + time.monotonic() - start)
+    return out
 
 
 def run_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, int, dict]:
@@ -467,6 +528,7 @@ def examples() -> list[dict]:
 def create_app(settings: Settings | None = None, pool: Pool | None = None):
     """The FastAPI application; `pool` (default: one of `settings.workers`)
     answers every scenario."""
+    import asyncio
     from contextlib import asynccontextmanager
 
     from fastapi import FastAPI, Request
@@ -484,6 +546,7 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
     owned = pool is None
     pool = pool or Pool(settings.workers, memory=settings.pool_memory())
     admission = Admission(settings.workers, settings.queue_size(), settings.retry_after)
+    gathering = Gathering(settings.gather)
 
     @asynccontextmanager
     async def lifespan(app):
@@ -583,10 +646,57 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
             return busy()
 
     async def run_of(job: Job) -> tuple[int, int, dict]:
+        """A run request's answer: alone when a worker is free; else it waits
+        for one, and is answered with the requests waiting with it
+        (mtgkb.serve.gathering), by whichever of them gets a worker first."""
+        entry = gathering.join(job, gathering_key(job))
+        worker = asyncio.ensure_future(admission.acquire(job.limits.timeout))
         try:
-            return await answered(job, run_job)
+            await asyncio.wait({worker, entry.answer}, return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:
+            gathering.leave(entry)
+            _give_back(worker)
+            raise
+        if entry.taken:  # another request took it along: its answer comes from there
+            _give_back(worker)
+            return await entry.answer
+        gathering.leave(entry)
+        try:
+            waited = worker.result()
         except Waited as late:
             return timed_out(job, late.waited)
+        taken = gathering.take(entry)
+        now = time.monotonic()
+        jobs = [(job, waited)] + [(t.job, now - t.arrived) for t in taken]
+        group = asyncio.ensure_future(run_in_threadpool(run_group, pool, jobs))
+
+        def finished(done: asyncio.Future) -> None:
+            # (the worker is given back and those taken along answered when the
+            # work ends, even if this request's client has left)
+            admission.release()
+            if done.cancelled():
+                gathering.done(taken, None, RuntimeError("the work was cancelled"))
+            elif done.exception() is not None:
+                gathering.done(taken, None, done.exception())
+            else:
+                gathering.done(taken, done.result()[1:], None)
+
+        group.add_done_callback(finished)
+        return (await asyncio.shield(group))[0]
+
+    def _give_back(worker: asyncio.Future) -> None:
+        """Let go of a worker a request no longer needs, or stop waiting for
+        one (a wait cancelled as it got one still gets it: given back then)."""
+
+        def settle(done: asyncio.Future) -> None:
+            if not done.cancelled() and done.exception() is None:
+                admission.release()
+
+        if worker.done():
+            settle(worker)
+        else:
+            worker.cancel()
+            worker.add_done_callback(settle)
 
     @app.post(
         "/v1/run",
@@ -748,6 +858,7 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
                 "version": __version__,
                 "pool": pool.stats(),
                 "admission": admission.stats(),
+                "gathering": gathering.stats(),
             }
         )
 
@@ -844,6 +955,7 @@ def serve_command(args) -> int:
         allowed_origins=tuple(getattr(args, "allow_origin", None) or ()),
         token=getattr(args, "token", None) or os.environ.get("MTGKB_SERVE_TOKEN") or None,
         queue=getattr(args, "queue", None),
+        gather=getattr(args, "gather", None) or Settings.gather,
         header_timeout=getattr(args, "idle_timeout", None) or HEADER_TIMEOUT,
     )
     # a body (up to a few MB) has three times as long as the headers

@@ -1,0 +1,224 @@
+"""Issue 26: the server answers the requests that wait for a worker together
+(micro-batching, mtgkb.serve.gathering): one worker task grounds their
+questions as one chunk, and each request gets what it gets alone."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from helpers import patient_settings
+
+from mtgkb.serve.gathering import Gathering
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+LOCAL = "http://127.0.0.1:8765"  # the Host the server answers (mtgkb.serve.guard)
+
+# --- the gathering itself (no server, no worker) -----------------------------
+
+
+def _gathered(keys: list[str], leader_key: str, most: int) -> tuple[list[int], list[str]]:
+    """The places (in arrival order) of the waiting requests of `keys` that a
+    request of `leader_key` takes along, and the keys left waiting."""
+
+    async def scene():
+        gathering = Gathering(most)
+        waiting = [gathering.join(i, key) for i, key in enumerate(keys)]
+        leader = gathering.join("leader", leader_key)
+        gathering.leave(leader)
+        taken = gathering.take(leader)
+        assert all(entry.taken for entry in taken)
+        assert not any(entry.taken for entry in waiting if entry not in taken)
+        return [entry.job for entry in taken], [entry.key for entry in gathering.waiting]
+
+    return asyncio.run(scene())
+
+
+def test_a_request_takes_along_the_waiting_ones_it_shares_its_bounds_with_oldest_first():
+    taken, left = _gathered(["en", "it", "en", "en", "it"], "en", most=8)
+    assert taken == [0, 2, 3]
+    assert left == ["it", "it"]
+
+
+def test_at_most_most_requests_are_answered_together():
+    taken, left = _gathered(["en"] * 10, "en", most=4)
+    assert taken == [0, 1, 2]  # with the leader, 4
+    assert left == ["en"] * 7
+    assert _gathered(["en"] * 3, "en", most=1) == ([], ["en"] * 3)  # --gather 1: alone
+
+
+def test_each_request_taken_along_gets_its_own_answer_or_the_error():
+    async def scene():
+        gathering = Gathering(8)
+        first, second = gathering.join("a", 1), gathering.join("b", 1)
+        leader = gathering.join("c", 1)
+        gathering.leave(leader)
+        taken = gathering.take(leader)
+        gathering.done(taken, ["answer a", "answer b"], None)
+        answers = [await first.answer, await second.answer]
+        failed = gathering.join("d", 1)
+        gathering.take(gathering.join("e", 1))  # (a leader still waiting does not take itself)
+        gathering.done([failed], None, RuntimeError("the chunk failed"))
+        with pytest.raises(RuntimeError, match="the chunk failed"):
+            await failed.answer
+        return answers, gathering.stats()
+
+    answers, stats = asyncio.run(scene())
+    assert answers == ["answer a", "answer b"]
+    assert stats["groups"] == 2 and stats["gathered"] == 3 + 2
+
+
+def test_a_gathering_needs_room_for_one_request():
+    with pytest.raises(ValueError):
+        Gathering(0)
+
+
+# --- a server whose one worker is held busy -----------------------------------
+
+needs_server = pytest.mark.skipif(
+    importlib.util.find_spec("fastapi") is None
+    or (importlib.util.find_spec("httpx2") is None and importlib.util.find_spec("httpx") is None)
+    or not hasattr(os, "fork"),
+    reason="the server needs mtgkb[serve] and httpx, its workers fork",
+)
+
+BAD = 'players: Ann, Ben\nCarl controls creature "Bear" 2/2\nask legal\n'
+
+
+def _held_pool():
+    """A pool of one worker whose first task waits until the test lets it
+    go, and that records the tasks it is given (their function and how many
+    scenarios each answers)."""
+    from mtgkb.running.pool import Pool
+
+    class HeldPool(Pool):
+        def __init__(self) -> None:
+            super().__init__(1)
+            self.gate = threading.Event()
+            self.tasks: list[tuple[str, int]] = []
+
+        def call(self, function, *args, **kwargs):
+            together = function.__name__ == "answer_group_in_worker"
+            self.tasks.append((function.__name__, len(args[0]) if together else 1))
+            if len(self.tasks) == 1:
+                self.gate.wait(600)  # (a bound against a hang, not a time measured)
+            return super().call(function, *args, **kwargs)
+
+    return HeldPool()
+
+
+def _until(condition, what: str) -> None:
+    for _ in range(6000):
+        if condition():
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"never: {what}")
+
+
+def _answered_while_held(requests: list[dict], **settings) -> tuple[list, list, dict]:
+    """Post `requests` to a server of one held worker, after a first request
+    that holds it: each waits for it (they arrive in order). Their
+    responses (status, exit, body), the pool's tasks after the first, and
+    the gathering's stats."""
+    from fastapi.testclient import TestClient
+
+    from mtgkb.serve import app as server
+
+    pool = _held_pool()
+    app = server.create_app(patient_settings(workers=1, **settings), pool=pool)
+    first = {"scenario": (EXAMPLES / "01_apnap_sacrifice.mtg").read_text(encoding="utf-8")}
+    responses: list = [None] * len(requests)
+    with TestClient(app, base_url=LOCAL) as client:
+
+        def post(i: int, payload: dict) -> None:
+            response = client.post("/v1/run", json=payload)
+            if i >= 0:
+                responses[i] = (response.status_code, response.headers["x-mtgkb-exit"], response)
+
+        def waiting() -> int:
+            return client.get("/health").json()["gathering"]["waiting"]
+
+        threads = [threading.Thread(target=post, args=(-1, first))]
+        threads[0].start()
+        _until(lambda: pool.tasks, "the first request reached the worker")
+        for i, payload in enumerate(requests):
+            threads.append(threading.Thread(target=post, args=(i, payload)))
+            threads[-1].start()
+            _until(lambda i=i: waiting() == i + 1, f"request {i} waits")
+        pool.gate.set()
+        for thread in threads:
+            thread.join()
+        stats = client.get("/health").json()["gathering"]
+    bodies = [(status, code, response.json()) for status, code, response in responses]
+    return bodies, pool.tasks[1:], stats
+
+
+def _alone(payload: dict) -> tuple[int, str, dict]:
+    """The response to `payload` answered alone (--gather 1), no other request near."""
+    from fastapi.testclient import TestClient
+
+    from mtgkb.serve import app as server
+
+    app = server.create_app(patient_settings(workers=1, gather=1))
+    with TestClient(app, base_url=LOCAL) as client:
+        response = client.post("/v1/run", json=payload)
+    return response.status_code, response.headers["x-mtgkb-exit"], response.json()
+
+
+@pytest.mark.slow
+@needs_server
+def test_26_509_1a_requests_waiting_for_a_worker_are_answered_as_one_chunk_as_each_alone():
+    """Three combats and a scenario naming a player the table lacks wait for
+    the one worker: they are answered in one task of four (the chunk), and
+    the bad one again alone for its error's line and column (an input error
+    is an answer of its own, 422). Every response is the one the request
+    gets alone: 509.1a decides the blocks listed; under the attack multiple
+    players option every opponent of the attacker defends (802.2)."""
+    names = ["02_multiplayer_combat", "03_illegal_block", "07_first_strike_trample"]
+    requests = [
+        {"scenario": (EXAMPLES / f"{n}.mtg").read_text(encoding="utf-8"), "name": n} for n in names
+    ]
+    requests.insert(2, {"scenario": BAD, "name": "bad.mtg"})
+    got, tasks, stats = _answered_while_held(requests)
+    assert tasks == [("answer_group_in_worker", 4), ("answer_in_worker", 1)]
+    assert stats["groups"] == 1 and stats["gathered"] == 4
+    for payload, response in zip(requests, got, strict=True):
+        assert response == _alone(payload)
+    status, _, body = got[2]
+    assert status == 422 and (body["line"], body["column"]) == (2, 1)
+    blocks = next(a for a in got[0][2]["answers"] if a["ask"] == "blocks")
+    assert "509.1a" in blocks["rules"]
+    defending = next(a for a in got[0][2]["answers"] if a["ask"] == "defending")
+    assert sorted(defending["players"]) == ["Alex", "Carissa", "Dana"]
+    assert "802.2" in defending["rules"]
+
+
+@pytest.mark.slow
+@needs_server
+def test_26_requests_in_different_languages_are_not_answered_together():
+    text = (EXAMPLES / "05_poison_two_headed_giant.mtg").read_text(encoding="utf-8")
+    requests = [{"scenario": text, "lang": lang} for lang in ("en", "it", "en", "it")]
+    got, tasks, stats = _answered_while_held(requests)
+    assert sorted(tasks) == [("answer_group_in_worker", 2)] * 2
+    assert stats["groups"] == 2 and stats["gathered"] == 4
+    for payload, response in zip(requests, got, strict=True):
+        assert response == _alone(payload)
+    outcome_en = next(a for a in got[0][2]["answers"] if a["ask"] == "outcome")
+    outcome_it = next(a for a in got[1][2]["answers"] if a["ask"] == "outcome")
+    assert outcome_en["rules"] == outcome_it["rules"]  # the same rules, said in two languages
+
+
+@pytest.mark.slow
+@needs_server
+def test_26_gather_1_answers_each_waiting_request_alone():
+    text = (EXAMPLES / "05_poison_two_headed_giant.mtg").read_text(encoding="utf-8")
+    got, tasks, stats = _answered_while_held([{"scenario": text}] * 3, gather=1)
+    assert tasks == [("answer_in_worker", 1)] * 3
+    assert stats["groups"] == 0
+    assert all(response == got[0] for response in got)
