@@ -18,7 +18,12 @@ figures), on 127.0.0.1 only, with a bounded number of requests:
   below without faster answers; and gringo's grounding of ten of these
   scenarios' groundings alone (bench.issue26.grounding_seconds, in a fresh
   process): the least a request answered alone costs, which caps 2 workers
-  at 2 / it scenarios per floor.
+  at 2 / it scenarios per floor; and, for the requests a worker answers
+  together (mtgkb.serve.gathering, up to 8), gringo grounding 8 of them as
+  one chunk and Lark parsing them (bench.issue26.chunk_seconds), a
+  scenario: the cap of 2 workers answering every request gathered. The
+  workers are warmed up first, for gathered requests too (more clients
+  than workers: their engines' chunk programs made).
 - memory: the resident memory (RSS) of the server process, and of the
   server with its workers, over 10,000 requests (2 workers, 2 clients,
   small scenarios with fresh names each, so that clingo's symbols grow and
@@ -243,6 +248,18 @@ def grounding_floor(ctx, bodies: list[bytes]) -> float:
     return sum(f["ground"] + f["forms"] for f in found.values()) / len(found)
 
 
+def chunk_floor(ctx, bodies: list[bytes]) -> float:
+    """gringo's grounding of `bodies` as one chunk (as a worker answers the
+    requests gathered for it, mtgkb.serve.gathering) and Lark's parse, a
+    scenario, in seconds (bench.issue26.chunk_seconds, in a fresh process):
+    what a gathered request costs at least."""
+    from .floors import in_fresh_process
+
+    paths = [str(ctx.file(f"server_chunk_{i:02d}.mtg", b.decode())) for i, b in enumerate(bodies)]
+    found = in_fresh_process(ctx, ["bench.issue26", "--chunk", "2", *paths], "the chunk floor")
+    return found["ground"] + found["parse"]
+
+
 def bench_server_load(ctx, command: list[str]) -> None:
     """The grid of latencies and throughputs, issue 26's figures, and the
     memory over 10,000 requests (see the module's docstring)."""
@@ -259,7 +276,11 @@ def bench_server_load(ctx, command: list[str]) -> None:
     for workers in WORKERS:
         server = Server(command, workers, ctx.env)
         try:
-            load(server.port, bodies[:40], max(2, workers))  # warm every worker
+            # warm every worker, for requests gathered too (mtgkb.serve.gathering:
+            # its engine's chunk programs, made when it first answers a chunk):
+            # more clients than workers, so that requests wait and are gathered
+            load(server.port, bodies[:40], max(2, workers))
+            load(server.port, bodies[:48], 4 * workers)
             for clients in CLIENTS:
                 sent = bodies[: max(per_cell, 4 * clients)]
                 latencies, wall, refused = load(server.port, sent, clients)
@@ -315,7 +336,18 @@ def bench_server_load(ctx, command: list[str]) -> None:
         " scenarios per floor" + (" (below the target by itself)" if cap < 6 else ""),
         "",
     )
+    chunked = chunk_floor(ctx, bodies[:8])
+    chunk_cap = 2 / (chunked / floor)
+    report.add(
+        "server_load",
+        f"  floor: 2 workers, each answering its requests gathered 8 at a time (gringo"
+        f" grounding them as one chunk + Lark, {chunked * 1000:.1f} ms a scenario): at most"
+        f" {chunk_cap:.1f} scenarios per floor" + (" (below the target)" if chunk_cap < 6 else ""),
+        "",
+    )
     data.update(
+        chunk_floor_ms=chunked * 1000,
+        chunk_cap_2_workers=chunk_cap,
         median_ms_1_client=one,
         in_process_median_ms=local,
         per_floor_2x8=throughput,

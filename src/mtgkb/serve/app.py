@@ -21,7 +21,9 @@ An ASGI application (FastAPI on uvicorn, installed by `mtgkb[serve]`):
 Every request passes mtgkb.serve.guard first (security headers, Host names,
 origins, the token); scenario requests are admitted by
 mtgkb.serve.admission (the workers and a bounded queue: 503 with Retry-After
-beyond, the queue time counted in the time-out); mtgkb.serve.listening binds
+beyond, the queue time counted in the time-out), and those that wait for a
+worker are answered together, as one chunk (mtgkb.serve.gathering);
+mtgkb.serve.listening binds
 the port and times out clients that send their headers too slowly.
 
 Answers are computed in a mtgkb.running.pool.Pool of `--workers` processes forked
