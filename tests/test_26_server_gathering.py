@@ -79,6 +79,79 @@ def test_a_gathering_needs_room_for_one_request():
         Gathering(0)
 
 
+# --- a chunk stopped by its time-out (run_group, no worker, no server) --------
+
+
+class _Clock:
+    """time.monotonic for mtgkb.serve.app, moved on by the fake pool only."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+class _ChunkStoppedPool:
+    """A pool that stops every chunk at its time-out (the clock moved past
+    it) and answers a request alone in this process, as a worker does."""
+
+    def __init__(self, clock: _Clock) -> None:
+        from mtgkb.engine.state import Engine
+
+        self.engine, self.clock, self.tasks = Engine(), clock, []
+
+    def call(self, function, *args, timeout=None, memory=None, with_engine=False):
+        from mtgkb.running.deadline import DeadlineExceeded
+
+        self.tasks.append((function.__name__, timeout))
+        if function.__name__ == "answer_group_in_worker":
+            self.clock.now += timeout + 0.5
+            raise DeadlineExceeded("stopped")
+        return function(*args, engine=self.engine)
+
+
+def test_26_a_chunk_stopped_at_the_least_time_left_answers_that_one_timed_out_the_rest_alone(
+    monkeypatch,
+):
+    """Three requests gathered; the chunk is bounded by the least time one of
+    them has left (3 s of its 5), and stopped there: that request gets the
+    time-out answer of work stopped (503), not of a wait for a worker, and
+    the two others are answered alone in the time they have left, as alone
+    (802.2: the defenders of a free-for-all with the attack multiple players
+    option are every opponent of the attacker)."""
+    from mtgkb.questions.answers import Limits
+    from mtgkb.running.pool import answer_in_worker
+    from mtgkb.running.runner import EXIT_TIMEOUT
+    from mtgkb.serve import app as server
+
+    clock = _Clock()
+    monkeypatch.setattr(server, "time", clock)
+    pool = _ChunkStoppedPool(clock)
+    text = (EXAMPLES / "02_multiplayer_combat.mtg").read_text(encoding="utf-8")
+    jobs = [
+        (server.Job(text, "a.mtg", Limits(timeout=60), {"lang": "en"}), 1.0),
+        (server.Job(text, "b.mtg", Limits(timeout=5), {"lang": "en"}), 2.0),
+        (server.Job(text, "c.mtg", Limits(timeout=60), {"lang": "en"}), 0.0),
+    ]
+    got = server.run_group(pool, jobs)
+    assert pool.tasks[0] == ("answer_group_in_worker", 3.0)
+    assert [name for name, _ in pool.tasks[1:]] == ["answer_in_worker"] * 2
+    status, exit_status, body = got[1]
+    assert (status, exit_status, body["error"]) == (503, EXIT_TIMEOUT, "timeout")
+    assert (
+        "the time-out of 5 s stopped the work (2 s of it waiting for a worker)" in body["message"]
+    )
+    for name, (status, exit_status, body) in zip(("a.mtg", "c.mtg"), got[::2], strict=True):
+        alone = answer_in_worker(text, name, Limits(timeout=60), {"lang": "en"}, pool.engine)
+        assert (status, exit_status) == (200, 0)  # each defender blocks what attacks it: legal
+        assert body == server.as_printed(alone.output, pool.engine)
+        legal = next(a for a in body["answers"] if a["ask"] == "legal")
+        assert legal["legal"] is True
+        defending = next(a for a in body["answers"] if a["ask"] == "defending")
+        assert defending["players"] == ["Alex", "Carissa", "Dana"] and "802.2" in defending["rules"]
+
+
 # --- a server whose one worker is held busy -----------------------------------
 
 needs_server = pytest.mark.skipif(

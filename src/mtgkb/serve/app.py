@@ -325,6 +325,7 @@ def run_group(pool: Pool, jobs: list[tuple[Job, float]]) -> list[tuple[int, int,
     lefts = [left_after(job, waited) for job, waited in jobs]
     together = [i for i, limits in enumerate(lefts) if limits is not None]
     out: list[tuple[int, int, dict] | None] = [None] * len(jobs)
+    stopped = False
     if len(together) >= 2:
         bounds = dataclasses.replace(jobs[together[0]][0].limits, timeout=None)
         times = [lefts[i].timeout for i in together if lefts[i].timeout is not None]
@@ -339,15 +340,30 @@ def run_group(pool: Pool, jobs: list[tuple[Job, float]]) -> list[tuple[int, int,
                 with_engine=True,
             )
         except Exception:  # noqa: BLE001 - stopped, lost or failed: each is answered alone
-            results = []
+            results, stopped = [], True
         for i, result in zip(together, results, strict=False):
             if result.status not in (EXIT_INPUT, EXIT_TIMEOUT):
                 job, waited = jobs[i]
                 out[i] = responded(pool, job, lefts[i], waited, result)
     for i, (job, waited) in enumerate(jobs):
-        if out[i] is None:
-            out[i] = run_job(pool, job, waited + time.monotonic() - start)
+        if out[i] is not None:
+            continue
+        spent = time.monotonic() - start
+        if stopped and i in together and left_after(job, waited + spent) is None:
+            # its time ran out while the chunk was worked on: its time-out answer
+            out[i] = responded(pool, job, lefts[i], waited, _stopped(job.name, lefts[i]))
+        else:
+            out[i] = run_job(pool, job, waited + spent)
     return out
+
+
+def _stopped(name: str, limits: Limits):
+    """The runner.FileResult of work its time-out of `limits` stopped (as
+    mtgkb.running.pool.answer says it)."""
+    from mtgkb.running.runner import EXIT_TIMEOUT, FileResult
+
+    message = f"{name}: error: the time-out of {limits.timeout:g} s stopped the work"
+    return FileResult(name, EXIT_TIMEOUT, {"file": name, "error": "timeout"}, message)
 
 
 def run_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, int, dict]:
