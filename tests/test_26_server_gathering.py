@@ -295,3 +295,28 @@ def test_26_gather_1_answers_each_waiting_request_alone():
     assert tasks == [("answer_in_worker", 1)] * 3
     assert stats["groups"] == 0
     assert all(response == got[0] for response in got)
+
+
+@pytest.mark.slow
+@needs_server
+def test_26_a_batch_is_answered_in_chunks_as_each_item_alone():
+    """POST /v1/batch: its items wait for the worker together (up to
+    `--gather` a worker at a time), so one task answers them as a chunk;
+    each item's answer is its answer alone (802.2 decides the defenders)."""
+    from fastapi.testclient import TestClient
+
+    from mtgkb.serve import app as server
+
+    names = ["02_multiplayer_combat", "05_poison_two_headed_giant", "07_first_strike_trample"]
+    texts = [(EXAMPLES / f"{n}.mtg").read_text(encoding="utf-8") for n in names] * 2
+    for gather, tasks in ((8, [("answer_group_in_worker", 6)]), (1, [("answer_in_worker", 1)] * 6)):
+        pool = _held_pool()
+        pool.gate.set()  # (nothing is held: the items wait for the one worker)
+        app = server.create_app(patient_settings(workers=1, gather=gather), pool=pool)
+        with TestClient(app, base_url=LOCAL) as client:
+            lines = client.post("/v1/batch", json=[{"scenario": t} for t in texts]).json()
+        assert pool.tasks == tasks
+        for text, line in zip(texts, lines, strict=True):
+            assert (line["status"], str(line["exit"]), line["body"]) == _alone({"scenario": text})
+        defending = next(a for a in lines[0]["body"]["answers"] if a["ask"] == "defending")
+        assert "802.2" in defending["rules"]

@@ -669,6 +669,9 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         (mtgkb.serve.gathering), by whichever of them gets a worker first."""
         entry = gathering.join(job, gathering_key(job))
         worker = asyncio.ensure_future(admission.acquire(job.limits.timeout))
+        # (a request that got a worker, or whose time ran out, waits no more:
+        # none takes it along from then on, before it has run again)
+        worker.add_done_callback(lambda _: gathering.leave(entry))
         try:
             await asyncio.wait({worker, entry.answer}, return_when=asyncio.FIRST_COMPLETED)
         except BaseException:
@@ -765,10 +768,9 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
         return line if ident is None else {"id": ident, **line}
 
     async def batch_lines(items: list):
-        """The answers of a batch in input order, up to `workers` at a time."""
-        import asyncio
-
-        window = max(1, settings.workers)
+        """The answers of a batch in input order, up to `gather` for each
+        worker at a time: those waiting for a worker are answered together."""
+        window = max(1, settings.workers) * max(1, settings.gather)
         pending: list = []
         try:
             for index, item in enumerate(items):
