@@ -79,6 +79,51 @@ def test_a_gathering_needs_room_for_one_request():
         Gathering(0)
 
 
+# --- a chunk answers each request as alone (no worker, no server) ------------
+
+
+def test_26_requests_answered_as_a_chunk_get_what_each_gets_alone():
+    """What a worker does with gathered requests (batch.answer_together):
+    the examples as text and as JSON states, with input errors among them
+    and in both languages, three at a time, answered exactly as each alone
+    (status, JSON and message); 802.2 decides the defenders of the
+    multiplayer combat, 509.1a its blocks."""
+    import json
+
+    from mtgkb.engine.state import Engine
+    from mtgkb.language.json_state import text_to_state
+    from mtgkb.questions.answers import Limits
+    from mtgkb.running.batch import answer_together
+    from mtgkb.running.runner import answer_text
+
+    files = sorted(EXAMPLES.glob("*.mtg"))
+    texts = [f.read_text(encoding="utf-8") for f in files]
+    items = [(f.name, t, None) for f, t in zip(files, texts, strict=True)]
+    items += [
+        (f"{f.stem}.json", json.dumps(text_to_state(t)), None)
+        for f, t in zip(files, texts, strict=True)
+    ]
+    items[4:4] = [("bad.mtg", BAD, None), ("bad.json", '{"players": [1]}', None)]
+    illegal = texts[2].replace("ask explain", "ask legal")  # 03_illegal_block
+    items.insert(9, ("illegal.mtg", illegal, None))
+    engine = Engine()
+    for lang in ("en", "it"):
+        limits = Limits(lang=lang)
+        alone = [answer_text(text, name, limits, engine=engine) for name, text, _ in items]
+        together = []
+        for k in range(0, len(items), 3):
+            together += answer_together(items[k : k + 3], limits, engine)
+        assert [(r.status, r.output, r.error) for r in together] == [
+            (r.status, r.output, r.error) for r in alone
+        ]
+        assert {r.status for r in together} == {0, 1, 2}
+    combat = together[1].output["answers"]
+    assert "802.2" in next(a for a in combat if a["ask"] == "defending")["rules"]
+    assert "509.1a" in next(a for a in combat if a["ask"] == "blocks")["rules"]
+    (legal,) = together[9].output["answers"]  # a creature attacking Carissa blocked by Alex
+    assert legal["legal"] is False and "802.4a" in legal["rules"]
+
+
 # --- a chunk stopped by its time-out (run_group, no worker, no server) --------
 
 
