@@ -684,7 +684,7 @@ def answer_in_worker(text: str | bytes, name: str, limits, options: dict, engine
 
 def answer_group_in_worker(items: list, limits, engine=None) -> list:
     """The worker's task for requests gathered by a server: `items` (name,
-    text as bytes, None) answered as one chunk (batch.answer_together),
+    scenario text, None) answered as one chunk (batch.answer_together),
     `limits` without a time-out (the pool bounds the task); each result's
     exception dropped, as a batch's (the caller keeps what it says)."""
     from mtgkb.running.batch import answer_together

@@ -23,8 +23,8 @@ origins, the token); scenario requests are admitted by
 mtgkb.serve.admission (the workers and a bounded queue: 503 with Retry-After
 beyond, the queue time counted in the time-out), and those that wait for a
 worker are answered together, as one chunk (mtgkb.serve.gathering);
-mtgkb.serve.listening binds
-the port and times out clients that send their headers too slowly.
+mtgkb.serve.listening binds the port and times out clients that send their
+headers too slowly.
 
 Answers are computed in a mtgkb.running.pool.Pool of `--workers` processes forked
 from the server after the rule base is read: each request has its time-out
