@@ -122,6 +122,25 @@ def answer_together(items: list[Item], limits: Limits, engine: Engine) -> list[F
     return _answer_chunk(items, limits, engine, always=True)
 
 
+def answer_group_in_worker(items: list[Item], limits: Limits, engine: Engine | None = None) -> list:
+    """A worker's task (mtgkb.running.pool) for the requests a server
+    gathered: `items` (name, scenario text, None) answered as one chunk
+    (answer_together), `limits` without a time-out (the pool bounds the
+    task); each result's exception made to travel back."""
+    from mtgkb.running.pool import clingo_out_of_memory, travelling
+
+    try:
+        results = answer_together(items, limits, engine or Engine())
+    except RuntimeError as err:
+        if clingo_out_of_memory(err):
+            raise MemoryError(str(err)) from None
+        raise
+    for result in results:
+        if result.exception is not None:
+            result.exception = travelling(result.exception)
+    return results
+
+
 def _answer_chunk(
     items: list[Item], limits: Limits, engine: Engine | None = None, always: bool = False
 ) -> list[FileResult]:

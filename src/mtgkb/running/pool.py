@@ -664,6 +664,11 @@ def _accepted(function: Callable, options: dict) -> dict:
 _OUT_OF_MEMORY = ("bad_alloc", "Resource temporarily unavailable", "Cannot allocate memory")
 
 
+def clingo_out_of_memory(err: RuntimeError) -> bool:
+    """Whether clingo's error says it ran out of the task's memory bound."""
+    return any(word in str(err) for word in _OUT_OF_MEMORY)
+
+
 def answer_in_worker(text: str | bytes, name: str, limits, options: dict, engine=None):
     """The worker's task: parse and answer (runner.answer_now) with the
     worker's `engine`, the time-out enforced by clingo itself; the exception
@@ -674,31 +679,12 @@ def answer_in_worker(text: str | bytes, name: str, limits, options: dict, engine
         result = answer_now(text, name, limits, engine, **_accepted(answer_now, options))
     except RuntimeError as err:
         # clingo's words for running out of the memory bound
-        if any(word in str(err) for word in _OUT_OF_MEMORY):
+        if clingo_out_of_memory(err):
             raise MemoryError(str(err)) from None
         raise
     if result.exception is not None:
         result.exception = travelling(result.exception)
     return result
-
-
-def answer_group_in_worker(items: list, limits, engine=None) -> list:
-    """The worker's task for requests gathered by a server: `items` (name,
-    scenario text, None) answered as one chunk (batch.answer_together),
-    `limits` without a time-out (the pool bounds the task); each result's
-    exception dropped, as a batch's (the caller keeps what it says)."""
-    from mtgkb.running.batch import answer_together
-
-    try:
-        results = answer_together(items, limits, engine)
-    except RuntimeError as err:
-        if any(word in str(err) for word in _OUT_OF_MEMORY):
-            raise MemoryError(str(err)) from None
-        raise
-    for result in results:
-        if result.exception is not None:
-            result.exception = travelling(result.exception)
-    return results
 
 
 def answer(

@@ -316,7 +316,8 @@ def run_group(pool: Pool, jobs: list[tuple[Job, float]]) -> list[tuple[int, int,
     it waited, when its answer is an input error (the answer alone says
     where, with its line and column) or a time-out, or when the chunk was
     stopped or failed: what it answers is what it answers alone."""
-    from mtgkb.running.pool import answer_group_in_worker, task_memory
+    from mtgkb.running.batch import answer_group_in_worker
+    from mtgkb.running.pool import task_memory
     from mtgkb.running.runner import EXIT_INPUT, EXIT_TIMEOUT
 
     if len(jobs) == 1:
