@@ -311,7 +311,8 @@ def test_802_4a_the_real_server_listens_on_127_0_0_1_and_answers():
 
 
 def test_serve_refuses_bad_options():
-    for args in (["--workers", "0"], ["--port", "70000"], ["--timeout", "nan"]):
+    bad = (["--workers", "0"], ["--port", "70000"], ["--timeout", "nan"], ["--gather", "0"])
+    for args in bad:
         out = subprocess.run([str(MTGKB), "serve", *args], capture_output=True, text=True)
         assert out.returncode == 2 and "error" in out.stderr
 
