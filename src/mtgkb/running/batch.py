@@ -127,18 +127,9 @@ def answer_group_in_worker(items: list[Item], limits: Limits, engine: Engine | N
     gathered: `items` (name, scenario text, None) answered as one chunk
     (answer_together), `limits` without a time-out (the pool bounds the
     task); each result's exception made to travel back."""
-    from mtgkb.running.pool import clingo_out_of_memory, travelling
+    from mtgkb.running.pool import as_task
 
-    try:
-        results = answer_together(items, limits, engine or Engine())
-    except RuntimeError as err:
-        if clingo_out_of_memory(err):
-            raise MemoryError(str(err)) from None
-        raise
-    for result in results:
-        if result.exception is not None:
-            result.exception = travelling(result.exception)
-    return results
+    return as_task(lambda: answer_together(items, limits, engine or Engine()))
 
 
 def _answer_chunk(

@@ -664,9 +664,20 @@ def _accepted(function: Callable, options: dict) -> dict:
 _OUT_OF_MEMORY = ("bad_alloc", "Resource temporarily unavailable", "Cannot allocate memory")
 
 
-def clingo_out_of_memory(err: RuntimeError) -> bool:
-    """Whether clingo's error says it ran out of the task's memory bound."""
-    return any(word in str(err) for word in _OUT_OF_MEMORY)
+def as_task(compute: Callable[[], Any]) -> Any:
+    """`compute()` as a worker's task: clingo's words for running out of the
+    memory bound raised as MemoryError, and the exception of each result (a
+    runner.FileResult, or a list of them) made ready to travel back."""
+    try:
+        value = compute()
+    except RuntimeError as err:
+        if any(word in str(err) for word in _OUT_OF_MEMORY):
+            raise MemoryError(str(err)) from None
+        raise
+    for result in value if isinstance(value, list) else [value]:
+        if result.exception is not None:
+            result.exception = travelling(result.exception)
+    return value
 
 
 def answer_in_worker(text: str | bytes, name: str, limits, options: dict, engine=None):
@@ -675,16 +686,19 @@ def answer_in_worker(text: str | bytes, name: str, limits, options: dict, engine
     ready to travel."""
     from mtgkb.running.runner import answer_now
 
-    try:
-        result = answer_now(text, name, limits, engine, **_accepted(answer_now, options))
-    except RuntimeError as err:
-        # clingo's words for running out of the memory bound
-        if clingo_out_of_memory(err):
-            raise MemoryError(str(err)) from None
-        raise
-    if result.exception is not None:
-        result.exception = travelling(result.exception)
-    return result
+    return as_task(lambda: answer_now(text, name, limits, engine, **_accepted(answer_now, options)))
+
+
+def stopped_result(name: str, limits, message: str | None = None):
+    """The runner.FileResult (exit 3) of work that `limits.timeout` stopped,
+    or that `message` says was stopped."""
+    from mtgkb.engine.solve import SolveTimeout
+    from mtgkb.running.runner import EXIT_TIMEOUT, FileResult
+
+    if message is None:
+        message = f"{name}: error: the time-out of {limits.timeout:g} s stopped the work"
+    output = {"file": name, "error": "timeout"}
+    return FileResult(name, EXIT_TIMEOUT, output, message, SolveTimeout(message))
 
 
 def answer(
@@ -708,8 +722,7 @@ def answer(
             return answer_text(text, name, limits, engine=engine, **accepted)
         with Pool(1, engine=engine) as own:
             return answer(text, name, limits, own, **options)
-    from mtgkb.engine.solve import SolveTimeout
-    from mtgkb.running.runner import EXIT_TIMEOUT, FileResult
+    from mtgkb.running.runner import EXIT_TIMEOUT
 
     memory = task_memory(limits)
     try:
@@ -726,14 +739,12 @@ def answer(
         if result.status != EXIT_TIMEOUT:
             return result
         # clingo stopped itself: say so as when the worker is stopped
-        message = f"{name}: error: the time-out of {limits.timeout:g} s stopped the work"
+        return stopped_result(name, limits)
     except WorkerLost as lost:
         from mtgkb.running import runner
 
         if getattr(lost, "out_of_memory", False) and hasattr(runner, "out_of_memory"):
             return runner.out_of_memory(name, limits)
-        message = f"{name}: error: the work was stopped: {lost}"
+        return stopped_result(name, limits, f"{name}: error: the work was stopped: {lost}")
     except DeadlineExceeded:
-        message = f"{name}: error: the time-out of {limits.timeout:g} s stopped the work"
-    output = {"file": name, "error": "timeout"}
-    return FileResult(name, EXIT_TIMEOUT, output, message, SolveTimeout(message))
+        return stopped_result(name, limits)

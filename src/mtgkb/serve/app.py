@@ -317,7 +317,7 @@ def run_group(pool: Pool, jobs: list[tuple[Job, float]]) -> list[tuple[int, int,
     where, with its line and column) or a time-out, or when the chunk was
     stopped or failed: what it answers is what it answers alone."""
     from mtgkb.running.batch import answer_group_in_worker
-    from mtgkb.running.pool import task_memory
+    from mtgkb.running.pool import stopped_result, task_memory
     from mtgkb.running.runner import EXIT_INPUT, EXIT_TIMEOUT
 
     if len(jobs) == 1:
@@ -352,19 +352,10 @@ def run_group(pool: Pool, jobs: list[tuple[Job, float]]) -> list[tuple[int, int,
         spent = time.monotonic() - start
         if stopped and i in together and left_after(job, waited + spent) is None:
             # its time ran out while the chunk was worked on: its time-out answer
-            out[i] = responded(pool, job, lefts[i], waited, _stopped(job.name, lefts[i]))
+            out[i] = responded(pool, job, lefts[i], waited, stopped_result(job.name, lefts[i]))
         else:
             out[i] = run_job(pool, job, waited + spent)
     return out
-
-
-def _stopped(name: str, limits: Limits):
-    """The runner.FileResult of work its time-out of `limits` stopped (as
-    mtgkb.running.pool.answer says it)."""
-    from mtgkb.running.runner import EXIT_TIMEOUT, FileResult
-
-    message = f"{name}: error: the time-out of {limits.timeout:g} s stopped the work"
-    return FileResult(name, EXIT_TIMEOUT, {"file": name, "error": "timeout"}, message)
 
 
 def run_answer(pool: Pool, settings: Settings, payload: Any) -> tuple[int, int, dict]:
