@@ -339,19 +339,28 @@ def bench_issue26(ctx: Context) -> None:
     texts = [scenario(4, 8, seed=seed) for seed in range(n)]
     paths = [str(ctx.file(f"i26_batch_{i:05d}.mtg", t)) for i, t in enumerate(texts)]
     base = mtgkb_command() + ["run", "--jsonl"]
+    # as a user runs it (--jobs the default: a worker per CPU past one
+    # chunk), and in one worker (--jobs 1: what a scenario costs one CPU)
     runs = best_in_turn(
-        {"floor": FLOOR, "one": base + paths[:1], "all": base + paths},
+        {
+            "floor": FLOOR,
+            "one": base + paths[:1],
+            "all": base + paths,
+            "single": base + ["--jobs", "1"] + paths,
+        },
         max(1, ctx.repeat // 3),
         ctx.env,
     )
     ctx.floor_runs.extend(runs["floor"])
     marginal = (best(runs["all"]) - best(runs["one"])) / (n - 1) / ctx.floor()
+    single = (best(runs["single"]) - best(runs["one"])) / (n - 1) / ctx.floor()
     report.add(
         "issue26",
         f"batch: marginal per scenario, {n} x 4p x 8c, 3 questions / floor",
         marginal,
         verdict(TARGETS, "batch", marginal),
     )
+    report.add("issue26", f"  in one worker (--jobs 1) / floor: {single:.3f}", "")
     sample = {p: Path(p) for p in paths[:10]}
     per_file = _floors(ctx, sample, 1)
     grounding = sum(f["ground"] + f["forms"] for f in per_file.values()) / len(per_file)
@@ -400,6 +409,7 @@ def bench_issue26(ctx: Context) -> None:
         count_complete=exact,
         count_digits=digits,
         batch=marginal,
+        batch_one_worker=single,
         batch_grounding_floor=grounding,
         batch_chunk_floor=chunk,
         cold=cold,

@@ -299,7 +299,10 @@ def bench_batch(ctx: Context) -> None:
     paths = [str(ctx.file(f"combat_{i:05d}.mtg", text)) for i, text in enumerate(texts)]
     base = mtgkb_command() + ["run", "--jsonl"]
     warm_up(ctx.env)
+    # "all": as a user runs it (its --jobs the default: a worker per CPU past
+    # one chunk); "single": in one worker, what a scenario costs one CPU
     commands = {"floor": FLOOR, "one": base + paths[:1], "all": base + paths}
+    commands["single"] = base + ["--jobs", "1"] + paths
     if ctx.jobs > 1:
         commands["jobs"] = base + ["--jobs", str(ctx.jobs)] + paths
     runs = best_in_turn(commands, max(2, ctx.repeat // 3), ctx.env)
@@ -325,6 +328,9 @@ def bench_batch(ctx: Context) -> None:
     )
     ctx.report.add("batch", f"  block counts exact: {exact} of {len(counts)}", "")
     data = {"n": n, "ratio": ratio, "exact_counts": exact, "counts": len(counts)}
+    single = (best(runs["single"]) - one) / (n - 1) / floor
+    ctx.report.add("batch", "  with --jobs 1 (one worker), per scenario / floor", single)
+    data["single_ratio"] = single
     if ctx.jobs > 1:
         jobs_marginal = (best(runs["jobs"]) - one) / (n - 1)
         ctx.report.add(

@@ -159,6 +159,22 @@ def test_jobs_print_what_one_process_prints(files):
     assert one == two and one[0] == 2
 
 
+def test_a_run_that_names_no_jobs_uses_a_worker_per_cpu_past_one_chunk(monkeypatch):
+    from mtgkb.running import batch, pool
+
+    monkeypatch.setattr(pool, "usable_cpus", lambda: 4)
+    # one chunk or less: this process, as before
+    assert batch.default_jobs(1) == batch.default_jobs(batch.CHUNK) == 1
+    # past one chunk: a worker per CPU, at most one per chunk
+    assert batch.default_jobs(batch.CHUNK + 1) == 2
+    assert batch.default_jobs(10 * batch.CHUNK) == 4
+    monkeypatch.setattr(pool, "usable_cpus", lambda: 1)
+    assert batch.default_jobs(10 * batch.CHUNK) == 1
+    monkeypatch.setenv("MTGKB_POOL", "0")
+    monkeypatch.setattr(pool, "usable_cpus", lambda: 4)
+    assert batch.default_jobs(10 * batch.CHUNK) == 1
+
+
 def test_text_output_for_people(files, capsys):
     status, out, _ = run_here(capsys, "run", files["illegal"])
     assert status == 1 and "802.4a" in out

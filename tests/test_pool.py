@@ -314,10 +314,36 @@ def test_a_run_over_many_files_answers_its_chunks_in_a_recycled_worker(tmp_path,
             made.append(self)
 
     monkeypatch.setattr(pool, "Pool", Recorded)
-    results = list(batch.answer_files(paths, Limits()))
+    results = list(batch.answer_files(paths, Limits(), jobs=1))
     assert [r.output for r in results] == [batch.answer_path(p, Limits()).output for p in paths]
     assert results[0].output["answers"][0]["rules"] == ["802.4a", "802.4b"]
     assert len(made) == 1 and made[0].started == 1 and made[0]._closed
+
+
+def test_a_run_of_many_files_on_two_cpus_answers_as_one_worker(tmp_path, monkeypatch):
+    # the default (--jobs not named) on two CPUs: two workers, the answers
+    # and their order those of one worker
+    from mtgkb.running import batch
+
+    paths = []
+    for i in range(batch.CHUNK + 8):
+        path = tmp_path / f"fresh_{i}.mtg"
+        path.write_text(fresh_combat(i, creatures=3) if i % 7 else ILLEGAL_BLOCK)
+        paths.append(str(path))
+    made: list[pool.Pool] = []
+
+    class Recorded(pool.Pool):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(pool, "Pool", Recorded)
+    monkeypatch.setattr(pool, "usable_cpus", lambda: 2)
+    two = [r.output for r in batch.answer_files(paths, Limits())]
+    assert len(made) == 1 and made[0].started == 2 and made[0]._closed
+    one = [r.output for r in batch.answer_files(paths, Limits(), jobs=1)]
+    assert two == one
+    assert two[0]["answers"][0]["rules"] == ["802.4a", "802.4b"]
 
 
 @pytest.mark.skipif(

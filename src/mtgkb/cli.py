@@ -382,9 +382,10 @@ def _run_command(sub) -> None:
     run.add_argument(
         "--jobs",
         type=_option(check_count, "the number of jobs", 1, 1024),
-        default=1,
+        default=None,
         metavar="N",
-        help="answer files in N local processes (N >= 1, default 1)",
+        help="answer files in N local processes (N >= 1; default: one per CPU, at most one "
+        "per 32 files, for more than 32 files; else 1)",
     )
     run.add_argument(
         "--memory",

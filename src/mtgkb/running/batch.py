@@ -309,12 +309,27 @@ def progress(results: Iterable[FileResult], total: int) -> Iterator[FileResult]:
             yield result
 
 
+def default_jobs(files: int) -> int:
+    """The processes a run of `files` answers them in when it names none:
+    one per CPU it may use, at most one per chunk, for a run of more than
+    one chunk (which is answered in a worker anyway, so the run's other
+    CPUs would wait: 200 files of 4 players x 8 creatures on 2 CPUs, 5.8 s
+    in one worker, 3.3 s in two); else 1, this process."""
+    from mtgkb.running import pool
+
+    if files <= CHUNK or not pool.enabled():
+        return 1
+    return max(1, min(pool.usable_cpus(), -(-files // CHUNK)))
+
+
 def answer_files(
-    paths: list[str], limits: Limits, jobs: int = 1, engine: Engine | None = None
+    paths: list[str], limits: Limits, jobs: int | None = None, engine: Engine | None = None
 ) -> Iterator[FileResult]:
-    """Answer files in this process (jobs 1) or a pool of `jobs`; in input
-    order; with `engine` (one made for the run when not given)."""
+    """Answer files in this process (jobs 1) or a pool of `jobs` (None:
+    default_jobs); in input order; with `engine` (one made for the run when
+    not given)."""
     engine = Engine() if engine is None else engine
+    jobs = default_jobs(len(paths)) if jobs is None else jobs
     if jobs > 1 and len(paths) > 1:
         yield from answer_in_pool(paths, limits, jobs, engine)
         return

@@ -68,6 +68,15 @@ def enabled() -> bool:
     return hasattr(os, "fork") and setting not in ("0", "no", "false", "off")
 
 
+def usable_cpus() -> int:
+    """How many CPUs this process may run on (its affinity, where the system
+    says; else every CPU)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 def resident() -> int:
     """This process's resident memory, in bytes."""
     try:

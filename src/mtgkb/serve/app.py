@@ -51,7 +51,7 @@ from typing import Any
 from mtgkb import __version__
 from mtgkb.output.envelope import stamp
 from mtgkb.questions.answers import Limits
-from mtgkb.running.pool import Pool, answer
+from mtgkb.running.pool import Pool, answer, usable_cpus
 from mtgkb.serve.gathering import MOST, Gathering
 from mtgkb.serve.listening import HEADER_TIMEOUT, guarded_protocol
 
@@ -1022,10 +1022,7 @@ def serve_command(args) -> int:
 
 def default_workers() -> int:
     """One worker per CPU this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+    return usable_cpus()
 
 
 def raise_open_files_limit() -> None:
