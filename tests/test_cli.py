@@ -168,6 +168,9 @@ def test_a_run_that_names_no_jobs_uses_a_worker_per_cpu_past_one_chunk(monkeypat
     # past one chunk: a worker per CPU, at most one per chunk
     assert batch.default_jobs(batch.CHUNK + 1) == 2
     assert batch.default_jobs(10 * batch.CHUNK) == 4
+    # and at most DEFAULT_JOBS_MOST, however many CPUs
+    monkeypatch.setattr(pool, "usable_cpus", lambda: 64)
+    assert batch.default_jobs(1000 * batch.CHUNK) == batch.DEFAULT_JOBS_MOST
     monkeypatch.setattr(pool, "usable_cpus", lambda: 1)
     assert batch.default_jobs(10 * batch.CHUNK) == 1
     monkeypatch.setenv("MTGKB_POOL", "0")

@@ -50,6 +50,11 @@ CHUNK = 32  # files answered together
 # 32 files: 1.73 s against 2.15 s). Fewer files are answered one by one,
 # unless the engine has the rewritten programs already.
 COMBINE_FROM = 16
+# Without --jobs, a large run uses at most this many workers: each holds its
+# own groundings and engine (measured: up to 163 MB resident each over 200
+# files of 4 players x 8 creatures), so a many-CPU machine is not filled
+# with them unasked.
+DEFAULT_JOBS_MOST = 8
 
 Item = tuple[str, bytes | str | None, str | None]  # name, bytes or text (None: read it), read error
 
@@ -311,15 +316,15 @@ def progress(results: Iterable[FileResult], total: int) -> Iterator[FileResult]:
 
 def default_jobs(files: int) -> int:
     """The processes a run of `files` answers them in when it names none:
-    one per CPU it may use, at most one per chunk, for a run of more than
-    one chunk (which is answered in a worker anyway, so the run's other
-    CPUs would wait: 200 files of 4 players x 8 creatures on 2 CPUs, 5.8 s
-    in one worker, 3.3 s in two); else 1, this process."""
+    one per CPU it may use, at most one per chunk and DEFAULT_JOBS_MOST, for
+    a run of more than one chunk (which is answered in a worker anyway, so
+    the run's other CPUs would wait: 200 files of 4 players x 8 creatures on
+    2 CPUs, 5.8 s in one worker, 3.3 s in two); else 1, this process."""
     from mtgkb.running import pool
 
     if files <= CHUNK or not pool.enabled():
         return 1
-    return max(1, min(pool.usable_cpus(), -(-files // CHUNK)))
+    return max(1, min(pool.usable_cpus(), -(-files // CHUNK), DEFAULT_JOBS_MOST))
 
 
 def answer_files(
