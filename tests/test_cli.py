@@ -178,6 +178,19 @@ def test_a_run_that_names_no_jobs_uses_a_worker_per_cpu_past_one_chunk(monkeypat
     assert batch.default_jobs(10 * batch.CHUNK) == 1
 
 
+def test_a_pool_s_tasks_are_large_enough_to_be_answered_together():
+    from mtgkb.running.batch import CHUNK, COMBINE_FROM, pool_chunk_size
+
+    # two tasks a worker where each still has COMBINE_FROM files or more
+    assert pool_chunk_size(200, 2) == CHUNK
+    assert pool_chunk_size(64, 2) == 16 >= COMBINE_FROM
+    # else one task a worker, not tasks whose files would be answered alone
+    assert pool_chunk_size(50, 2) == 25
+    assert pool_chunk_size(40, 2) == 20
+    assert pool_chunk_size(20, 2) == COMBINE_FROM
+    assert pool_chunk_size(1, 2) >= 1
+
+
 def test_text_output_for_people(files, capsys):
     status, out, _ = run_here(capsys, "run", files["illegal"])
     assert status == 1 and "802.4a" in out

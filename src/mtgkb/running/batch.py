@@ -377,8 +377,7 @@ def answer_in_pool(
 
     engine = (Engine() if engine is None else engine).prepare()
     items = _pending(paths, limits)
-    size = max(1, min(CHUNK, -(-len(items) // (jobs * 2))))
-    chunks = _chunks(items, size)
+    chunks = _chunks(items, pool_chunk_size(len(items), jobs))
 
     def results() -> Iterator[FileResult]:
         from concurrent.futures import ThreadPoolExecutor
@@ -409,6 +408,17 @@ def answer_in_pool(
             workers.close()
 
     yield from progress(results(), len(items))
+
+
+def pool_chunk_size(files: int, jobs: int) -> int:
+    """The files a task of `jobs` workers answers: two tasks a worker, so
+    that they end together, but none so small that its files would be
+    answered one by one (COMBINE_FROM) where one task a worker combines
+    them (50 files, 2 workers: 2 tasks of 25, not 4 of 13)."""
+    size = -(-files // (jobs * 2))
+    if size < COMBINE_FROM:
+        size = max(COMBINE_FROM, -(-files // jobs))
+    return max(1, min(CHUNK, size))
 
 
 def _chunk_in(workers, chunk: list[Item], limits: Limits) -> list[FileResult]:
