@@ -187,8 +187,11 @@ def test_a_pool_s_tasks_are_large_enough_to_be_answered_together():
     # else one task a worker, not tasks whose files would be answered alone
     assert pool_chunk_size(50, 2) == 25
     assert pool_chunk_size(40, 2) == 20
-    assert pool_chunk_size(20, 2) == COMBINE_FROM
-    assert pool_chunk_size(1, 2) >= 1
+    # too few files for a combined task a worker: a task for each worker
+    # (three large files on --jobs 3 answered at once)
+    assert pool_chunk_size(3, 3) == 1
+    assert pool_chunk_size(20, 2) == 5
+    assert pool_chunk_size(1, 2) == 1
 
 
 def test_text_output_for_people(files, capsys):

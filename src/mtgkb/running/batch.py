@@ -412,12 +412,14 @@ def answer_in_pool(
 
 def pool_chunk_size(files: int, jobs: int) -> int:
     """The files a task of `jobs` workers answers: two tasks a worker, so
-    that they end together, but none so small that its files would be
-    answered one by one (COMBINE_FROM) where one task a worker combines
-    them (50 files, 2 workers: 2 tasks of 25, not 4 of 13)."""
+    that they end together; but where that makes tasks so small that their
+    files would be answered one by one (COMBINE_FROM) and one task a worker
+    would combine them, one task a worker (50 files, 2 workers: 2 tasks of
+    25, not 4 of 13). Fewer files than that keep a task for each worker:
+    there, answering in parallel is what pays (a few large files)."""
     size = -(-files // (jobs * 2))
-    if size < COMBINE_FROM:
-        size = max(COMBINE_FROM, -(-files // jobs))
+    if size < COMBINE_FROM <= files // jobs:
+        size = -(-files // jobs)
     return max(1, min(CHUNK, size))
 
 
