@@ -298,7 +298,8 @@ def _is_open(fd: int) -> bool:
     return True
 
 
-def test_a_run_over_many_files_answers_its_chunks_in_a_recycled_worker(tmp_path, monkeypatch):
+def _more_than_a_chunk(tmp_path) -> list[str]:
+    """CHUNK + 8 files with fresh names, every seventh an illegal block (802.4a)."""
     from mtgkb.running import batch
 
     paths = []
@@ -306,6 +307,11 @@ def test_a_run_over_many_files_answers_its_chunks_in_a_recycled_worker(tmp_path,
         path = tmp_path / f"fresh_{i}.mtg"
         path.write_text(fresh_combat(i, creatures=3) if i % 7 else ILLEGAL_BLOCK)
         paths.append(str(path))
+    return paths
+
+
+def _recorded_pools(monkeypatch) -> list[pool.Pool]:
+    """The pools made from now on, as they are made."""
     made: list[pool.Pool] = []
 
     class Recorded(pool.Pool):
@@ -314,6 +320,14 @@ def test_a_run_over_many_files_answers_its_chunks_in_a_recycled_worker(tmp_path,
             made.append(self)
 
     monkeypatch.setattr(pool, "Pool", Recorded)
+    return made
+
+
+def test_a_run_over_many_files_answers_its_chunks_in_a_recycled_worker(tmp_path, monkeypatch):
+    from mtgkb.running import batch
+
+    paths = _more_than_a_chunk(tmp_path)
+    made = _recorded_pools(monkeypatch)
     results = list(batch.answer_files(paths, Limits(), jobs=1))
     assert [r.output for r in results] == [batch.answer_path(p, Limits()).output for p in paths]
     assert results[0].output["answers"][0]["rules"] == ["802.4a", "802.4b"]
@@ -325,19 +339,8 @@ def test_a_run_of_many_files_on_two_cpus_answers_as_one_worker(tmp_path, monkeyp
     # and their order those of one worker
     from mtgkb.running import batch
 
-    paths = []
-    for i in range(batch.CHUNK + 8):
-        path = tmp_path / f"fresh_{i}.mtg"
-        path.write_text(fresh_combat(i, creatures=3) if i % 7 else ILLEGAL_BLOCK)
-        paths.append(str(path))
-    made: list[pool.Pool] = []
-
-    class Recorded(pool.Pool):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            made.append(self)
-
-    monkeypatch.setattr(pool, "Pool", Recorded)
+    paths = _more_than_a_chunk(tmp_path)
+    made = _recorded_pools(monkeypatch)
     monkeypatch.setattr(pool, "usable_cpus", lambda: 2)
     two = [r.output for r in batch.answer_files(paths, Limits())]
     assert len(made) == 1 and made[0].started == 2 and made[0]._closed
