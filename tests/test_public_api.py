@@ -84,3 +84,38 @@ def test_run_many_checks_its_bounds_first():
         list(mtgkb.run_many([ILLEGAL_BLOCK], timeout=-1))
     with pytest.raises(TypeError):
         list(mtgkb.run_many([42]))
+
+
+def test_802_4a_run_many_answers_together_what_each_answers_alone(monkeypatch):
+    # without a time-out, TOGETHER scenarios at a time as one chunk; each
+    # answer the one it gets alone, the unreadable one's error with its line
+    from mtgkb.running import api
+
+    chunks = []
+    together = api.Answerer.run_together
+
+    def counted(self, named, *args, **kwargs):
+        chunks.append(len(named))
+        return together(self, named, *args, **kwargs)
+
+    def alone(answerer, name, text):
+        try:
+            return answerer.run(text, name, lang="it"), None
+        except mtgkb.ScenarioError as err:
+            return None, (type(err), str(err), err.line)
+
+    monkeypatch.setattr(api.Answerer, "run_together", counted)
+    scenarios = [ILLEGAL_BLOCK, LEGAL_BLOCK, UNREADABLE] * 3 + [("last.mtg", ILLEGAL_BLOCK)]
+    texts = [s if isinstance(s, str) else s[1] for s in scenarios]
+    with mtgkb.Answerer() as answerer:
+        many = list(mtgkb.run_many(scenarios, lang="it", answerer=answerer))
+        expected = [alone(answerer, o.name, t) for o, t in zip(many, texts, strict=True)]
+    assert chunks == [api.TOGETHER, len(scenarios) - api.TOGETHER]
+    got = [(o.answer, o.error and (type(o.error), str(o.error), o.error.line)) for o in many]
+    assert got == expected
+    illegal, legal, unreadable = many[:3]
+    assert illegal.answer["answers"][0]["legal"] is False
+    assert illegal.answer["answers"][0]["rules"] == ["802.4a", "802.4b"]
+    assert legal.answer["answers"][0]["legal"] is True
+    assert isinstance(unreadable.error, mtgkb.ScenarioError) and unreadable.error.line == 2
+    assert many[-1].name == "last.mtg" and many[-1].answer["answers"][0]["legal"] is False
