@@ -163,10 +163,12 @@ def test_a_run_that_names_no_jobs_uses_a_worker_per_cpu_past_one_chunk(monkeypat
     from mtgkb.running import batch, pool
 
     monkeypatch.setattr(pool, "usable_cpus", lambda: 4)
-    # one chunk or less: this process, as before
-    assert batch.default_jobs(1) == batch.default_jobs(batch.CHUNK) == 1
-    # past one chunk: a worker per CPU, at most one per chunk
-    assert batch.default_jobs(batch.CHUNK + 1) == 2
+    # too few files for two workers to combine COMBINE_FROM each: one
+    # process (this one, or one worker past a chunk), as before
+    assert batch.default_jobs(1) == batch.default_jobs(2 * batch.COMBINE_FROM - 1) == 1
+    # else a worker per CPU, each with COMBINE_FROM files or more
+    assert batch.default_jobs(2 * batch.COMBINE_FROM) == 2
+    assert batch.default_jobs(3 * batch.COMBINE_FROM + 1) == 3
     assert batch.default_jobs(10 * batch.CHUNK) == 4
     # and at most DEFAULT_JOBS_MOST, however many CPUs
     monkeypatch.setattr(pool, "usable_cpus", lambda: 64)

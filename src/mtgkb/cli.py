@@ -384,8 +384,8 @@ def _run_command(sub) -> None:
         type=_option(check_count, "the number of jobs", 1, 1024),
         default=None,
         metavar="N",
-        help="answer files in N local processes (N >= 1; default: for more than 32 files, "
-        "one per CPU, at most one per 32 files and 8 in all; else 1)",
+        help="answer files in N local processes (N >= 1; default: one per CPU, at most one "
+        "per 16 files and 8 in all)",
     )
     run.add_argument(
         "--memory",
