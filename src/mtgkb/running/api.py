@@ -46,7 +46,12 @@ class Answerer:
             result = pool.answer(text, name, bounds, self.pool)
         if result.exception is not None:
             raise result.exception
-        return stamp({**result.output, "rule_base": self.engine.describe()})
+        return self.stamped(result.output)
+
+    def stamped(self, output: dict) -> dict:
+        """An answer as `run` returns it: stamped (mtgkb.output.envelope),
+        naming this engine's rule base."""
+        return stamp({**output, "rule_base": self.engine.describe()})
 
     def run_together(
         self, named: list[tuple[str, str | bytes | dict]], lang: str = "en", **limits
@@ -54,29 +59,17 @@ class Answerer:
         """The runner.FileResult of each (name, text) of `named`, answered as
         one chunk with this engine (in its worker, if any): their questions
         with one answer per scenario grounded and solved together
-        (mtgkb.running.batch.answer_together). None when the chunk could
-        not be answered (its memory bound, a worker lost): answer each
-        alone then. `limits` without a time-out (a chunk has no time of
-        each scenario's own)."""
-        from mtgkb.running.batch import answer_group_in_worker, answer_together
+        (mtgkb.running.batch.answer_group). None for one to answer again
+        alone (an input error, a time-out), None for all when the chunk
+        could not be answered. `limits` without a time-out (a chunk has no
+        time of each scenario's own)."""
+        from mtgkb.running.batch import answer_group
 
-        bounds = Limits(lang=lang, **limits)
         items = [
             (name, state_json(text, name, lang) if isinstance(text, dict) else text, None)
             for name, text in named
         ]
-        try:
-            if self.pool is None:
-                return answer_together(items, bounds, self.engine)
-            return self.pool.call(
-                answer_group_in_worker,
-                items,
-                bounds,
-                memory=pool.task_memory(bounds),
-                with_engine=True,
-            )
-        except Exception:  # noqa: BLE001 - stopped, lost or failed: each is answered alone
-            return None
+        return answer_group(items, Limits(lang=lang, **limits), self.pool, self.engine)
 
     def close(self) -> None:
         if self.pool is not None:
@@ -243,15 +236,11 @@ def _outcomes(answerer: Answerer, chunk: list, lang: str, limits: dict) -> list[
     is an input error or a time-out, or whose chunk failed, is answered
     again alone (its error, with its line and column, is what it raises
     alone)."""
-    from mtgkb.running.runner import EXIT_INPUT, EXIT_TIMEOUT
-
     results = answerer.run_together(chunk, lang, **limits) if len(chunk) > 1 else None
     out = []
-    for i, (name, text) in enumerate(chunk):
-        result = results[i] if results is not None else None
-        if result is None or result.status in (EXIT_INPUT, EXIT_TIMEOUT):
+    for (name, text), result in zip(chunk, results or [None] * len(chunk), strict=True):
+        if result is None:
             out.append(_outcome(answerer, name, text, lang, limits))
         else:
-            answer = stamp({**result.output, "rule_base": answerer.engine.describe()})
-            out.append(Outcome(name, answer=answer))
+            out.append(Outcome(name, answer=answerer.stamped(result.output)))
     return out

@@ -137,6 +137,41 @@ def answer_group_in_worker(items: list[Item], limits: Limits, engine: Engine | N
     return as_task(lambda: answer_together(items, limits, engine or Engine()))
 
 
+def answer_group(
+    items: list[Item],
+    limits: Limits,
+    workers=None,
+    engine: Engine | None = None,
+    timeout: float | None = None,
+) -> list[FileResult | None] | None:
+    """`items` (name, text, None) answered as one chunk (answer_together,
+    `limits` without a time-out): in one task of `workers` (a
+    mtgkb.running.pool.Pool, with its engine) bounded by `timeout` and the
+    memory bound of `limits`, else in this process with `engine`. Each
+    result, or None where the item is to be answered again alone (its answer
+    in the chunk is an input error, which alone says where, with its line
+    and column, or a time-out); None for all when the chunk was not answered
+    (stopped, its memory bound, a worker lost, a failure): what each answers
+    is what it answers alone (the server's gathered requests, run_many)."""
+    try:
+        if workers is None:
+            results = answer_together(items, limits, engine or Engine())
+        else:
+            from mtgkb.running.pool import task_memory
+
+            results = workers.call(
+                answer_group_in_worker,
+                items,
+                limits,
+                timeout=timeout,
+                memory=task_memory(limits),
+                with_engine=True,
+            )
+    except Exception:  # noqa: BLE001 - stopped, lost or failed: each is answered alone
+        return None
+    return [None if r.status in (EXIT_INPUT, EXIT_TIMEOUT) else r for r in results]
+
+
 def _answer_chunk(
     items: list[Item], limits: Limits, engine: Engine | None = None, always: bool = False
 ) -> list[FileResult]:

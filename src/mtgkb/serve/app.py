@@ -316,9 +316,8 @@ def run_group(pool: Pool, jobs: list[tuple[Job, float]]) -> list[tuple[int, int,
     it waited, when its answer is an input error (the answer alone says
     where, with its line and column) or a time-out, or when the chunk was
     stopped or failed: what it answers is what it answers alone."""
-    from mtgkb.running.batch import answer_group_in_worker
-    from mtgkb.running.pool import stopped_result, task_memory
-    from mtgkb.running.runner import EXIT_INPUT, EXIT_TIMEOUT
+    from mtgkb.running.batch import answer_group
+    from mtgkb.running.pool import stopped_result
 
     if len(jobs) == 1:
         return [run_job(pool, *jobs[0])]
@@ -331,19 +330,10 @@ def run_group(pool: Pool, jobs: list[tuple[Job, float]]) -> list[tuple[int, int,
         bounds = dataclasses.replace(jobs[together[0]][0].limits, timeout=None)
         times = [lefts[i].timeout for i in together if lefts[i].timeout is not None]
         items = [(jobs[i][0].name, jobs[i][0].text, None) for i in together]
-        try:
-            results = pool.call(
-                answer_group_in_worker,
-                items,
-                bounds,
-                timeout=min(times) if times else None,
-                memory=task_memory(bounds),
-                with_engine=True,
-            )
-        except Exception:  # noqa: BLE001 - stopped, lost or failed: each is answered alone
-            results, stopped = [], True
-        for i, result in zip(together, results, strict=False):
-            if result.status not in (EXIT_INPUT, EXIT_TIMEOUT):
+        results = answer_group(items, bounds, pool, timeout=min(times) if times else None)
+        stopped = results is None
+        for i, result in zip(together, results or [None] * len(together), strict=True):
+            if result is not None:
                 job, waited = jobs[i]
                 out[i] = responded(pool, job, lefts[i], waited, result)
     for i, (job, waited) in enumerate(jobs):
@@ -957,7 +947,7 @@ def serve_command(args) -> int:
     from mtgkb.serve.listening import ListenError, bind, off_loopback, page_urls
 
     settings = Settings(
-        workers=args.workers or default_workers(),
+        workers=args.workers or usable_cpus(),
         timeout=args.timeout,
         max_timeout=max(args.timeout, MAX_TIMEOUT),
         memory=args.memory,
@@ -1018,11 +1008,6 @@ def serve_command(args) -> int:
     print(f"mtgkb serve: listening on port {port}", file=sys.stderr, flush=True)
     server.run(sockets=[sock])
     return 0
-
-
-def default_workers() -> int:
-    """One worker per CPU this process may use."""
-    return usable_cpus()
 
 
 def raise_open_files_limit() -> None:
