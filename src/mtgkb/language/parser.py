@@ -12,7 +12,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import select
 import sys
 import time
 from functools import cache
@@ -219,6 +218,8 @@ def read_source(path: str | os.PathLike, timeout: float | None = None) -> bytes:
         if end is not None:
             flags |= os.O_NONBLOCK  # opening a FIFO would wait for a writer
         fd, own = os.open(path, flags), True
+    if end is not None:
+        import select  # (only a read with a time-out waits on the descriptor)
     chunks: list[bytes] = []
     size = 0
     try:

@@ -46,6 +46,8 @@ GENERATED_CITATIONS = "generated_citations.lp"
 
 def unparsable(files) -> list[str]:
     """clingo's `FILE:LINE:COL: error:` messages for the files it cannot parse."""
+    if not files:
+        return []  # (clingo's parser is not even imported: a cold run names no extra files)
     import clingo.ast
 
     found: list[str] = []

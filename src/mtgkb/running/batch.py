@@ -356,6 +356,8 @@ def default_jobs(files: int) -> int:
     CPUs wait: 200 files of 4 players x 8 creatures on 2 CPUs, 5.8 s in one
     worker, 3.3 s in two; 32 files 1.17 s in this process, 0.76 s in two
     workers); 1 for fewer files (this process, or one worker past CHUNK)."""
+    if files < 2 * COMBINE_FROM:
+        return 1  # (the pool's module is not even imported: most runs are of a file or a few)
     from mtgkb.running import pool
 
     if not pool.enabled():
