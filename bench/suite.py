@@ -742,6 +742,61 @@ def bench_server(report: Report, floor_runs: list[Run], n: int = 200) -> None:
                 process.wait()
 
 
+def bench_run_many(report: Report, floor_runs: list[Run], n: int = 200) -> None:
+    """The Python API on many scenarios, warm (the batch scenario, 4 players x
+    8 creatures; legal, blocks for one defender limit 5, outcome):
+    `mtgkb.run_many` with an `mtgkb.Answerer` of one worker and of two (which
+    answers TOGETHER scenarios at a time as one chunk), and the same
+    Answerer's `run` called once a scenario, each a scenario / the floor."""
+    import mtgkb
+
+    if not hasattr(mtgkb, "run_many"):
+        report.add("run_many", "needs an mtgkb with run_many: skipped", "-")
+        return
+    floor = best(floor_runs)
+    defender = generate.player_names(4)[1]
+    questions = ("legal", f"blocks for {defender} limit 5", "outcome")
+    texts = [generate.combat(seed, questions=questions) for seed in range(n + 16)]
+    warm, measured = texts[:16], texts[16:]
+
+    def per_scenario(answer) -> float:
+        start = time.perf_counter()
+        outcomes = answer(measured)
+        seconds = (time.perf_counter() - start) / len(measured)
+        if sum(1 for o in outcomes if getattr(o, "ok", True)) != len(measured):
+            raise RuntimeError("a scenario of the run_many bench was not answered")
+        return seconds
+
+    figures = {}
+    for workers in (1, 2):
+        with mtgkb.Answerer(workers=workers) as answerer:
+            list(mtgkb.run_many(warm, answerer=answerer))  # its groundings and chunks made
+            figures[f"run_many_{workers}"] = per_scenario(
+                lambda ts, a=answerer: list(mtgkb.run_many(ts, answerer=a))
+            )
+            if workers == 1:
+                figures["run_one_by_one"] = per_scenario(
+                    lambda ts, a=answerer: [a.run(t) for t in ts]
+                )
+    report.add(
+        "run_many",
+        "mtgkb.Answerer.run, one call a scenario, 1 worker: a scenario / floor",
+        figures["run_one_by_one"] / floor,
+    )
+    for workers in (1, 2):
+        report.add(
+            "run_many",
+            f"mtgkb.run_many, {workers} worker(s): a scenario / floor",
+            figures[f"run_many_{workers}"] / floor,
+        )
+    report.data["run_many"] = {k: v / floor for k, v in figures.items()}
+
+
+@part("run_many")
+def _run_many_part(ctx: Context) -> None:
+    bench_run_many(ctx.report, ctx.floor_runs, 50 if ctx.quick else ctx.batch)
+
+
 @part("pool")
 def _pool_part(ctx: Context) -> None:
     bench_pool(ctx.report, max(3, ctx.repeat // 2), ctx.floor_runs)
