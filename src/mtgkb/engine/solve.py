@@ -486,8 +486,6 @@ class Grounding:
         program (mtgkb.engine.counting). With a `canonical` order, the
         enumeration is the listing's own (mtgkb.engine.listing), unless the
         program optimises."""
-        from mtgkb.engine.classes import Unsupported, count_space
-
         listed = max_models if keep is None else keep if max_models == 0 else min(keep, max_models)
         found = None
         if canonical is not None and listed > 0:
@@ -506,6 +504,9 @@ class Grounding:
                 result.satisfiable = result.count > 0 or bool(outcome.satisfiable)
                 result.complete = True
                 return result
+        # (the counter is imported only for a listing that does not end by itself)
+        from mtgkb.engine.classes import Unsupported, count_space
+
         forms = forms() if forms is not None else None
         if forms is None:
             counting = COUNTED_BY[query]
