@@ -864,7 +864,7 @@ class Analysis(DescribedProgram):
         What it leaves out derives atoms that no statement grounded reads
         and no query shows; the rules that always stay (`root`) stay when
         they may fire. (Remembered as `live` is.)"""
-        key = (queries, tuple(live))
+        key = (tuple(queries), tuple(live))
         found = self._needed_of.pop(key, None)
         if found is None:
             backward = self._backward(queries, among=live)
