@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import operator
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import clingo
 
@@ -506,6 +506,18 @@ class FactReadings:
 LIVE_MEMO = 64
 
 
+def _remembered(memo: dict, key: tuple, work: Callable[[], tuple[int, ...]]) -> list[int]:
+    """What `work()` gives for `key`, kept in `memo` for the newest LIVE_MEMO
+    keys (the newest last); as a list of the caller's own."""
+    found = memo.pop(key, None)
+    if found is None:
+        found = work()
+        if len(memo) >= LIVE_MEMO:
+            del memo[next(iter(memo))]
+    memo[key] = found
+    return list(found)
+
+
 class DescribedProgram:
     """A program's statements as `analyse` describes them: the text of any
     of them (read from the program itself, at the byte offsets the analysis
@@ -743,13 +755,7 @@ class DescribedProgram:
         reads, ask it again and again: 290 times, 21 distinct, for 100
         scenarios of 4 players x 8 creatures.)"""
         key = (tuple(kept), frozenset((name, frozenset(f)) for name, f in sources.items()))
-        found = self._live_of.pop(key, None)
-        if found is None:
-            found = tuple(self._fired(key[0], sources))
-            if len(self._live_of) >= LIVE_MEMO:
-                del self._live_of[next(iter(self._live_of))]
-        self._live_of[key] = found  # (the newest last)
-        return list(found)
+        return _remembered(self._live_of, key, lambda: tuple(self._fired(key[0], sources)))
 
     def _fired(self, kept: tuple[int, ...], sources: dict[str, set[tuple]]) -> list[int]:
         """`live`, worked out."""
@@ -865,14 +871,12 @@ class Analysis(DescribedProgram):
         and no query shows; the rules that always stay (`root`) stay when
         they may fire. (Remembered as `live` is.)"""
         key = (tuple(queries), tuple(live))
-        found = self._needed_of.pop(key, None)
-        if found is None:
-            backward = self._backward(queries, among=live)
-            found = key[1] if backward is None else tuple(backward)
-            if len(self._needed_of) >= LIVE_MEMO:
-                del self._needed_of[next(iter(self._needed_of))]
-        self._needed_of[key] = found  # (the newest last)
-        return list(found)
+
+        def work() -> tuple[int, ...]:
+            backward = self._backward(key[0], among=live)
+            return key[1] if backward is None else tuple(backward)
+
+        return _remembered(self._needed_of, key, work)
 
     def _backward(
         self, queries: tuple[str, ...], among: list[int] | None = None
