@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import clingo
 
-from mtgkb.engine.programs import quiet
+from mtgkb.engine.programs import quiet, release_trees_at_exit
 from mtgkb.rulebase.disk_cache import content_digest
 
 ANALYSIS_VERSION = 6  # bump when the analysis below changes
@@ -610,6 +610,7 @@ class DescribedProgram:
         if text not in self._parsed:
             import clingo.ast
 
+            release_trees_at_exit(self)
             nodes: list = []
             clingo.ast.parse_string(text, nodes.append, logger=quiet)
             self._parsed[text] = nodes
@@ -625,6 +626,7 @@ class DescribedProgram:
         if missing:
             import clingo.ast
 
+            release_trees_at_exit(self)
             groups = self.program_groups(missing)
             starts = [line for line, _ in groups]
             found: dict[tuple[int, int], list] = {}
@@ -644,6 +646,11 @@ class DescribedProgram:
         return [
             node for i in self._firsts(indices) for node in self._nodes[self.statements[i]["span"]]
         ]
+
+    def release_trees(self) -> None:
+        """Drop the parsed statements kept (mtgkb.engine.programs.release_trees_at_exit)."""
+        self._nodes.clear()
+        self._parsed.clear()
 
     def program_groups(self, indices: Iterable[int]) -> list[tuple[int, tuple[int, ...]]]:
         """For `program(indices)`: the line each statement's text begins at

@@ -7,11 +7,16 @@
 - `solve_within`: one solve, in a solve thread only when a time limit asks
   for one;
 - `stamp`: what identifies the files' contents on disk (path, mtime, size),
-  for caches; a file that is gone is left out.
+  for caches; a file that is gone is left out;
+- `release_trees_at_exit`: clingo syntax trees kept between calls, freed
+  when the process ends, before Python clears its modules.
 """
 
 from __future__ import annotations
 
+import atexit
+import functools
+import weakref
 from collections.abc import Sequence
 
 import clingo
@@ -19,7 +24,7 @@ import clingo
 from mtgkb.rulebase.control import quiet
 from mtgkb.rulebase.location import file_stamp as stamp
 
-__all__ = ["add_facts", "quiet", "solve_within", "stamp"]
+__all__ = ["add_facts", "quiet", "release_trees_at_exit", "solve_within", "stamp"]
 
 
 def add_facts(ctl: clingo.Control, facts: str | Sequence[clingo.Symbol]) -> None:
@@ -60,3 +65,28 @@ def solve_within(
         if on_core is not None and result.unsatisfiable:
             on_core(handle.core())  # clingo calls no on_core in asynchronous solving
         return result
+
+
+#: What keeps clingo syntax trees between calls (`release_trees_at_exit`).
+_TREE_KEEPERS: weakref.WeakSet = weakref.WeakSet()
+
+
+def release_trees_at_exit(keeper) -> None:
+    """Have `keeper.release_trees()` called when the process exits, before
+    Python clears the globals of the modules still alive. clingo.ast is
+    imported where a tree is first made (a run answered from cached analyses
+    makes none), so it is cleared before the modules imported ahead of it,
+    whose caches keep trees: a tree freed after that raised in clingo's
+    finaliser (AST.__del__) and printed a traceback as the process ended."""
+    _registered()
+    _TREE_KEEPERS.add(keeper)
+
+
+@functools.cache
+def _registered() -> None:
+    atexit.register(_release_trees)
+
+
+def _release_trees() -> None:
+    for keeper in list(_TREE_KEEPERS):
+        keeper.release_trees()

@@ -133,7 +133,7 @@ class Engine:
             self._described = (now, self.location.describe())
         return dict(self._described[1])
 
-    def close(self) -> None:
-        """Drop the parsed statements while clingo can still free them."""
-        self._base = None
+    def release_trees(self) -> None:
+        """Drop the scenario programs' statements, clingo syntax trees, while
+        clingo can still free them (mtgkb.engine.programs.release_trees_at_exit)."""
         self.scenario_programs.clear()

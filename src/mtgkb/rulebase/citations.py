@@ -48,9 +48,9 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import clingo
-import clingo.ast as cast
 
 from mtgkb.rulebase import parts
 from mtgkb.rulebase.control import quiet
@@ -58,6 +58,9 @@ from mtgkb.rulebase.location import program_files
 from mtgkb.rulebase.records import record
 from mtgkb.rulebase.symbol_texts import split_outside
 from mtgkb.rulebase.tags import MARK, parse_tag, split_mark, tag_cites
+
+if TYPE_CHECKING:
+    import clingo.ast as cast
 
 #: The heads of citations.
 CITING = frozenset({("because", 2), ("rests_on", 2)})
@@ -121,6 +124,9 @@ def _shape_text(term: str, fresh: list[int]) -> str:
 def head_shape(rule: cast.AST) -> str:
     """The text of the rule's one head atom, each computed argument a variable.
     Raises CitationError for a head that is not one positive atom."""
+    # (imported here: a run answered from the cached analysis reads no tree)
+    import clingo.ast as cast
+
     head = rule.head
     if (
         rule.ast_type != cast.ASTType.Rule
@@ -185,6 +191,8 @@ def citations_of(rule: cast.AST, numbers: Sequence[str]) -> list[str]:
 
 def parsed(text: str) -> cast.AST:
     """One generated citation as a statement."""
+    import clingo.ast as cast
+
     out: list[cast.AST] = []
     cast.parse_string(text, out.append, logger=quiet)
     return next(n for n in out if n.ast_type == cast.ASTType.Rule)

@@ -55,12 +55,15 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import clingo
-import clingo.ast as cast
 
 from mtgkb.rulebase.location import data_dir, program_files
 from mtgkb.rulebase.location import file_stamp as stamp
+
+if TYPE_CHECKING:
+    import clingo.ast as cast
 
 #: A `#program` line: its part's name and parameters (none: a part of its own,
 #: such as `base`).
@@ -283,6 +286,10 @@ def instance_nodes(text: str, values: Values, filename: str) -> dict[int, list[l
     readers read the same rules), by the line each statement begins at (a
     list per statement of that line, in order; each with its instances in
     the order of the values), located in `filename`."""
+    # (clingo's syntax tree only here: a run answered from the cached analysis
+    # reads no rule as a tree, and importing it took 2 ms of each cold run)
+    import clingo.ast as cast
+
     regions = _regions(text)
     if not regions:
         return {}
