@@ -16,6 +16,7 @@ from mtgkb.engine.solve import SolveTimeout
 from mtgkb.language.errors import ScenarioError
 from mtgkb.output.envelope import stamp
 from mtgkb.questions.answers import Limits
+from mtgkb.rulebase.collector import COLLECTION_THRESHOLD
 from mtgkb.running import pool
 from mtgkb.running.deadline import DeadlineExceeded, WorkerLost
 from mtgkb.running.runner import EXIT_TIMEOUT, answer_now
@@ -69,6 +70,12 @@ def _warm_engine(megabytes: int, engine=None) -> int:
     grows: mtgkb.engine.state.Engine.warmth); the worker's pid."""
     engine.scenario_programs[("kept by a test", len(_KEPT))] = None
     return _keep(megabytes)
+
+
+def _collector_threshold() -> int:
+    import gc
+
+    return gc.get_threshold()[0]
 
 
 def _boom() -> None:
@@ -209,6 +216,21 @@ def test_an_exception_of_a_task_is_raised_in_the_caller_and_the_worker_kept():
         with pytest.raises(ValueError, match="broken on purpose"):
             workers.call(_boom)
         assert workers.call(_pid) == pid
+
+
+def test_a_worker_answers_with_the_collector_deferred_whatever_its_caller_has():
+    # (a server's or an API caller's worker: the collector's passes over the
+    # engine's caches cost about a fifth of each chunk; mtgkb.rulebase.collector)
+    import gc
+
+    kept = gc.get_threshold()
+    gc.set_threshold(700, *kept[1:])
+    try:
+        with pool.Pool(1) as workers:
+            assert workers.call(_collector_threshold) == COLLECTION_THRESHOLD
+        assert gc.get_threshold()[0] == 700  # (the caller's own is its own)
+    finally:
+        gc.set_threshold(*kept)
 
 
 def test_two_workers_answer_side_by_side():

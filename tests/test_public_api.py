@@ -119,3 +119,41 @@ def test_802_4a_run_many_answers_together_what_each_answers_alone(monkeypatch):
     assert legal.answer["answers"][0]["legal"] is True
     assert isinstance(unreadable.error, mtgkb.ScenarioError) and unreadable.error.line == 2
     assert many[-1].name == "last.mtg" and many[-1].answer["answers"][0]["legal"] is False
+
+
+def test_802_4a_an_answerer_in_this_process_answers_with_the_collector_deferred(monkeypatch):
+    # MTGKB_POOL=0: answered in the caller's process, as a worker answers
+    # (mtgkb.rulebase.collector), the caller's threshold restored after
+    import gc
+
+    from mtgkb.rulebase.collector import COLLECTION_THRESHOLD
+    from mtgkb.running import api, batch
+
+    monkeypatch.setenv("MTGKB_POOL", "0")
+    seen = []
+    one, many = api.answer_text, batch.answer_group
+
+    def answer_text(*args, **kwargs):
+        seen.append(gc.get_threshold()[0])
+        return one(*args, **kwargs)
+
+    def answer_group(*args, **kwargs):
+        seen.append(gc.get_threshold()[0])
+        return many(*args, **kwargs)
+
+    monkeypatch.setattr(api, "answer_text", answer_text)
+    monkeypatch.setattr(batch, "answer_group", answer_group)
+    kept = gc.get_threshold()
+    gc.set_threshold(700, *kept[1:])
+    try:
+        with mtgkb.Answerer() as answerer:
+            assert answerer.pool is None
+            alone = answerer.run(ILLEGAL_BLOCK)
+            together = answerer.run_together([("a", ILLEGAL_BLOCK), ("b", LEGAL_BLOCK)])
+        assert gc.get_threshold()[0] == 700
+    finally:
+        gc.set_threshold(*kept)
+    assert seen == [COLLECTION_THRESHOLD, COLLECTION_THRESHOLD]
+    assert alone["answers"][0]["legal"] is False
+    assert alone["answers"][0]["rules"] == ["802.4a", "802.4b"]
+    assert [r.output["answers"][0]["legal"] for r in together] == [False, True]

@@ -14,36 +14,10 @@ answer. The names are imported on first use: `import mtgkb` stays light.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 # Python's cycle collector held off while mtgkb makes what it keeps (here,
 # before any other module of mtgkb, so that `import mtgkb` loads none but the
-# registry). Importing mtgkb's modules, and a run of `mtgkb run`, make tens
-# of thousands of containers (modules, functions, classes; the parse, the
-# analysis read from the cache, the facts, the answers) and free next to none
-# in cycles: what they make is freed by reference counting or lives until the
-# end. The collector, run every 700 containers made past those freed, found
-# nothing to free in the ~25 collections a cold run made while importing (7
-# to 10 ms of CPU) and cost a run of one file about a tenth of its time.
-
-#: Containers made past those freed before the collector looks at the young
-#: ones, under `collections_deferred()`; cycles left are still collected.
-COLLECTION_THRESHOLD = 100_000
-
-
-@contextmanager
-def collections_deferred() -> Iterator[None]:
-    """The collector's first threshold raised to COLLECTION_THRESHOLD,
-    restored after (mtgkb's imports here and in mtgkb.cli; `mtgkb run`)."""
-    thresholds = gc.get_threshold()
-    gc.set_threshold(COLLECTION_THRESHOLD, *thresholds[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
-
+# registry; mtgkb.rulebase.collector says why)
+from mtgkb.rulebase.collector import collections_deferred
 
 with collections_deferred():
     from typing import TYPE_CHECKING

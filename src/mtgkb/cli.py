@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import gc
 
-from mtgkb import collections_deferred
+from mtgkb.rulebase.collector import collections_deferred
 
-with collections_deferred():  # (what is imported is kept: mtgkb/__init__.py)
+with collections_deferred():  # (what is imported is kept: mtgkb.rulebase.collector)
     import _thread
     import argparse
     import atexit
@@ -145,7 +145,7 @@ def _console():
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    # (what a run makes is freed by reference counting or kept: mtgkb/__init__.py)
+    # (what a run makes is freed by reference counting or kept: mtgkb.rulebase.collector)
     with collections_deferred():
         restore = None
         try:

@@ -17,6 +17,7 @@ from mtgkb.engine.state import Engine
 from mtgkb.language.json_state import state_json
 from mtgkb.output.envelope import stamp
 from mtgkb.questions.answers import Limits
+from mtgkb.rulebase.collector import collections_deferred
 from mtgkb.running import pool
 from mtgkb.running.runner import answer_text
 
@@ -41,7 +42,8 @@ class Answerer:
         if isinstance(text, dict):
             text = state_json(text, name, lang)  # JSON text, read as a state by the worker
         if self.pool is None:
-            result = answer_text(text, name, bounds, engine=self.engine)
+            with collections_deferred():  # (as in a worker: mtgkb.rulebase.collector)
+                result = answer_text(text, name, bounds, engine=self.engine)
         else:
             result = pool.answer(text, name, bounds, self.pool)
         if result.exception is not None:
@@ -69,7 +71,11 @@ class Answerer:
             (name, state_json(text, name, lang) if isinstance(text, dict) else text, None)
             for name, text in named
         ]
-        return answer_group(items, Limits(lang=lang, **limits), self.pool, self.engine)
+        bounds = Limits(lang=lang, **limits)
+        if self.pool is None:
+            with collections_deferred():  # (as in a worker: mtgkb.rulebase.collector)
+                return answer_group(items, bounds, None, self.engine)
+        return answer_group(items, bounds, self.pool, self.engine)
 
     def close(self) -> None:
         if self.pool is not None:
