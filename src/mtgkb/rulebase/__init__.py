@@ -7,8 +7,9 @@ rules` (`command`), the vocabulary of the scenario language (`vocabulary`),
 the words of its answers (`words`), many clingo symbols read at once
 (`symbol_texts`), the registry of the kinds of question
 its queries answer (`registry`), the caches of it kept on disk
-(`disk_cache`), and `@record`, the dataclass every package's records are
-made with (`records`).
+(`disk_cache`), `@record`, the dataclass every package's records are
+made with (`records`), and how long Python's cycle collector is held off
+(`collector`).
 
 This package is the lowest of mtgkb: it imports no other (docs/contributing.md,
 the order of the packages).
