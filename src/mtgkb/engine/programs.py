@@ -49,25 +49,7 @@ def solve_within(
     the limit by raising `stop()`; without one, in this thread. A run under a
     memory bound must not make threads it does not need: glibc aborts the
     whole process when a new thread's own memory cannot be had, where a
-    failed allocation in this thread is a MemoryError the run reports.
-
-    `on_model` is given to clingo through a relay emptied after the solve:
-    a Control keeps its last solve's callbacks until its next solve or its
-    end, so a callback that reaches the Control (a method, or a closure, of
-    what holds it) made a cycle, and the Control with its whole ground
-    program waited for the cycle collector where reference counting frees
-    it as soon as its holder is dropped."""
-    relay = None
-    if options.get("on_model") is not None:
-        relay = options["on_model"] = _Relay(options["on_model"])
-    try:
-        return _solve(ctl, seconds, stop, options)
-    finally:
-        if relay is not None:
-            relay.call = None
-
-
-def _solve(ctl: clingo.Control, seconds: float | None, stop, options: dict) -> clingo.SolveResult:
+    failed allocation in this thread is a MemoryError the run reports."""
     if seconds is None or seconds < 0:
         return ctl.solve(**options)
     on_core = options.pop("on_core", None)
@@ -83,18 +65,6 @@ def _solve(ctl: clingo.Control, seconds: float | None, stop, options: dict) -> c
         if on_core is not None and result.unsatisfiable:
             on_core(handle.core())  # clingo calls no on_core in asynchronous solving
         return result
-
-
-class _Relay:
-    """A solve's `on_model` as clingo keeps it (`solve_within`)."""
-
-    __slots__ = ("call",)
-
-    def __init__(self, call) -> None:
-        self.call = call
-
-    def __call__(self, model: clingo.Model):
-        return self.call(model)
 
 
 #: What keeps clingo syntax trees between calls (`release_trees_at_exit`).
