@@ -16,7 +16,13 @@ creatures: 30 -> 24 ms a scenario).
 - `defer_collections()`: raised for the rest of the process (a pool's worker,
   mtgkb.running.pool, which answers until it ends).
 
-Cycles left behind are still collected, less often.
+Cycles left behind are still collected, less often. One kind is left there
+on purpose: a Control whose last solve read its models with a method of
+what holds it (a listing's, mtgkb.engine.listing), since clingo keeps a
+Control's last callbacks. Freed at once instead, its memory is what gringo's
+next groundings reuse, and they measured slower on it than on fresh memory
+(a chunk of 50: 23.7 -> 30.7 ms a scenario; bench/README, the eighteenth
+session); a pool's worker is recycled past its growth.
 """
 
 from __future__ import annotations

@@ -156,9 +156,8 @@ def _serve_tasks(requests: int, answers: int, parent: int, engine: Engine | None
     loop holds the `engine` inherited from the parent and passes it to the
     tasks sent `with_engine`."""
     deadline.die_with_parent(parent)
-    # (what its tasks make is freed by reference counting or kept by its
-    # engine: the collector's passes over the engine's caches cost a worker
-    # about a fifth of each chunk; mtgkb.rulebase.collector)
+    # (the collector's passes over what the engine keeps cost a worker about
+    # a fifth of each chunk: mtgkb.rulebase.collector)
     defer_collections()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, signal.SIG_DFL)
