@@ -549,6 +549,7 @@ class DescribedProgram:
         self._live_of: dict[tuple, tuple[int, ...]] = {}
         self._nodes: dict[tuple[int, int], list] = {}  # by span: clingo's AST of the statement
         self._parsed: dict[str, list] = {}  # other program texts added with them, parsed
+        release_trees_at_exit(self)  # (those two, released before Python clears its modules)
         self.added = 0  # how many Controls were given statements of it (`add`)
 
     def program(self, indices: Iterable[int]) -> str:
@@ -610,7 +611,6 @@ class DescribedProgram:
         if text not in self._parsed:
             import clingo.ast
 
-            release_trees_at_exit(self)
             nodes: list = []
             clingo.ast.parse_string(text, nodes.append, logger=quiet)
             self._parsed[text] = nodes
@@ -626,7 +626,6 @@ class DescribedProgram:
         if missing:
             import clingo.ast
 
-            release_trees_at_exit(self)
             groups = self.program_groups(missing)
             starts = [line for line, _ in groups]
             found: dict[tuple[int, int], list] = {}

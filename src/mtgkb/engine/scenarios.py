@@ -15,7 +15,7 @@ from pathlib import Path
 import clingo
 
 from mtgkb.engine.analysis import is_plain
-from mtgkb.engine.programs import quiet, release_trees_at_exit, solve_within, stamp
+from mtgkb.engine.programs import quiet, solve_within, stamp
 from mtgkb.engine.rule_base import calls_functions_in
 from mtgkb.engine.sharing import GUARD, generated_location
 from mtgkb.engine.solve import PLAIN_NAME, SolveTimeout
@@ -634,7 +634,6 @@ def fact_atoms_many(
         for old in [k for k in programs if k[0] == "files"]:
             del programs[old]
         programs[key] = program
-        release_trees_at_exit(engine)
     program = programs[key]
     if program is None:
         return None
@@ -669,7 +668,6 @@ def scenario_program(query: str | tuple[str, ...], engine: Engine) -> ScenarioPr
     base = engine.rule_base()
     key = (base.stamp, query)
     if key not in _SCENARIO_PROGRAMS:
-        release_trees_at_exit(engine)
         analysis = base.analysis()
         slicing = engine.options.slicing
         known = all(q in analysis.queries for q in queries)

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import fields
 from pathlib import Path
 
-from mtgkb.engine.programs import stamp
+from mtgkb.engine.programs import release_trees_at_exit, stamp
 from mtgkb.engine.rule_base import LoadedRuleBase
 from mtgkb.rulebase.disk_cache import cache_dir, switched_on
 from mtgkb.rulebase.location import RuleBase, current
@@ -81,6 +81,7 @@ class Engine:
         self._described: tuple[float, dict] | None = None  # (when, describe())
         # (rule base stamp, query) -> the program of mtgkb.engine.scenarios
         self.scenario_programs: dict[tuple, list | None] = {}
+        release_trees_at_exit(self)  # (their trees, released before Python clears its modules)
         #: how many solves with this engine proved they have no model: where
         #: one did, the answers ask whether the rule base has an answer set at
         #: all (mtgkb.questions.consistency.no_answer_set)
