@@ -41,7 +41,7 @@ def collections_deferred() -> Iterator[None]:
     """The collector's first threshold raised to COLLECTION_THRESHOLD,
     restored after."""
     thresholds = gc.get_threshold()
-    gc.set_threshold(COLLECTION_THRESHOLD, *thresholds[1:])
+    defer_collections()
     try:
         yield
     finally:
