@@ -74,6 +74,23 @@ def test_a_groundings_statements_ground_to_its_atoms():
     assert any("702.9b" in v for v in _violations(again))
 
 
+def test_702_9b_a_merged_groundings_floor_grounds_every_query_switched_on():
+    # legal and outcome share one grounding, each query's statements under
+    # its guard (mtgkb.engine.sharing.GUARD), which a solve switches on: the
+    # floor grounds them switched on, as plain clingo grounds a file whose
+    # questions it knows, so legal's own statements are grounded and judge
+    # the play (the Angel has flying, the Bears neither flying nor reach)
+    engine = Engine()
+    facts = scenario_facts(parse_text(COMBAT + "ask outcome\n"))
+    grounding = Grounding(["legal", "outcome"], facts, engine=engine)
+    ctl = floors.plain_control(grounding, facts)
+    ctl.ground([("base", [])])
+    assert any("702.9b" in v for v in _violations(ctl))
+    # and it is what _ground_again times: the same program, grounded
+    seconds, _ = floors._ground_again(grounding, facts)
+    assert seconds > 0
+
+
 def test_an_unsliced_grounding_is_the_whole_rule_base():
     engine = Engine(Options.from_env().but(slicing=False))
     facts = scenario_facts(parse_text(COMBAT))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import sys
 
+from clingo import Number
 from helpers import ROOT
 from helpers.answering import engine
 
@@ -67,3 +68,21 @@ def test_509_1a_the_batch_floor_grounds_the_questions_once_for_the_whole_chunk(t
     assert floors["queries"] == ["legal", "blocks", "outcome"]
     assert floors["together"] is True
     assert floors["ground"] > 0 and floors["parse"] > 0
+
+
+def test_509_1a_the_batch_floor_grounds_each_defenders_choice_of_blocks(tmp_path):
+    # each file's questions are known to the floor's chunk program: the
+    # blocks the defender asked about may declare (509.1a) are grounded as
+    # choices, beyond the blocks the file declares (legal judges those)
+    from mtgkb.engine.scenarios import chunk_control
+    from mtgkb.engine.state import Engine
+
+    texts = [issue26.scenario(4, 8, seed=seed) for seed in range(3)]
+    ((names, program, instances, signatures),) = issue26.chunk_programs(texts, Engine())
+    assert names == ("legal", "blocks", "outcome")
+    ctl, given = chunk_control(program, instances, signatures=signatures)
+    ctl.ground([("base", [])], context=given)
+    first = [a.symbol for a in ctl.symbolic_atoms if a.symbol.arguments[:1] == [Number(0)]]
+    declared = [s for s in first if s.name == "declared_block"]
+    chosen = [s for s in first if s.name == "blocks"]
+    assert len(chosen) > len(declared)

@@ -60,10 +60,11 @@ def test_503s_are_told_apart_and_targets_judged():
     assert "missed by 3.0x" in verdict(server_load.TARGETS, "per_floor_2_workers_8_clients", 2.0)
 
 
-def test_the_servers_grounding_floor_is_gringo_on_its_own_scenarios(tmp_path):
-    # the floor beside issue 26's server figures: gringo grounding the very
-    # scenarios the server is sent (bench.issue26.grounding_seconds, in a
-    # fresh process), per scenario
+def test_the_servers_floors_are_clingo_and_lark_on_its_own_scenarios(tmp_path):
+    # the floors beside issue 26's server figures: gringo grounding, clasp
+    # solving and Lark parsing the very scenarios the server is sent
+    # (bench.issue26.grounding_seconds and request_seconds, in a fresh
+    # process), per scenario
     import os
     from types import SimpleNamespace
 
@@ -73,8 +74,9 @@ def test_the_servers_grounding_floor_is_gringo_on_its_own_scenarios(tmp_path):
         return path
 
     ctx = SimpleNamespace(file=file, env=dict(os.environ))
-    seconds = server_load.grounding_floor(ctx, server_load.batch_bodies(2))
-    assert seconds > 0
+    floors = server_load.request_floors(ctx, server_load.batch_bodies(2))
+    assert sorted(floors) == ["ground", "parse", "solve"]
+    assert all(seconds > 0 for seconds in floors.values())
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "server_floor_00.mtg",
         "server_floor_01.mtg",
