@@ -40,6 +40,7 @@ import random
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from .suite import COLD_FILE, FLOOR, Context, best, best_in_turn, mtgkb_command, part, warm_up
@@ -117,9 +118,8 @@ def grounding_seconds(path: str) -> dict[str, float]:
     (Grounding.stacked_model), else on their own."""
     from mtgkb.engine.solve import Grounding
     from mtgkb.engine.state import Engine
-    from mtgkb.language.facts import asked_facts, fact_signatures, fixed_facts, scenario_facts
+    from mtgkb.language.facts import asked_facts, fixed_facts, scenario_facts
     from mtgkb.language.parser import parse_text
-    from mtgkb.questions.answers import QUERY_OF
     from mtgkb.rulebase.registry import COUNTED_BY
 
     from .floors import _ground_again, _groundings
@@ -130,18 +130,41 @@ def grounding_seconds(path: str) -> dict[str, float]:
     facts = scenario_facts(scenario)
     ground = sum(_ground_again(g, facts)[0] for g in _groundings(text, engine))
     fixed, asked = fixed_facts(facts), list(asked_facts(facts))
-    listed = dict.fromkeys(QUERY_OF.get(q.kind, q.kind) for q in scenario.questions)
     forms = 0.0
-    for listing in (q for q in listed if q in COUNTED_BY):
-        below = Grounding(
-            [listing], fixed, switchable=asked, engine=engine, signatures=fact_signatures(facts)
-        )
-        on_top = _stacked_seconds(below, COUNTED_BY[listing], asked)
+    for listing, (below, on) in listing_groundings(scenario, facts, engine).items():
+        on_top = _stacked_seconds(below, COUNTED_BY[listing], on)
         if on_top is None:
             alone = Grounding([COUNTED_BY[listing]], fixed, switchable=asked, engine=engine)
             on_top = _ground_again(alone, facts)[0]
         forms += on_top
     return {"ground": ground, "forms": forms}
+
+
+def listing_groundings(scenario, facts, engine) -> dict[str, tuple]:
+    """The grounding of each listing query of the file (one that its counting
+    forms are stacked on) and the atoms a solve switches on, as the file's
+    questions ground it (mtgkb.engine.session.SharedGroundings): a query one
+    question asks with the file's facts, its question atom among them; one
+    asked more often with the question atoms switchable."""
+    from mtgkb.engine.solve import Grounding
+    from mtgkb.language.facts import asked_facts, fact_signatures, fixed_facts
+    from mtgkb.questions.answers import QUERY_OF
+    from mtgkb.rulebase.registry import COUNTED_BY
+
+    uses = Counter(QUERY_OF.get(q.kind, q.kind) for q in scenario.questions)
+    signatures = fact_signatures(facts)
+    out = {}
+    for listing in (q for q in uses if q in COUNTED_BY):
+        if uses[listing] == 1:
+            below = Grounding([listing], facts, engine=engine, signatures=signatures)
+            out[listing] = (below, [])
+        else:
+            asked, fixed = list(asked_facts(facts)), fixed_facts(facts)
+            below = Grounding(
+                [listing], fixed, switchable=asked, engine=engine, signatures=signatures
+            )
+            out[listing] = (below, asked)
+    return out
 
 
 def request_seconds(path: str) -> dict[str, float]:

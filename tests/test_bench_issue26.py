@@ -86,3 +86,21 @@ def test_509_1a_the_batch_floor_grounds_each_defenders_choice_of_blocks(tmp_path
     declared = [s for s in first if s.name == "declared_block"]
     chosen = [s for s in first if s.name == "blocks"]
     assert len(chosen) > len(declared)
+
+
+def test_509_1a_the_forms_floor_stacks_on_the_listing_as_the_question_grounds_it():
+    # `ask blocks for P1` asked once: its grounding holds the file's facts,
+    # the question's atom among them (mtgkb.engine.session.SharedGroundings),
+    # and the counting forms' floor is grounded on top of that very one
+    from mtgkb.engine.state import Engine
+    from mtgkb.language.facts import scenario_facts
+
+    scenario = parse_text(issue26.scenario(4, 8, seed=5))
+    facts = scenario_facts(scenario)
+    ((listing, (below, on)),) = issue26.listing_groundings(scenario, facts, Engine()).items()
+    assert listing == "blocks" and on == []
+    asked = next(s for s in facts if s.name == "asked" and s.arguments[0].name == "blocks")
+    assert below.ctl.symbolic_atoms[asked].is_fact
+    # and it lists the defender's declarations (509.1a)
+    result = below.solve("blocks", max_models=1)
+    assert result.satisfiable
