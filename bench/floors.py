@@ -112,15 +112,19 @@ def _ground_as_part(engine, grounding, times: int = 5) -> float:
     """The best seconds of `ground()` of `grounding`'s statements as one
     program part of a kept Control, grounded again (after a first time not
     counted) with a new parameter each time: what reusing a Control across
-    requests would pay per request."""
+    requests would pay per request. The queries of a grounding of several
+    switched on, as in plain_control."""
     import clingo
 
     from mtgkb.engine.programs import quiet
+    from mtgkb.engine.sharing import GUARD
 
     base = engine.rule_base()
     text = base.text if grounding.kept is None else base.analysis().program(grounding.kept)
+    queries = grounding.queries if len(grounding.queries) > 1 else []
+    guards = "".join(f"{clingo.Function(GUARD, [clingo.Function(q)])}.\n" for q in queries)
     ctl = clingo.Control(logger=quiet)
-    ctl.add("request", ["k"], text + "\n" + grounding.query_text)
+    ctl.add("request", ["k"], text + "\n" + grounding.query_text + "\n" + guards)
     ctl.ground([("request", [clingo.Number(0)])])
     best = float("inf")
     for k in range(1, times + 1):
