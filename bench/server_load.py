@@ -153,19 +153,27 @@ def post_all(port: int, bodies: list[bytes], refused: list | None = None) -> lis
     latencies = []
     try:
         for body in bodies:
-            start = time.perf_counter()
-            connection.request("POST", "/v1/run", body, {"content-type": "text/plain"})
-            response = connection.getresponse()
-            body = response.read()
-            latencies.append(time.perf_counter() - start)
-            if response.status == 503 and refused is not None:
-                refused.append(json.loads(body).get("error", "?"))
+            seconds, status, answer = timed_request(
+                connection, "POST", "/v1/run", body, {"content-type": "text/plain"}
+            )
+            latencies.append(seconds)
+            if status == 503 and refused is not None:
+                refused.append(json.loads(answer).get("error", "?"))
                 connection.close()  # a refused request's connection is closed
-            elif response.status != 200:
-                raise RuntimeError(f"the server answered {response.status}")
+            elif status != 200:
+                raise RuntimeError(f"the server answered {status}")
     finally:
         connection.close()
     return latencies
+
+
+def timed_request(connection, method: str, path: str, body=None, headers=None):
+    """(seconds, HTTP status, body read) of one request over `connection`."""
+    start = time.perf_counter()
+    connection.request(method, path, body, headers or {})
+    response = connection.getresponse()
+    answer = response.read()
+    return time.perf_counter() - start, response.status, answer
 
 
 def load(port: int, bodies: list[bytes], clients: int) -> tuple[list[float], float, list]:
@@ -259,19 +267,13 @@ def round_trip(port: int, times: int = 50) -> float:
     one kept-alive connection: what HTTP costs a request, in the server and
     in this client, before any answer."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    seconds = []
     try:
-        for _ in range(times):
-            start = time.perf_counter()
-            connection.request("GET", "/health")
-            response = connection.getresponse()
-            response.read()
-            seconds.append(time.perf_counter() - start)
-            if response.status != 200:
-                raise RuntimeError(f"the server answered {response.status} to GET /health")
+        timed = [timed_request(connection, "GET", "/health") for _ in range(times)]
     finally:
         connection.close()
-    return statistics.median(seconds)
+    if any(status != 200 for _, status, _ in timed):
+        raise RuntimeError("the server did not answer GET /health with 200")
+    return statistics.median(seconds for seconds, _, _ in timed)
 
 
 def chunk_floor(ctx, bodies: list[bytes]) -> float:
