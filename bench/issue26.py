@@ -240,9 +240,9 @@ def chunk_programs(texts: list[str], engine) -> list[tuple]:
     question atoms (`asked/1`) and the guards of the queries grounded are
     facts of every scenario. (Without them a query's own statements, its
     choices included, ground to nothing: measured on 50 batch files, 100,000
-    atoms against 118,000 and 2.4 against 3.5 ms a scenario. solve_merged
-    gives them as free externals, switched by each solve's assumptions,
-    which keeps every query's statements whole: 140,000 atoms, 5.5 ms.)"""
+    atoms against 118,000 and 2.4 against 3.5 ms a scenario. Given as free
+    externals, switched by each solve's assumptions as solve_merged gives
+    them, they keep every query's statements whole: 140,000 atoms, 5.5 ms.)"""
     import clingo
 
     from mtgkb.engine.scenarios import scenario_program
