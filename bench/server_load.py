@@ -15,10 +15,12 @@ figures), on 127.0.0.1 only, with a bounded number of requests:
   latency (target <= 20 ms); 2 workers, 8 clients: scenarios per floor
   (target >= 6). Beside them, the same scenarios answered warm in this
   process (mtgkb.Answerer with MTGKB_POOL=0): what the server cannot go
-  below without faster answers; and gringo's grounding of ten of these
-  scenarios' groundings alone (bench.issue26.grounding_seconds, in a fresh
-  process): the least a request answered alone costs, which caps 2 workers
-  at 2 / it scenarios per floor; and, for the requests a worker answers
+  below without faster answers; the floors of ten of these scenarios
+  answered alone (in a fresh process: Lark parsing each, gringo grounding
+  and clasp solving its groundings, bench.issue26.grounding_seconds and
+  request_seconds) with the server's lightest HTTP round trip (GET
+  /health), against the median's target; gringo's part alone caps 2
+  workers at 2 / it scenarios per floor; and, for the requests a worker answers
   together (mtgkb.serve.gathering, up to 8), gringo grounding 8 of them as
   one chunk and Lark parsing them (bench.issue26.chunk_seconds), a
   scenario: the cap of 2 workers answering every request gathered. The
