@@ -104,3 +104,14 @@ def test_509_1a_the_forms_floor_stacks_on_the_listing_as_the_question_grounds_it
     # and it lists the defender's declarations (509.1a)
     result = below.solve("blocks", max_models=1)
     assert result.satisfiable
+
+
+def test_a_figures_floors_add_up_clasp_with_lark_and_gringo():
+    # what clingo and Lark alone cost on a file: each part named, their sum
+    # judged against the figure's target
+    note = issue26._floor_note({"parse": 1.2, "ground": 0.5, "forms": 0.2, "solve": 0.3}, 2.0)
+    assert note == (
+        "floors: Lark parse 1.20 + gringo 0.50 + counting forms 0.20 + clasp 0.30 = 2.20"
+        " (above the target by themselves)"
+    )
+    assert "above" not in issue26._floor_note({"parse": 1.0, "ground": 0.2, "solve": 0.1}, 2.0)
