@@ -72,26 +72,32 @@ def _groundings(text: str, engine) -> list:
     ]
 
 
+def switched_on(grounding) -> list:
+    """The guards of a grounding of several queries, each query switched on
+    (mtgkb.engine.sharing.guard_of); none for a grounding of one, whose
+    statements are not guarded."""
+    from mtgkb.engine.sharing import guard_of
+
+    return [guard_of(q) for q in grounding.queries] if len(grounding.queries) > 1 else []
+
+
 def plain_control(grounding, facts=(), observer=None):
     """A fresh Control given `grounding`'s statements and `facts` (and
     `observer` registered), not grounded: the program as plain clingo
     grounds it. The queries of a grounding of several are switched on,
-    their guards facts (mtgkb.engine.sharing.GUARD: without them each
+    their guards facts (switched_on: without them each
     query's own statements ground to nothing; 4p x 8c legal + outcome:
     2,057 atoms against 2,645 with them, the 8 x 50 game's 27,618 against
     30,187)."""
     import clingo
 
     from mtgkb.engine.programs import add_facts, quiet
-    from mtgkb.engine.sharing import GUARD
 
     ctl = clingo.Control(logger=quiet)
     if observer is not None:
         ctl.register_observer(observer)
     grounding.add_program(ctl)
-    queries = grounding.queries if len(grounding.queries) > 1 else []
-    guards = [clingo.Function(GUARD, [clingo.Function(q)]) for q in queries]
-    add_facts(ctl, [*facts, *guards])
+    add_facts(ctl, [*facts, *switched_on(grounding)])
     return ctl
 
 
@@ -117,12 +123,10 @@ def _ground_as_part(engine, grounding, times: int = 5) -> float:
     import clingo
 
     from mtgkb.engine.programs import quiet
-    from mtgkb.engine.sharing import GUARD
 
     base = engine.rule_base()
     text = base.text if grounding.kept is None else base.analysis().program(grounding.kept)
-    queries = grounding.queries if len(grounding.queries) > 1 else []
-    guards = "".join(f"{clingo.Function(GUARD, [clingo.Function(q)])}.\n" for q in queries)
+    guards = "".join(f"{guard}.\n" for guard in switched_on(grounding))
     ctl = clingo.Control(logger=quiet)
     ctl.add("request", ["k"], text + "\n" + grounding.query_text + "\n" + guards)
     ctl.ground([("request", [clingo.Number(0)])])

@@ -243,10 +243,9 @@ def chunk_programs(texts: list[str], engine) -> list[tuple]:
     atoms against 118,000 and 2.4 against 3.5 ms a scenario. Given as free
     externals, switched by each solve's assumptions as solve_merged gives
     them, they keep every query's statements whole: 140,000 atoms, 5.5 ms.)"""
-    import clingo
 
     from mtgkb.engine.scenarios import scenario_program
-    from mtgkb.engine.sharing import GUARD
+    from mtgkb.engine.sharing import guard_of
     from mtgkb.language.facts import asked_facts, fact_signatures, fixed_facts, scenario_facts
     from mtgkb.language.parser import parse_text
     from mtgkb.questions.answers import QUERY_OF
@@ -264,7 +263,7 @@ def chunk_programs(texts: list[str], engine) -> list[tuple]:
         if program is None:
             raise RuntimeError(f"{query} cannot be grounded as one chunk")
         names = query if isinstance(query, tuple) else (query,)
-        guards = [clingo.Function(GUARD, [clingo.Function(q)]) for q in names]
+        guards = [guard_of(q) for q in names]
         # (after the facts that `signatures` name: ChunkFacts gives the rest by the backend)
         instances = [[*f, *guards, *a] for f, a in zip(fixed, asked, strict=True)]
         out.append((names, program, instances, signatures))

@@ -17,7 +17,7 @@ import clingo
 from mtgkb.engine.analysis import is_plain
 from mtgkb.engine.programs import quiet, solve_within, stamp
 from mtgkb.engine.rule_base import calls_functions_in
-from mtgkb.engine.sharing import GUARD, generated_location
+from mtgkb.engine.sharing import generated_location, guard_of
 from mtgkb.engine.solve import PLAIN_NAME, SolveTimeout
 from mtgkb.engine.state import Engine
 from mtgkb.rulebase.control import new_control
@@ -545,7 +545,7 @@ def solve_merged(
     program = scenario_program(tuple(queries), engine)
     if program is None:
         return None
-    guards = {q: clingo.Function(GUARD, [clingo.Function(q)]) for q in queries}
+    guards = {q: guard_of(q) for q in queries}
     switched = [
         list(dict.fromkeys([*guards.values(), *(a for q in queries for a in given.get(q, ()))]))
         for given in asked

@@ -12,6 +12,14 @@ from mtgkb.engine.programs import quiet
 GUARD = "_mtgkb_query"
 
 
+def guard_of(query: str):
+    """The external `_mtgkb_query(query)` that switches a query's guarded
+    statements on (a clingo Symbol)."""
+    import clingo
+
+    return clingo.Function(GUARD, [clingo.Function(query)])
+
+
 # --------------------------------------------------------------------------
 # Queries that share a grounding
 
@@ -41,7 +49,7 @@ def guarded_query(text: str, name: str, heads: bool = True) -> str | None:
     if not any(n.ast_type == T.ShowSignature for n in nodes):
         return None
     loc = generated_location()
-    guard_term = clingo.ast.SymbolicTerm(loc, clingo.Function(GUARD, [clingo.Function(name)]))
+    guard_term = clingo.ast.SymbolicTerm(loc, guard_of(name))
     guard = clingo.ast.Literal(loc, clingo.ast.Sign.NoSign, clingo.ast.SymbolicAtom(guard_term))
     out = []
     for node in nodes:

@@ -48,7 +48,7 @@ from mtgkb.engine.analysis import FactReadings
 from mtgkb.engine.listing import Canonical, first_models, first_or_every, sort_models
 from mtgkb.engine.programs import quiet, solve_within
 from mtgkb.engine.rule_base import LoadedRuleBase
-from mtgkb.engine.sharing import GUARD
+from mtgkb.engine.sharing import GUARD, guard_of
 from mtgkb.engine.state import Engine
 from mtgkb.rulebase import registry
 from mtgkb.rulebase.control import new_control
@@ -215,7 +215,7 @@ class Grounding:
             raise ValueError("these queries cannot share a grounding")
         self._guards = {}
         if merged:
-            self._guards = {q: clingo.Function(GUARD, [clingo.Function(q)]) for q in self.queries}
+            self._guards = {q: guard_of(q) for q in self.queries}
         self._switchable = list(dict.fromkeys(switchable))
         self.facts, self.project = facts, project
         self._readings = readings
@@ -367,7 +367,7 @@ class Grounding:
         text = self._base.stacked(self.queries[0], self.kept, query, upper, given)
         if text is None:
             return None
-        guard = clingo.Function(GUARD, [clingo.Function(query)])
+        guard = guard_of(query)
         part = f"mtgkb_stacked_{len(self._stacked)}"
         self.ctl.add(part, [], text)
         with self.ctl.backend() as backend:
