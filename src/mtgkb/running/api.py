@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,11 +72,9 @@ class Answerer:
             (name, state_json(text, name, lang) if isinstance(text, dict) else text, None)
             for name, text in named
         ]
-        bounds = Limits(lang=lang, **limits)
-        if self.pool is None:
-            with collections_deferred():  # (as in a worker: mtgkb.rulebase.collector)
-                return answer_group(items, bounds, None, self.engine)
-        return answer_group(items, bounds, self.pool, self.engine)
+        # (in this process, the collector held off as in a worker: mtgkb.rulebase.collector)
+        with collections_deferred() if self.pool is None else nullcontext():
+            return answer_group(items, Limits(lang=lang, **limits), self.pool, self.engine)
 
     def close(self) -> None:
         if self.pool is not None:
