@@ -145,7 +145,7 @@ def _console():
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    # (what a run makes is freed by reference counting or kept: mtgkb.rulebase.collector)
+    # (what a run makes is mostly freed by reference counting or kept: mtgkb.rulebase.collector)
     with collections_deferred():
         restore = None
         try:
