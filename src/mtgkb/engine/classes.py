@@ -8,6 +8,10 @@ in group G), each picking at most K (`decl_capacity`) of its options
 
 - `decl_min_takers(S,Y,G,N)`: the choosers of group G that pick Y are none,
   or N or more;
+- `decl_max_takers(S,Y,N)`: at most N choosers pick Y (the positions of an
+  order: one thing each);
+- `decl_must_pick(S,X)`: X picks at least one of its options (with a
+  capacity of 1, exactly one: a thing put in one position of an order);
 - `decl_not_alone(S,X)`: when X picks something, two or more choosers of its
   group pick something;
 - `decl_max_choosers(S,G,N)`: at most N choosers of group G pick something;
@@ -38,7 +42,9 @@ enumerating them:
   most points reached and the number of ways to reach it (points are
   additive, so fewer points on the same state can never win later).
   Options no constraint names are free: a chooser picking i of its f free
-  ones has C(f, i) ways. Choosers alike (the same kinds of options, the
+  ones has C(f, i) ways. (So the orders of k things, each put in one of k
+  positions that take one thing each, are a dynamic program of k + 1
+  states: k! without a single order enumerated.) Choosers alike (the same kinds of options, the
   same number of free ones, capacity, group and constraints) are one class:
   the moves from a state are worked out once for the class.
 
@@ -77,6 +83,8 @@ class Space:
     options: dict[str, list[str]] = field(default_factory=dict)
     capacity: dict[str, int] = field(default_factory=dict)
     min_takers: dict[tuple[str, str], int] = field(default_factory=dict)
+    max_takers: dict[str, int] = field(default_factory=dict)
+    must_pick: set[str] = field(default_factory=set)
     not_alone: set[str] = field(default_factory=set)
     max_choosers: dict[str, int] = field(default_factory=dict)
     reward_chooser: set[str] = field(default_factory=set)
@@ -112,6 +120,8 @@ NUMBERS: dict[str, frozenset[int]] = {
     "decl_hidden": frozenset(),
     "decl_open": frozenset(),
     "decl_min_takers": frozenset({3}),
+    "decl_max_takers": frozenset({2}),
+    "decl_must_pick": frozenset(),
     "decl_not_alone": frozenset(),
     "decl_max_choosers": frozenset({2}),
     "decl_reward_chooser": frozenset(),
@@ -141,6 +151,10 @@ def read_space(symbols: Iterable[clingo.Symbol], space: str) -> Space:
     for y, group, n in rows.get("decl_min_takers", ()):
         key = (y, group)
         found.min_takers[key] = max(found.min_takers.get(key, 0), n)
+    for y, n in rows.get("decl_max_takers", ()):
+        found.max_takers[y] = min(found.max_takers.get(y, n), n)
+    for (x,) in rows.get("decl_must_pick", ()):
+        found.must_pick.add(x)
     for (x,) in rows.get("decl_not_alone", ()):
         found.not_alone.add(x)
     for group, n in rows.get("decl_max_choosers", ()):
@@ -153,7 +167,7 @@ def read_space(symbols: Iterable[clingo.Symbol], space: str) -> Space:
         found.unsupported.append(f"the choices of {x} are not shown")
     for _ in rows.get("decl_open", ()):
         found.unsupported.append("a choice that is not shown decides the options")
-    for x in found.options:
+    for x in found.options.keys() | found.must_pick:
         if x not in found.choosers:
             found.unsupported.append(f"{x} has options but is no chooser")
         found.options[x] = sorted(set(found.options[x]))
@@ -227,6 +241,12 @@ def count(space: Space, end: float | None = None) -> int:
     for y in space.reward_option:
         if y in takers:
             need.setdefault(y, 1)
+    # the options fewer may pick than could: their takers are counted too
+    most: dict[str, int] = {}
+    for y, n in space.max_takers.items():
+        if len(takers.get(y, ())) > n:
+            most[y] = n
+            need.setdefault(y, 1)
     constrained_groups = {space.choosers[x] for x in space.not_alone} | set(space.max_choosers)
 
     # components: choosers that share a constrained option or a constrained group
@@ -265,22 +285,31 @@ def count(space: Space, end: float | None = None) -> int:
             x = members[0]
             alone = not any(y in need for y in space.options[x])
             if alone and space.choosers[x] not in constrained_groups:
-                key = (len(space.options[x]), space.capacity[x], x in space.reward_chooser)
+                key = (
+                    len(space.options[x]),
+                    space.capacity[x],
+                    x in space.reward_chooser,
+                    x in space.must_pick,
+                )
                 singles[key] = singles.get(key, 0) + 1
                 continue
-        total *= _count_component(space, members, need, end)
+        total *= _count_component(space, members, need, most, end)
         if total == 0:
             return 0
-    for (free, capacity, rewarded), m in singles.items():
+    for (free, capacity, rewarded, must), m in singles.items():
         ways = [comb(free, i) for i in range(min(free, capacity) + 1)]
-        one = sum(ways[1:]) if rewarded and len(ways) > 1 else sum(ways)
+        # (a chooser that must pick: never none; one rewarded for picking
+        # picks something in every best declaration, when it can)
+        one = sum(ways[1:]) if must or (rewarded and len(ways) > 1) else sum(ways)
         total *= one**m
     return total
 
 
-def _count_component(space: Space, members: list, need: dict, end: float | None) -> int:
+def _count_component(space: Space, members: list, need: dict, most: dict, end: float | None) -> int:
     """The number of best declarations of one component (see the module's
-    docstring: a dynamic program over its choosers)."""
+    docstring: a dynamic program over its choosers). `need`: the takers from
+    which a tracked option's constraint holds; `most`: the most takers a
+    tracked option may have, where one is set."""
     # the choosers that may pick each constrained option (read from each
     # chooser's options once, not one scan of every chooser's per option)
     picked_by: dict[str, list] = {}
@@ -290,14 +319,20 @@ def _count_component(space: Space, members: list, need: dict, end: float | None)
                 picked_by.setdefault(y, []).append(x)
     tracked = sorted(picked_by)
     takers_of: dict[str, frozenset] = {y: frozenset(picked_by[y]) for y in tracked}
-    # classes of options: the same takers, the same constraint, the same point
+    # classes of options: the same takers, the same constraints, the same point
     kinds: dict[tuple, list] = {}
     for y in tracked:
-        kinds.setdefault((takers_of[y], need[y], y in space.reward_option), []).append(y)
+        key = (takers_of[y], need[y], most.get(y), y in space.reward_option)
+        kinds.setdefault(key, []).append(y)
     kind_list = sorted(kinds.items(), key=lambda item: sorted(item[1]))
-    caps = [key[1] for key, _ in kind_list]  # levels 0..cap of takers
+    # levels 0..cap of takers: the last one "cap or more" where no most is
+    # set, else exactly `most` (the constraint needing `need` or more holds
+    # from there on either way)
+    needs = [key[1] for key, _ in kind_list]
+    limits = [key[2] for key, _ in kind_list]
+    caps = [n if m is None else max(n, m) for n, m in zip(needs, limits, strict=True)]
     sizes = [len(ys) for _, ys in kind_list]
-    rewarded = [key[2] for key, _ in kind_list]
+    rewarded = [key[3] for key, _ in kind_list]
     kinds_of_chooser = {
         x: [i for i, (key, _) in enumerate(kind_list) if x in key[0]] for x in members
     }
@@ -336,6 +371,7 @@ def _count_component(space: Space, members: list, need: dict, end: float | None)
             group_index[space.choosers[x]],
             x in space.not_alone,
             1 if x in space.reward_chooser else 0,
+            x in space.must_pick,
         )
         alike = memo.setdefault(signature, {})
         following: dict[int, list[int]] = {}
@@ -344,7 +380,9 @@ def _count_component(space: Space, members: list, need: dict, end: float | None)
             if moves is None:
                 moves = alike[state] = [
                     (numbered(after), gain, many)
-                    for after, gain, many in _moves(table[state], signature, caps, group_cap)
+                    for after, gain, many in _moves(
+                        table[state], signature, caps, limits, group_cap
+                    )
                 ]
             for after, gain, many in moves:
                 reached = points + gain
@@ -363,8 +401,7 @@ def _count_component(space: Space, members: list, need: dict, end: float | None)
         hist, picked, alone = table[state]
         ok = True
         for i, levels in enumerate(hist):
-            cap = caps[i]
-            if cap > 1 and any(levels[level] for level in range(1, cap)):
+            if needs[i] > 1 and any(levels[level] for level in range(1, needs[i])):
                 ok = False  # some option has takers, but fewer than it needs
                 break
             if rewarded[i]:
@@ -386,20 +423,23 @@ def _count_component(space: Space, members: list, need: dict, end: float | None)
     return total
 
 
-def _moves(state: tuple, signature: tuple, caps: list[int], group_cap: list[int]) -> list:
+def _moves(
+    state: tuple, signature: tuple, caps: list[int], limits: list, group_cap: list[int]
+) -> list:
     """Where one chooser (`signature`: the kinds of constrained options it may
     pick, its capacity, its number of free options, its group, whether it
-    may not pick alone, its point for picking) may take the dynamic program
-    from `state`: (the state after, the points gained, in how many ways)."""
+    may not pick alone, its point for picking, whether it must pick) may take
+    the dynamic program from `state`: (the state after, the points gained, in
+    how many ways). `limits`: the most takers of each kind (None: any)."""
     hist, picked, alone = state
-    kinds, capacity, free, g, lonely, point = signature
+    kinds, capacity, free, g, lonely, point, must = signature
     # (a chooser picks at most `capacity`: the ways past it are never summed)
     free_ways = [comb(free, i) for i in range(min(free, capacity) + 1)]
     counts = list(picked)
     counts[g] = min(counts[g] + 1, group_cap[g])
     picking = (tuple(counts), alone | {g} if lonely else alone)
-    moves: dict[tuple, int] = {(state, 0): 1}  # picking nothing
-    for new_hist, taken, tracked_ways in _picks(hist, list(kinds), caps, capacity):
+    moves: dict[tuple, int] = {} if must else {(state, 0): 1}  # picking nothing
+    for new_hist, taken, tracked_ways in _picks(hist, list(kinds), caps, limits, capacity):
         room = capacity - taken
         if taken == 0:
             many = sum(free_ways[1 : room + 1])  # some free options only
@@ -411,16 +451,17 @@ def _moves(state: tuple, signature: tuple, caps: list[int], group_cap: list[int]
     return [(after, gain, many) for (after, gain), many in moves.items()]
 
 
-def _picks(hist: tuple, kinds: list[int], caps: list[int], capacity: int):
+def _picks(hist: tuple, kinds: list[int], caps: list[int], limits: list, capacity: int):
     """Every way one chooser may pick constrained options: (the histogram
     after, how many it picked, in how many ways), picking at most
-    `capacity` among the kinds it may pick."""
+    `capacity` among the kinds it may pick, never an option past its most
+    takers (`limits`)."""
     results = [(hist, 0, 1)]
     for i in kinds:
         grown = []
         for current, taken, ways in results:
             levels = current[i]
-            for new_levels, n, w in _level_picks(levels, caps[i], capacity - taken):
+            for new_levels, n, w in _level_picks(levels, caps[i], limits[i], capacity - taken):
                 if n == 0:
                     grown.append((current, taken, ways))
                 else:
@@ -432,13 +473,14 @@ def _picks(hist: tuple, kinds: list[int], caps: list[int], capacity: int):
     return results
 
 
-def _level_picks(levels: tuple, cap: int, room: int):
+def _level_picks(levels: tuple, cap: int, most: int | None, room: int):
     """The ways to pick up to `room` options of one kind, given how many of
-    them have 0..cap takers: (levels after, how many picked, ways)."""
+    them have 0..cap takers: (levels after, how many picked, ways); none of
+    those `most` choosers took already (None: any number may take one)."""
     out = [(levels, 0, 1)]
     if room <= 0:
         return out
-    for level in range(len(levels)):
+    for level in range(len(levels) if most is None else min(len(levels), most)):
         grown = []
         for current, n, ways in out:
             have = levels[level]

@@ -316,6 +316,7 @@ ENTRIES: tuple[Entry, ...] = (
         f"{_ANSWERS}:answer_stack",
         "orders",
         counted=True,
+        counted_by="stack_classes",
         explained_by="stack",
         orders="stack",
         fields=ORDERS,
