@@ -48,6 +48,16 @@ enumerating them:
   same number of free ones, capacity, group and constraints) are one class:
   the moves from a state are worked out once for the class.
 
+A division (`queries/assignment_classes.lp`: a creature's combat damage
+divided among its recipients) has forms of its own: `div_total(S,P)`, an
+amount P divided among the parts `div_part(S,R)`, each getting 0 or more;
+`div_zero(S,R)`, R gets nothing; `div_needs(S,R,Q,N)`, R gets more than 0
+only if Q gets N or more. Its divisions are counted by which of the parts
+that need something get more than 0 (at most MAX_GATED of them: a subset
+each): those get at least 1, what they need gets at least that, the other
+such parts nothing, and the rest is stars and bars, C(s + m - 1, m - 1) for
+s left over m parts.
+
 `Unsupported` is raised when the forms have a shape the counter does not
 read, or the dynamic program grows past MAX_STATES states; the caller then
 counts another way.
@@ -60,6 +70,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import field
 from functools import cache
+from itertools import combinations
 from math import comb
 
 import clingo
@@ -68,6 +79,7 @@ from mtgkb.rulebase.records import record
 from mtgkb.rulebase.symbol_texts import PLAIN_ARGUMENT, STRING
 
 MAX_STATES = 200000  # states of one step of the dynamic program at most
+MAX_GATED = 16  # parts of a division that need something, at most (2^16 subsets)
 
 
 class Unsupported(Exception):
@@ -131,16 +143,27 @@ NUMBERS: dict[str, frozenset[int]] = {
 
 def read_space(symbols: Iterable[clingo.Symbol], space: str) -> Space:
     """The forms of `space` among the shown `symbols`."""
-    found = Space()
+    return _space(_forms(list(symbols), space))
+
+
+def _rows(forms: list[tuple[str, str]], numbers_of: dict[str, frozenset[int]]) -> dict:
+    """Each form's arguments (its numbers as ints), by the form's name; the
+    forms `numbers_of` does not name are left out."""
     rows: dict[str, list[tuple]] = {}
-    for name, rest in _forms(list(symbols), space):
-        numbers = NUMBERS.get(name)
+    for name, rest in forms:
+        numbers = numbers_of.get(name)
         if numbers is None:
             continue
         args = ARGUMENT.findall(rest)
         if numbers:
             args = [int(a) if i in numbers else a for i, a in enumerate(args, start=1)]
         rows.setdefault(name, []).append(tuple(args))
+    return rows
+
+
+def _space(forms: list[tuple[str, str]]) -> Space:
+    found = Space()
+    rows = _rows(forms, NUMBERS)
     for x, group in rows.get("decl_chooser", ()):
         found.choosers[x] = group
         found.options.setdefault(x, [])
@@ -213,10 +236,13 @@ def _forms(symbols: list[clingo.Symbol], space: str) -> list[tuple[str, str]]:
 
 def count_space(symbols: Iterable[clingo.Symbol], space: str, end: float | None = None) -> int:
     """The exact number of declarations of `space` (those with the most
-    points) that the derived forms among `symbols` describe. Raises
-    Unsupported for a shape it does not count, TimeoutError past `end`
-    (a time.monotonic() value)."""
-    return count(read_space(symbols, space), end)
+    points) that the derived forms among `symbols` describe, or of its
+    divisions where they are a division's. Raises Unsupported for a shape it
+    does not count, TimeoutError past `end` (a time.monotonic() value)."""
+    forms = _forms(list(symbols), space)
+    if any(name in DIVISION_NUMBERS for name, _ in forms):
+        return count_division(_division(forms))
+    return count(_space(forms), end)
 
 
 def count(space: Space, end: float | None = None) -> int:
@@ -492,3 +518,85 @@ def _level_picks(levels: tuple, cap: int, most: int | None, room: int):
                 grown.append((tuple(new), n + a, ways * comb(have, a)))
         out += grown
     return out
+
+
+# --------------------------------------------------------------------------
+# Divisions: an amount divided among parts
+
+
+@record
+class Division:
+    """An amount divided among parts, as derived (`div_*` forms)."""
+
+    totals: list[int] = field(default_factory=list)
+    parts: set[str] = field(default_factory=set)
+    zero: set[str] = field(default_factory=set)
+    # R -> [(Q, N)]: R gets more than 0 only if Q gets N or more
+    needs: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+
+
+#: The forms of a division, each with the positions of its numbers.
+DIVISION_NUMBERS: dict[str, frozenset[int]] = {
+    "div_total": frozenset({1}),
+    "div_part": frozenset(),
+    "div_zero": frozenset(),
+    "div_needs": frozenset({3}),
+}
+
+
+def _division(forms: list[tuple[str, str]]) -> Division:
+    rows = _rows(forms, DIVISION_NUMBERS)
+    found = Division()
+    found.totals = sorted({p for (p,) in rows.get("div_total", ())})
+    found.parts = {r for (r,) in rows.get("div_part", ())}
+    found.zero = {r for (r,) in rows.get("div_zero", ())}
+    for r, q, n in rows.get("div_needs", ()):
+        found.needs.setdefault(r, []).append((q, n))
+    return found
+
+
+def count_division(division: Division) -> int:
+    """The number of ways to divide the total among the parts (see the
+    module's docstring)."""
+    parts = sorted(division.parts)
+    if not parts:
+        return 1  # (nothing to divide it among: one way, nothing given)
+    if len(division.totals) != 1:
+        raise Unsupported(f"a division of {len(division.totals)} amounts")
+    (total,) = division.totals
+    if total < 0:
+        return 0
+    gated = sorted(r for r in parts if r in division.needs)
+    if len(gated) > MAX_GATED:
+        raise Unsupported("too many parts that need something")
+    ways = 0
+    for size in range(len(gated) + 1):
+        for positive in combinations(gated, size):
+            ways += _divisions_with(division, parts, set(gated) - set(positive), positive, total)
+    return ways
+
+
+def _divisions_with(
+    division: Division, parts: list[str], nothing: set[str], positive: tuple, total: int
+) -> int:
+    """The divisions where the parts `positive` get more than 0 and those of
+    `nothing` (and div_zero's) get 0."""
+    nothing = nothing | (division.zero & set(parts))
+    least = dict.fromkeys(parts, 0)
+    for r in positive:
+        if r in nothing:
+            return 0
+        least[r] = max(least[r], 1)
+        for q, n in division.needs[r]:
+            if q not in least or q in nothing:
+                if n > 0:
+                    return 0
+                continue
+            least[q] = max(least[q], n)
+    given = [r for r in parts if r not in nothing]
+    left = total - sum(least[r] for r in given)
+    if not given:
+        return 1 if total == 0 else 0
+    if left < 0:
+        return 0
+    return comb(left + len(given) - 1, len(given) - 1)

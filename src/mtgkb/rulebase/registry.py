@@ -449,6 +449,8 @@ ENTRIES: tuple[Entry, ...] = (
         "assignments",
         f"{_ANSWERS}:answer_assignments",
         "assignments",
+        counted=True,
+        counted_by="assignment_classes",
         asked=(("creature", "combatant"),),
         explained_by="assignments",
         needs_parameters=True,
