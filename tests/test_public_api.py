@@ -73,7 +73,7 @@ def test_run_many_gives_a_time_out_as_that_scenario_s_error_and_goes_on(tmp_path
     path.write_text(ILLEGAL_BLOCK, encoding="utf-8")
     # the one time-out is each scenario's: long enough for the illegal block
     # on a loaded machine (it failed at 0.5 s with the load at 6 on 2 cores),
-    # far too short for much_work's 10^12 divisions at any speed
+    # far too short for much_work's pigeonhole proof at any speed
     stopped, answered = mtgkb.run_many([much_work(), path], timeout=3, max_models=10**9)
     assert isinstance(stopped.error, mtgkb.SolveTimeout)
     assert answered.name == str(path) and answered.answer["answers"][0]["legal"] is False

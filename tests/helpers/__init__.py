@@ -500,17 +500,22 @@ def patient_settings(**given):
 
 
 def much_work() -> str:
-    """A scenario far more work than any time-out a test sets: `ask
-    assignments` for a 300/300 trampler blocked by six 1/1s, whose legal
-    divisions of damage (702.19b, 510.1c-d: about 10^12 of them) clasp
-    enumerates one by one. (Twelve menace attackers served here until
-    mtgkb.engine.classes counted their blocks in a blink.)"""
-    lines = ["players: Ann, Ben", "active: Ann", "phase: combat-damage"]
-    lines.append('Ann controls creature "Titan" 300/300 with trample')
-    lines += [f'Ben controls creature "B{j}" 1/1' for j in range(6)]
-    lines.append('"Titan" attacks Ben')
-    lines += [f'"B{j}" blocks "Titan"' for j in range(6)]
-    lines.append('ask assignments for "Titan"')
+    """A scenario far more work than any time-out a test sets: `ask blocks`
+    where twelve attackers with menace that must be blocked if able (509.1c,
+    702.111b) face 23 blockers. Listing a declaration needs the most
+    requirements obeyed, and proving that 11, not 12, is a pigeonhole
+    problem (two blockers each, 24 > 23) that clasp's clause learning takes
+    exponential time to refute; its memory stays small (56 MB after 100 s
+    with eleven and 21). (Twelve menace attackers served here until
+    mtgkb.engine.classes counted their blocks in a blink, then a 300/300
+    trampler's 10^12 damage assignments until it counted those too.)"""
+    lines = ["players: Ann, Ben", "active: Ann"]
+    lines += [
+        f'Ann controls creature "M{i}" 2/2 with menace, must be blocked if able' for i in range(12)
+    ]
+    lines += [f'Ben controls creature "B{j}" 2/2' for j in range(23)]
+    lines += [f'"M{i}" attacks Ben' for i in range(12)]
+    lines.append("ask blocks for Ben limit 1")
     return "\n".join(lines) + "\n"
 
 
