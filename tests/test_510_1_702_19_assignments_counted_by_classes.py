@@ -172,3 +172,20 @@ def test_510_1_702_19_assignment_counts_equal_plain_enumeration(seed):
     assert plain["complete"]
     assert (by_forms["count"], by_forms["complete"]) == (plain["count"], True), text
     assert counted in ([], [plain["count"]])  # (a listing that ends by itself counts nothing)
+
+
+def test_510_1_an_enumerated_count_cut_at_the_cap_says_why():
+    """Counted by enumeration only, a 3/3 blocked by two creatures has 4 + 3
+    + 2 + 1 = 10 divisions (510.1a, 510.1c); cut at --max-models 4 the count
+    is a lower bound and the answer says why."""
+    text = (
+        'players: Rob, Alex\nactive: Rob\nRob controls creature "Ogre" 3/3\n'
+        'Alex controls creature "W1" 0/2\nAlex controls creature "W2" 0/2\n'
+        '"Ogre" attacks Alex\n"W1" blocks "Ogre"\n"W2" blocks "Ogre"\n'
+        'ask assignments for "Ogre"\n'
+    )
+    cut = _assignments(text, PLAIN, max_models=4)
+    assert (cut["count"], cut["complete"]) == (4, False)
+    assert "lower bound" in cut["reason"]
+    whole = _assignments(text, max_models=4)
+    assert (whole["count"], whole["complete"]) == (4, True) and "reason" not in whole

@@ -260,3 +260,25 @@ def test_603_3b_no_or_one_trigger_has_one_order(controllers):
     lines = ["players: Ann, Ben", "active: Ann", *_triggers(controllers)]
     answer = _stack_answer("\n".join([*lines, "ask stack"]) + "\n", max_models=10)
     assert len(answer["orders"]) == 1 and "count" not in answer and "complete" not in answer
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_603_3b_an_enumerated_count_cut_at_the_cap_says_why(lang):
+    """Never a lower bound presented as a count: counted by enumeration only
+    (the class counter and the parts switched off), 4! = 24 orders cut at
+    --max-models 3 say that the listing is incomplete, and why, in the
+    answer's language."""
+    lines = ["players: Ann, Ben", "active: Ann", *_triggers({"Ann": 4})]
+    text = "\n".join([*lines, "ask stack"]) + "\n"
+    (answer,) = answer_text(
+        text, "stack.mtg", Limits(max_models=3, lang=lang), engine=PLAIN
+    ).output["answers"]
+    # (the three listed are all it found: no count beside them, as before)
+    assert (answer["complete"], len(answer["orders"])) == (False, 3) and "count" not in answer
+    assert "--max-models" in answer["reason"]
+    assert ("limite inferiore" if lang == "it" else "lower bound") in answer["reason"]
+    (whole,) = answer_text(text, "stack.mtg", Limits(max_models=3), engine=CLASSES).output[
+        "answers"
+    ]
+    assert (whole["count"], whole["complete"]) == (math.factorial(4), True)
+    assert "reason" not in whole

@@ -465,12 +465,23 @@ def _distinct(sequences) -> list[list]:
     return out
 
 
-def _listing(result: SolveResult) -> dict:
+def _listing(result: SolveResult, lang: str) -> dict:
     """Where `--max-models` cut the listed orders: how many there are (exact
-    unless `complete` is false)."""
+    unless `complete` is false, and then why not)."""
     if len(result.models) < result.count:
-        return {"count": result.count, "complete": result.complete}
-    return {} if result.complete else {"complete": False}
+        found = {"count": result.count, "complete": result.complete}
+    else:
+        found = {} if result.complete else {"complete": False}
+    return {**found, **_lower_bound(result, lang)}
+
+
+def _lower_bound(result: SolveResult, lang: str) -> dict:
+    """Never a lower bound presented as a count: why the count is one, where
+    it is (what the class counter and the parts could not count was
+    enumerated up to --max-models)."""
+    if result.complete:
+        return {}
+    return {"reason": _words.text("label", "listing_lower_bound", lang)}
 
 
 def _orders(
@@ -480,7 +491,7 @@ def _orders(
     result = _all_models(query, scenario, facts, limits, session, canonical=canonical)
     read = Decoder()
     orders = _distinct(read.sequence(model, pred) for model in result.models)
-    answer = {"ask": ask, "orders": orders, **_listing(result)}
+    answer = {"ask": ask, "orders": orders, **_listing(result, limits.lang)}
     return with_rules(answer, read.cited_rules(result.models))
 
 
@@ -503,7 +514,7 @@ def answer_order(question, scenario, facts, limits: Limits, session=None) -> Ans
     made_by = {a: r for model in result.models[:1] for a, r in values(model, "made_by", 2)}
     if made_by:
         answer["made_by"] = made_by
-    answer.update(_listing(result))
+    answer.update(_listing(result, limits.lang))
     return with_rules(answer, read.cited_rules(result.models))
 
 
@@ -636,6 +647,7 @@ def answer_assignments(question, scenario, facts, limits: Limits, session=None) 
         "count": result.count,
         "complete": result.complete,
         "assignments": assignments,
+        **_lower_bound(result, limits.lang),
     }
     return with_rules(answer, _cites_of(result))
 

@@ -104,6 +104,7 @@ ORDERS: tuple[tuple[str, str, str], ...] = (
     ("orders", "list[list[str]]", "each order, a sequence"),
     ("count?", "int", "how many orders there are, where the listing was cut"),
     ("complete?", "bool", "false when the enumeration stopped at its cap"),
+    ("reason?", "str", "why `count` is a lower bound"),
 )
 
 #: The shapes the fields name: (name, type, meaning) per key, as in
@@ -272,6 +273,7 @@ ENTRIES: tuple[Entry, ...] = (
             ("made_by?", "map[str]", "who makes each choice of the order"),
             ("count?", "int", "how many orders there are, where the listing was cut"),
             ("complete?", "bool", "false when the enumeration stopped at its cap"),
+            ("reason?", "str", "why `count` is a lower bound"),
         ),
     ),
     Entry(
@@ -459,6 +461,7 @@ ENTRIES: tuple[Entry, ...] = (
             ("count", "int", "how many legal assignments of its combat damage"),
             ("complete", "bool", "false when the enumeration stopped at its cap"),
             ("assignments", "list[map[int]]", "each listed assignment: recipient to damage"),
+            ("reason?", "str", "why `count` is a lower bound"),
         ),
     ),
 )
