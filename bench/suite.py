@@ -390,6 +390,49 @@ def bench_count(ctx: Context) -> None:
     ctx.report.data["count"] = {"ratio": ratio, "complete": exact, "digits": digits}
 
 
+def stack_text(triggers: dict[str, int]) -> str:
+    """`ask stack` with each player's number of waiting triggers (603.3b:
+    each player's in any order, 16! x 3! for {"Ann": 16, "Ben": 3})."""
+    lines = [f"players: {', '.join(triggers)}", f"active: {next(iter(triggers))}"]
+    for player, k in triggers.items():
+        lines += [f'trigger "{player[0]}{i}" controlled by {player}' for i in range(1, k + 1)]
+    return "\n".join([*lines, "ask stack"]) + "\n"
+
+
+def trampler_text(power: int, blockers: int, toughness: int) -> str:
+    """`ask assignments` for a trampler blocked by `blockers` creatures
+    (510.1a, 702.19b)."""
+    lines = ["players: Rob, Alex", "active: Rob"]
+    lines += [f'Rob controls creature "Big" {power}/{power} with trample', '"Big" attacks Alex']
+    for i in range(blockers):
+        lines += [f'Alex controls creature "B{i}" 1/{toughness}', f'"B{i}" blocks "Big"']
+    return "\n".join([*lines, 'ask assignments for "Big"']) + "\n"
+
+
+@part("orders")
+def bench_orders(ctx: Context) -> None:
+    """The exact counts of orders and damage assignments (issue 26), read
+    from derived forms: `ask stack` with 16 + 3 triggers (100 orders listed),
+    `ask assignments` for a 60/60 trampler blocked by eight 1/3s (100
+    listed); each / floor, and whether the count is exact."""
+    warm_up(ctx.env)
+    cases = [
+        ("stack", "ask stack, 16 + 3 triggers", stack_text({"Ann": 16, "Ben": 3}), 100),
+        ("assignments", "ask assignments, 60/60 trampler, 8 blockers", trampler_text(60, 8, 3), 0),
+    ]
+    found = {}
+    for name, label, text, cap in cases:
+        path = ctx.file(f"orders_{name}.mtg", text)
+        cmd = mtgkb_command() + ["run", str(path), "--json"]
+        cmd += ["--max-models", str(cap)] if cap else []
+        ratio = best(ctx.versus_floor(cmd, max(3, ctx.repeat // 2))) / ctx.floor()
+        answer = _output(cmd, ctx.env)["answers"][0]
+        exact = answer.get("complete") is True
+        ctx.report.add("orders", f"{label} / floor", ratio, "exact" if exact else "NOT exact")
+        found[name] = {"ratio": ratio, "complete": exact, "count": answer.get("count")}
+    ctx.report.data["orders"] = found
+
+
 def explain_text(creatures: int, players: int = 8) -> str:
     return generate.scale(
         creatures=creatures, players=players, questions=("legal", "outcome", "explain")

@@ -1,0 +1,39 @@
+"""The bench's `orders` part (issue 26): its scenarios are what its rows say,
+and their counts are the CR's: 603.3b, each player's triggers in any order
+(16! x 3!); 510.1a, 702.19b, a trampler's power divided among its blockers
+and the player, the player only once each blocker has lethal damage."""
+
+from __future__ import annotations
+
+import math
+import sys
+
+from helpers import ROOT
+
+sys.path.insert(0, str(ROOT))
+
+from bench.suite import PARTS, stack_text, trampler_text  # noqa: E402
+from mtgkb.questions.answers import Limits  # noqa: E402
+from mtgkb.running.runner import answer_text  # noqa: E402
+
+
+def _answer(text: str) -> dict:
+    (answer,) = answer_text(text, "bench.mtg", Limits(max_models=5)).output["answers"]
+    return answer
+
+
+def test_603_3b_the_stack_row_counts_sixteen_and_three_triggers():
+    answer = _answer(stack_text({"Ann": 16, "Ben": 3}))
+    assert (answer["count"], answer["complete"]) == (math.factorial(16) * math.factorial(3), True)
+    assert "603.3b" in answer["rules"]
+
+
+def test_702_19b_the_assignments_row_counts_the_trampler_s_divisions():
+    # nothing to Alex: 60 among 8, C(67,7); some to Alex once each has 3: C(43,8)
+    answer = _answer(trampler_text(60, 8, 3))
+    assert (answer["count"], answer["complete"]) == (math.comb(67, 7) + math.comb(43, 8), True)
+    assert "702.19b" in answer["rules"]
+
+
+def test_the_orders_part_is_registered():
+    assert "orders" in PARTS
