@@ -97,3 +97,17 @@ def test_119_4_what_no_change_of_attacks_and_blocks_mends_is_listed_as_remaining
     assert [v["rule"] for v in out["remaining"]] == ["119.4"]
     assert "119.4" in out["rules"]
     assert "remaining" not in fix(EXAMPLE_03)
+
+
+def test_802_4a_a_count_cut_at_the_cap_says_why():
+    """802.4a: three equally close fixes of the illegal block (remove it,
+    point it at Runeclaw Bear, send Hill Giant at Alex); counted up to
+    --max-models 2, the count is a lower bound and the answer says why."""
+    from mtgkb.questions.answers import Limits
+
+    text = EXAMPLE_03 + "ask fix\n"
+    answers = answer_text(text, "fix.mtg", Limits(max_models=2), engine=engine()).output
+    (out,) = [a for a in answers["answers"] if a["ask"] == "fix"]
+    assert (out["count"], out["complete"]) == (2, False)
+    assert "lower bound" in out["reason"] and "up to 2" in out["reason"]
+    assert "reason" not in fix(EXAMPLE_03)

@@ -409,6 +409,7 @@ ENTRIES: tuple[Entry, ...] = (
             ("count", "int", "how many legal plays are equally close"),
             ("choices?", "list[str]", "choices the file left open, made by the closest play"),
             ("complete?", "bool", "false when the count stopped at its cap"),
+            ("reason?", "str", "why `count` is a lower bound"),
             (
                 "remaining?",
                 "list[Violation]",
