@@ -261,6 +261,7 @@ ENTRIES: tuple[Entry, ...] = (
         f"{_ANSWERS}:answer_order",
         "orders",
         counted=True,
+        counted_by="order_classes",
         explained_by="order",
         orders="order",
         fields=(

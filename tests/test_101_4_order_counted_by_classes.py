@@ -1,0 +1,175 @@
+"""101.4, 101.4c, 805.6: the APNAP orders of `ask order` are counted exactly
+from the forms the rules derive (queries/order_classes.lp;
+mtgkb.engine.classes), not from the ground program: the k things each
+player chooses at once in any order (101.4c) give k! orders, a team whose m
+members choose in whatever order they like (805.6) m!. Counting the ground
+program went through a table of 2^k rows, enumerated past 14 things (16
+things: 23 s, and only a lower bound of 100,000). Where a choice that makes
+a player choose again (101.4d) changes the turns that follow, the forms say
+so and the count falls back to the ground program's parts, exact as before.
+
+The counts are held to clasp's plain enumeration of queries/order.lp on
+random small tables.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from helpers import ALL_EXAMPLES
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mtgkb.engine import classes, counting, solve
+from mtgkb.engine.state import Engine, Options
+from mtgkb.language.facts import scenario_facts
+from mtgkb.questions.answers import Limits
+from mtgkb.rulebase.registry import COUNTED_BY
+from mtgkb.running.runner import answer_text, parse_or_fail
+
+CLASSES = Engine()
+PLAIN = Engine(Options.from_env().but(count_parts=False, fast_count=False, count_classes=False))
+THINGS = [
+    "a creature",
+    "a land",
+    "an artifact",
+    "an enchantment",
+    "a planeswalker",
+    "a spell",
+    "a card",
+    "a token",
+    "a battle",
+    "a permanent",
+    "an instant",
+    "a sorcery",
+    "a mode",
+    "a color",
+    "a number",
+    "a type",
+]
+
+
+def _order(text: str, max_models: int, engine: Engine = CLASSES) -> dict:
+    answers = answer_text(text, "order.mtg", Limits(max_models=max_models), engine=engine)
+    (answer,) = answers.output["answers"]
+    return answer
+
+
+@pytest.fixture
+def forms_only(monkeypatch):
+    """The counts read from the forms, the ground program never recorded."""
+    counted: list[int] = []
+    read = classes.count_space
+
+    def reading_forms(symbols, space, end=None):
+        counted.append(read(symbols, space, end))
+        return counted[-1]
+
+    def no_recorder(*args, **kwargs):
+        raise AssertionError("the ground program was recorded")
+
+    monkeypatch.setattr(classes, "count_space", reading_forms)
+    monkeypatch.setattr(counting.GroundRecorder, "__init__", no_recorder)
+    return counted
+
+
+def test_101_4c_sixteen_things_chosen_at_once_have_16_factorial_orders(forms_only):
+    """101.4c: each player chooses 16 things at once, in an order they pick
+    (one order for all, as order.lp shows it): 16! orders."""
+    text = "players: Ann, Ben\nactive: Ann\neach player chooses " + " and ".join(THINGS)
+    answer = _order(text + "\nask order\n", max_models=10)
+    assert (answer["count"], answer["complete"]) == (math.factorial(16), True)
+    assert forms_only == [math.factorial(16)]
+    assert len(answer["orders"]) == 1  # (the players' order is the same in each: 101.4)
+    assert len(answer["choice_orders"]["Ann"]) == 10
+    assert {"101.4", "101.4c"} <= set(answer["rules"])
+
+
+def test_805_6_each_team_s_members_choose_in_any_order(forms_only):
+    """805.6: in Two-Headed Giant each team's two members choose in either
+    order (2! x 2!), and 101.4c the five things in any order (5!): 480."""
+    text = (
+        "game: two-headed-giant\nplayers: Ann, Ben, Cat, Dan\nteam North: Ann, Ben\n"
+        "team South: Cat, Dan\nactive: Cat\neach player chooses " + " and ".join(THINGS[:5])
+    )
+    answer = _order(text + "\nask order\n", max_models=3)
+    assert (answer["count"], answer["complete"]) == (2 * 2 * math.factorial(5), True)
+    assert forms_only == [480]
+    assert {"805.6", "101.4c"} <= set(answer["rules"])
+
+
+def test_101_4d_a_restart_under_team_turns_is_counted_by_parts_exactly():
+    """101.4d with 805.6: a choice that makes another player choose changes
+    the turns that follow, which the forms do not describe (decl_open): the
+    count falls back to the ground program and is still what plain
+    enumeration finds."""
+    text = (
+        "game: two-headed-giant\nplayers: Ann, Ben, Cat, Dan\nteam North: Ann, Ben\n"
+        "team South: Cat, Dan\nactive: Ann\neach player draws a card\n"
+        "Cat's choice makes Ann choose\nask order\n"
+    )
+    counted, plain = _order(text, max_models=1), _order(text, max_models=0, engine=PLAIN)
+    assert plain.get("complete", True) and len(plain["orders"]) > 1  # (every order listed)
+    assert (counted["count"], counted["complete"]) == (len(plain["orders"]), True)
+    assert "101.4d" in counted["rules"]
+
+
+def test_101_4_order_is_counted_by_its_forms():
+    assert COUNTED_BY["order"] == "order_classes"
+
+
+def _random_order(seed: int) -> str:
+    rng = random.Random(seed)
+    names = ["Ann", "Ben", "Cat", "Dan"]
+    if rng.random() < 0.4:
+        lines = [
+            "game: two-headed-giant",
+            "players: Ann, Ben, Cat, Dan",
+            "team North: Ann, Ben",
+            "team South: Cat, Dan",
+            f"active: {rng.choice(names)}",
+        ]
+        players = names
+    else:
+        players = names[: rng.randint(2, 4)]
+        lines = [f"players: {', '.join(players)}", f"active: {rng.choice(players)}"]
+    if rng.random() < 0.15:
+        controller, controlled = rng.sample(players, 2)
+        lines.append(f"{controller} controls player {controlled}")
+    kind = rng.randrange(3)
+    if kind == 0:
+        lines.append("each player draws a card")
+    elif kind == 1:
+        lines.append("each player sacrifices a creature")
+    else:
+        things = rng.sample(THINGS[:6], rng.randint(2, 4))
+        if rng.random() < 0.15:
+            things.append(things[0])  # (two things alike)
+        sep = " then " if rng.random() < 0.3 else " and "
+        lines.append("each player chooses " + sep.join(things))
+    for _ in range(rng.choice((0, 0, 0, 1, 2))):
+        x, y = rng.sample(players, 2)
+        lines.append(f"{x}'s choice makes {y} choose")
+    return "\n".join([*lines, "ask order"]) + "\n"
+
+
+@settings(
+    max_examples=300 if ALL_EXAMPLES else 8,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(st.integers(0, 10**6))
+def test_101_4_805_6_order_counts_equal_plain_enumeration(seed):
+    text = _random_order(seed)
+    try:
+        scenario = parse_or_fail(text, "order.mtg")
+    except Exception:  # noqa: BLE001 - a random table the language refuses is no case
+        return
+    facts = scenario_facts(scenario)
+    by_forms = solve.solve("order", facts, max_models=1, engine=CLASSES)
+    plain = solve.solve("order", facts, max_models=0, engine=PLAIN)
+    assert plain.complete
+    assert (by_forms.count, by_forms.complete) == (plain.count, True), text
