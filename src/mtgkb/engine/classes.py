@@ -148,13 +148,17 @@ def read_space(symbols: Iterable[clingo.Symbol], space: str) -> Space:
 
 def _rows(forms: list[tuple[str, str]], numbers_of: dict[str, frozenset[int]]) -> dict:
     """Each form's arguments (its numbers as ints), by the form's name; the
-    forms `numbers_of` does not name are left out."""
+    forms `numbers_of` does not name are left out. Unsupported for a form
+    whose arguments are not as many plain terms as it has (a term inside
+    one, which the counter does not read)."""
     rows: dict[str, list[tuple]] = {}
     for name, rest in forms:
         numbers = numbers_of.get(name)
         if numbers is None:
             continue
         args = ARGUMENT.findall(rest)
+        if len(args) != FORM_ARITY[name] or (rest and not rest.startswith(",")):
+            raise Unsupported(f"{name} with arguments the counter does not read: {rest}")
         if numbers:
             args = [int(a) if i in numbers else a for i, a in enumerate(args, start=1)]
         rows.setdefault(name, []).append(tuple(args))
@@ -218,8 +222,15 @@ def _forms(symbols: list[clingo.Symbol], space: str) -> list[tuple[str, str]]:
         # (a term inside some argument, as `cites(rule("509.1a"))` beside the
         # forms: the symbols are read one after the other, each whole, from
         # the tuple's "(": a form is a whole symbol, never a term inside one)
-        form = rf"(?<=[(,])(?:(?>{named})(?=[,)])|{_DEEP})"
-        return [(name, rest) for name, rest in re.findall(form, text) if name]
+        form = rf"(?<=[(,])(?:(?>{named})(?=[,)])|({_DEEP}))"
+        found = re.findall(form, text)
+        # (a form with a term inside an argument is read by neither: never
+        # dropped in silence)
+        unread = re.compile(rf"[a-z_]\w*\({re.escape(space)}[,)]")
+        for _, _, deep in found:
+            if deep and unread.match(deep) and deep.partition("(")[0] in FORM_ARITY:
+                raise Unsupported(f"a form with a term inside an argument: {deep}")
+        return [(name, rest) for name, rest, _ in found if name]
     found = []
     head = f"({space},"
     for symbol in symbols:
@@ -534,6 +545,26 @@ class Division:
     # R -> [(Q, N)]: R gets more than 0 only if Q gets N or more
     needs: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
 
+
+#: The arguments of each form after its space.
+FORM_ARITY: dict[str, int] = {
+    "decl_chooser": 2,
+    "decl_option": 2,
+    "decl_capacity": 2,
+    "decl_hidden": 1,
+    "decl_open": 0,
+    "decl_min_takers": 3,
+    "decl_max_takers": 2,
+    "decl_must_pick": 1,
+    "decl_not_alone": 1,
+    "decl_max_choosers": 2,
+    "decl_reward_chooser": 1,
+    "decl_reward_option": 1,
+    "div_total": 1,
+    "div_part": 1,
+    "div_zero": 1,
+    "div_needs": 3,
+}
 
 #: The forms of a division, each with the positions of its numbers.
 DIVISION_NUMBERS: dict[str, frozenset[int]] = {
