@@ -20,6 +20,7 @@ import random
 from collections import Counter
 from itertools import combinations, product
 
+import clingo
 import pytest
 from helpers import ALL_EXAMPLES
 from hypothesis import HealthCheck, given, settings
@@ -282,3 +283,28 @@ def test_603_3b_an_enumerated_count_cut_at_the_cap_says_why(lang):
     ]
     assert (whole["count"], whole["complete"]) == (math.factorial(4), True)
     assert "reason" not in whole
+
+
+@pytest.mark.parametrize(
+    "forms",
+    [
+        # a term inside an argument (beside flat and one-level terms)
+        [
+            "decl_chooser(order,item(1),items)",
+            "decl_option(order,item(1),slot(1))",
+            "decl_capacity(order,item(1),1)",
+            'cites(rule("101.4c"))',
+        ],
+        # one level deeper still
+        ["decl_chooser(order,item(f(1)),items)", "decl_capacity(order,item(f(1)),1)"],
+        # the wrong number of arguments
+        ["decl_chooser(order,1,items)", "decl_option(order,1)", "decl_capacity(order,1,1)"],
+    ],
+)
+def test_a_form_the_counter_cannot_read_is_never_dropped(forms):
+    """A form whose arguments the counter does not read raises Unsupported
+    (the caller then counts the ground program), where it was left out and
+    the space read as having no chooser: one declaration."""
+    symbols = [clingo.parse_term(text) for text in forms]
+    with pytest.raises(Unsupported):
+        classes.count_space(symbols, "order")
