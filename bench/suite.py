@@ -399,6 +399,20 @@ def stack_text(triggers: dict[str, int]) -> str:
     return "\n".join([*lines, "ask stack"]) + "\n"
 
 
+#: Things a player may be made to choose at once (101.4c).
+THINGS = (
+    "creature land artifact enchantment planeswalker spell card token battle permanent"
+    " instant sorcery mode color number type"
+).split()
+
+
+def choices_text(things: int) -> str:
+    """`ask order` where each player chooses `things` things at once (101.4c:
+    in any order they pick, things! orders)."""
+    chosen = " and ".join(f"an {t}" if t[0] in "aeiou" else f"a {t}" for t in THINGS[:things])
+    return f"players: Ann, Ben\nactive: Ann\neach player chooses {chosen}\nask order\n"
+
+
 def trampler_text(power: int, blockers: int, toughness: int) -> str:
     """`ask assignments` for a trampler blocked by `blockers` creatures
     (510.1a, 702.19b)."""
@@ -414,11 +428,13 @@ def bench_orders(ctx: Context) -> None:
     """The exact counts of orders and damage assignments (issue 26), read
     from derived forms: `ask stack` with 16 + 3 triggers (100 orders listed),
     `ask assignments` for a 60/60 trampler blocked by eight 1/3s (100
-    listed); each / floor, and whether the count is exact."""
+    listed), `ask order` with 16 things chosen at once (100 listed); each /
+    floor, and whether the count is exact."""
     warm_up(ctx.env)
     cases = [
         ("stack", "ask stack, 16 + 3 triggers", stack_text({"Ann": 16, "Ben": 3}), 100),
         ("assignments", "ask assignments, 60/60 trampler, 8 blockers", trampler_text(60, 8, 3), 0),
+        ("order", "ask order, 16 things chosen at once", choices_text(16), 100),
     ]
     found = {}
     for name, label, text, cap in cases:

@@ -12,7 +12,7 @@ from helpers import ROOT
 
 sys.path.insert(0, str(ROOT))
 
-from bench.suite import PARTS, stack_text, trampler_text  # noqa: E402
+from bench.suite import PARTS, choices_text, stack_text, trampler_text  # noqa: E402
 from mtgkb.questions.answers import Limits  # noqa: E402
 from mtgkb.running.runner import answer_text  # noqa: E402
 
@@ -37,3 +37,9 @@ def test_702_19b_the_assignments_row_counts_the_trampler_s_divisions():
 
 def test_the_orders_part_is_registered():
     assert "orders" in PARTS
+
+
+def test_101_4c_the_order_row_counts_sixteen_things():
+    answer = _answer(choices_text(16))
+    assert (answer["count"], answer["complete"]) == (math.factorial(16), True)
+    assert "101.4c" in answer["rules"]
