@@ -42,11 +42,11 @@ enumerating them:
   most points reached and the number of ways to reach it (points are
   additive, so fewer points on the same state can never win later).
   Options no constraint names are free: a chooser picking i of its f free
-  ones has C(f, i) ways. (So the orders of k things, each put in one of k
-  positions that take one thing each, are a dynamic program of k + 1
-  states: k! without a single order enumerated.) Choosers alike (the same kinds of options, the
+  ones has C(f, i) ways. Choosers alike (the same kinds of options, the
   same number of free ones, capacity, group and constraints) are one class:
-  the moves from a state are worked out once for the class.
+  the moves from a state are worked out once for the class. (So the orders
+  of k things, each put in one of k positions that take one thing each,
+  are a dynamic program of k + 1 states: k! without an order enumerated.)
 
 A division (`queries/assignment_classes.lp`: a creature's combat damage
 divided among its recipients) has forms of its own: `div_total(S,P)`, an
@@ -138,6 +138,27 @@ NUMBERS: dict[str, frozenset[int]] = {
     "decl_max_choosers": frozenset({2}),
     "decl_reward_chooser": frozenset(),
     "decl_reward_option": frozenset(),
+}
+
+
+#: The arguments of each form after its space.
+FORM_ARITY: dict[str, int] = {
+    "decl_chooser": 2,
+    "decl_option": 2,
+    "decl_capacity": 2,
+    "decl_hidden": 1,
+    "decl_open": 0,
+    "decl_min_takers": 3,
+    "decl_max_takers": 2,
+    "decl_must_pick": 1,
+    "decl_not_alone": 1,
+    "decl_max_choosers": 2,
+    "decl_reward_chooser": 1,
+    "decl_reward_option": 1,
+    "div_total": 1,
+    "div_part": 1,
+    "div_zero": 1,
+    "div_needs": 3,
 }
 
 
@@ -512,8 +533,8 @@ def _picks(hist: tuple, kinds: list[int], caps: list[int], limits: list, capacit
 
 def _level_picks(levels: tuple, cap: int, most: int | None, room: int):
     """The ways to pick up to `room` options of one kind, given how many of
-    them have 0..cap takers: (levels after, how many picked, ways); none of
-    those `most` choosers took already (None: any number may take one)."""
+    them have 0..cap takers: (levels after, how many picked, ways). An option
+    `most` choosers took already is not picked again (None: no such bound)."""
     out = [(levels, 0, 1)]
     if room <= 0:
         return out
@@ -545,26 +566,6 @@ class Division:
     # R -> [(Q, N)]: R gets more than 0 only if Q gets N or more
     needs: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
 
-
-#: The arguments of each form after its space.
-FORM_ARITY: dict[str, int] = {
-    "decl_chooser": 2,
-    "decl_option": 2,
-    "decl_capacity": 2,
-    "decl_hidden": 1,
-    "decl_open": 0,
-    "decl_min_takers": 3,
-    "decl_max_takers": 2,
-    "decl_must_pick": 1,
-    "decl_not_alone": 1,
-    "decl_max_choosers": 2,
-    "decl_reward_chooser": 1,
-    "decl_reward_option": 1,
-    "div_total": 1,
-    "div_part": 1,
-    "div_zero": 1,
-    "div_needs": 3,
-}
 
 #: The forms of a division, each with the positions of its numbers.
 DIVISION_NUMBERS: dict[str, frozenset[int]] = {
