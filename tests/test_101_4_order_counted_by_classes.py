@@ -17,20 +17,19 @@ from __future__ import annotations
 import math
 import random
 
-import pytest
 from helpers import ALL_EXAMPLES
+from helpers.counting_forms import PLAIN, counted_from_forms, random_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgkb.engine import classes, counting, solve
-from mtgkb.engine.state import Engine, Options
+from mtgkb.engine import solve
+from mtgkb.engine.state import Engine
 from mtgkb.language.facts import scenario_facts
 from mtgkb.questions.answers import Limits
 from mtgkb.rulebase.registry import COUNTED_BY
 from mtgkb.running.runner import answer_text, parse_or_fail
 
 CLASSES = Engine()
-PLAIN = Engine(Options.from_env().but(count_parts=False, fast_count=False, count_classes=False))
 THINGS = [
     "a creature",
     "a land",
@@ -57,46 +56,30 @@ def _order(text: str, max_models: int, engine: Engine = CLASSES) -> dict:
     return answer
 
 
-@pytest.fixture
-def forms_only(monkeypatch):
-    """The counts read from the forms, the ground program never recorded."""
-    counted: list[int] = []
-    read = classes.count_space
-
-    def reading_forms(symbols, space, end=None):
-        counted.append(read(symbols, space, end))
-        return counted[-1]
-
-    def no_recorder(*args, **kwargs):
-        raise AssertionError("the ground program was recorded")
-
-    monkeypatch.setattr(classes, "count_space", reading_forms)
-    monkeypatch.setattr(counting.GroundRecorder, "__init__", no_recorder)
-    return counted
-
-
-def test_101_4c_sixteen_things_chosen_at_once_have_16_factorial_orders(forms_only):
+def test_101_4c_sixteen_things_chosen_at_once_have_16_factorial_orders(monkeypatch):
     """101.4c: each player chooses 16 things at once, in an order they pick
     (one order for all, as order.lp shows it): 16! orders."""
     text = "players: Ann, Ben\nactive: Ann\neach player chooses " + " and ".join(THINGS)
-    answer = _order(text + "\nask order\n", max_models=10)
+    with counted_from_forms(monkeypatch, recorded=False) as counted:
+        answer = _order(text + "\nask order\n", max_models=10)
     assert (answer["count"], answer["complete"]) == (math.factorial(16), True)
-    assert forms_only == [math.factorial(16)]
+    assert counted == [math.factorial(16)]
     assert len(answer["orders"]) == 1  # (the players' order is the same in each: 101.4)
     assert len(answer["choice_orders"]["Ann"]) == 10
     assert {"101.4", "101.4c"} <= set(answer["rules"])
 
 
-def test_805_6_each_team_s_members_choose_in_any_order(forms_only):
+def test_805_6_each_team_s_members_choose_in_any_order(monkeypatch):
     """805.6: in Two-Headed Giant each team's two members choose in either
     order (2! x 2!), and 101.4c the five things in any order (5!): 480."""
     text = (
         "game: two-headed-giant\nplayers: Ann, Ben, Cat, Dan\nteam North: Ann, Ben\n"
         "team South: Cat, Dan\nactive: Cat\neach player chooses " + " and ".join(THINGS[:5])
     )
-    answer = _order(text + "\nask order\n", max_models=3)
+    with counted_from_forms(monkeypatch, recorded=False) as counted:
+        answer = _order(text + "\nask order\n", max_models=3)
     assert (answer["count"], answer["complete"]) == (2 * 2 * math.factorial(5), True)
-    assert forms_only == [480]
+    assert counted == [480]
     assert {"805.6", "101.4c"} <= set(answer["rules"])
 
 
@@ -122,19 +105,7 @@ def test_101_4_order_is_counted_by_its_forms():
 
 def _random_order(seed: int) -> str:
     rng = random.Random(seed)
-    names = ["Ann", "Ben", "Cat", "Dan"]
-    if rng.random() < 0.4:
-        lines = [
-            "game: two-headed-giant",
-            "players: Ann, Ben, Cat, Dan",
-            "team North: Ann, Ben",
-            "team South: Cat, Dan",
-            f"active: {rng.choice(names)}",
-        ]
-        players = names
-    else:
-        players = names[: rng.randint(2, 4)]
-        lines = [f"players: {', '.join(players)}", f"active: {rng.choice(players)}"]
+    lines, players = random_table(rng, two_headed_giant=0.4)
     if rng.random() < 0.15:
         controller, controlled = rng.sample(players, 2)
         lines.append(f"{controller} controls player {controlled}")

@@ -19,18 +19,17 @@ from math import comb
 
 import pytest
 from helpers import ALL_EXAMPLES
+from helpers.counting_forms import PLAIN, counted_from_forms
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgkb.engine import classes, counting
 from mtgkb.engine.classes import Division, count_division
-from mtgkb.engine.state import Engine, Options
+from mtgkb.engine.state import Engine
 from mtgkb.questions.answers import Limits
 from mtgkb.rulebase.registry import COUNTED_BY
 from mtgkb.running.runner import answer_text
 
 CLASSES = Engine()
-PLAIN = Engine(Options.from_env().but(count_parts=False, fast_count=False, count_classes=False))
 
 
 def _assignments(text: str, engine: Engine = CLASSES, max_models: int = 100000) -> dict:
@@ -49,17 +48,14 @@ def test_702_19b_a_big_trampler_s_assignments_are_counted_from_the_forms(monkeyp
     C(67,7); t > 0 to the player: 60 - 24 - t over 8 beyond their 3 each,
     summed over t, C(43,8). Counted from the forms alone (the ground program
     never recorded), the first hundred listed."""
-
-    def no_recorder(*args, **kwargs):
-        raise AssertionError("the ground program was recorded")
-
-    monkeypatch.setattr(counting.GroundRecorder, "__init__", no_recorder)
     lines = ["players: Rob, Alex", "active: Rob", 'Rob controls creature "Big" 60/60 with trample']
     lines.append('"Big" attacks Alex')
     for i in range(8):
         lines += [f'Alex controls creature "B{i}" 1/3', f'"B{i}" blocks "Big"']
-    answer = _assignments("\n".join([*lines, 'ask assignments for "Big"']) + "\n")
+    with counted_from_forms(monkeypatch, recorded=False) as counted:
+        answer = _assignments("\n".join([*lines, 'ask assignments for "Big"']) + "\n")
     assert (answer["count"], answer["complete"]) == (comb(67, 7) + comb(43, 8), True)
+    assert counted == [answer["count"]]
     assert len(answer["assignments"]) == 100
     assert all(sum(a.values()) == 60 for a in answer["assignments"])
     assert {"510.1a", "702.19b"} <= set(answer["rules"])
@@ -158,15 +154,7 @@ def _random_combat(seed: int) -> str:
 @given(st.integers(0, 10**9))
 def test_510_1_702_19_assignment_counts_equal_plain_enumeration(seed):
     text = _random_combat(seed)
-    counted: list[int] = []
-    read = classes.count_space
-
-    def reading_forms(symbols, space, end=None):
-        counted.append(read(symbols, space, end))
-        return counted[-1]
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(classes, "count_space", reading_forms)
+    with pytest.MonkeyPatch.context() as patch, counted_from_forms(patch) as counted:
         by_forms = _assignments(text, max_models=1)
     plain = _assignments(text, PLAIN, max_models=0)
     assert plain["complete"]

@@ -23,19 +23,19 @@ from itertools import combinations, product
 import clingo
 import pytest
 from helpers import ALL_EXAMPLES
+from helpers.counting_forms import PLAIN, counted_from_forms, random_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgkb.engine import classes, counting, solve
+from mtgkb.engine import classes, solve
 from mtgkb.engine.classes import Space, Unsupported, count
-from mtgkb.engine.state import Engine, Options
+from mtgkb.engine.state import Engine
 from mtgkb.language.facts import scenario_facts
 from mtgkb.questions.answers import Limits
 from mtgkb.rulebase.registry import COUNTED_BY
 from mtgkb.running.runner import answer_text, parse_or_fail
 
 CLASSES = Engine()
-PLAIN = Engine(Options.from_env().but(count_parts=False, fast_count=False, count_classes=False))
 
 
 def _stack_answer(text: str, max_models: int, engine: Engine = CLASSES) -> dict:
@@ -62,20 +62,9 @@ def test_603_3b_sixteen_and_three_triggers_are_counted_from_the_forms(monkeypatc
     alone: the ground program is never recorded (the counter by parts
     enumerated a block past 14 triggers), and only the ten orders listed are
     enumerated."""
-    counted: list[int] = []
-    read = classes.count_space
-
-    def reading_forms(symbols, space, end=None):
-        counted.append(read(symbols, space, end))
-        return counted[-1]
-
-    def no_recorder(*args, **kwargs):
-        raise AssertionError("the ground program was recorded")
-
-    monkeypatch.setattr(classes, "count_space", reading_forms)
-    monkeypatch.setattr(counting.GroundRecorder, "__init__", no_recorder)
     lines = ["players: Ann, Ben", "active: Ann", *_triggers({"Ann": 16, "Ben": 3})]
-    answer = _stack_answer("\n".join([*lines, "ask stack"]) + "\n", max_models=10)
+    with counted_from_forms(monkeypatch, recorded=False) as counted:
+        answer = _stack_answer("\n".join([*lines, "ask stack"]) + "\n", max_models=10)
     expected = math.factorial(16) * math.factorial(3)
     assert (answer["count"], answer["complete"]) == (expected, True)
     assert counted == [expected]
@@ -219,19 +208,7 @@ def test_603_3b_one_position_each_is_a_factorial_by_hand():
 
 def _random_stack(seed: int) -> str:
     rng = random.Random(seed)
-    names = ["Ann", "Ben", "Cat", "Dan"]
-    if rng.random() < 0.35:
-        lines = [
-            "game: two-headed-giant",
-            "players: Ann, Ben, Cat, Dan",
-            "team North: Ann, Ben",
-            "team South: Cat, Dan",
-            f"active: {rng.choice(names)}",
-        ]
-        players = names
-    else:
-        players = names[: rng.randint(2, 4)]
-        lines = [f"players: {', '.join(players)}", f"active: {rng.choice(players)}"]
+    lines, players = random_table(rng, two_headed_giant=0.35)
     n = 0
     for player in players:
         for _ in range(rng.randint(0, min(3, 6 - n))):  # at most 6! orders to enumerate
