@@ -15,39 +15,24 @@ random small tables.
 from __future__ import annotations
 
 import math
-import random
 
 from helpers import ALL_EXAMPLES
-from helpers.counting_forms import PLAIN, counted_from_forms, random_table
+from helpers.counting_forms import (
+    PLAIN,
+    THINGS,
+    assert_counted_as_enumerated,
+    counted_from_forms,
+    random_order,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgkb.engine import solve
 from mtgkb.engine.state import Engine
-from mtgkb.language.facts import scenario_facts
 from mtgkb.questions.answers import Limits
 from mtgkb.rulebase.registry import COUNTED_BY
-from mtgkb.running.runner import answer_text, parse_or_fail
+from mtgkb.running.runner import answer_text
 
 CLASSES = Engine()
-THINGS = [
-    "a creature",
-    "a land",
-    "an artifact",
-    "an enchantment",
-    "a planeswalker",
-    "a spell",
-    "a card",
-    "a token",
-    "a battle",
-    "a permanent",
-    "an instant",
-    "a sorcery",
-    "a mode",
-    "a color",
-    "a number",
-    "a type",
-]
 
 
 def _order(text: str, max_models: int, engine: Engine = CLASSES) -> dict:
@@ -103,29 +88,6 @@ def test_101_4_order_is_counted_by_its_forms():
     assert COUNTED_BY["order"] == "order_classes"
 
 
-def _random_order(seed: int) -> str:
-    rng = random.Random(seed)
-    lines, players = random_table(rng, two_headed_giant=0.4)
-    if rng.random() < 0.15:
-        controller, controlled = rng.sample(players, 2)
-        lines.append(f"{controller} controls player {controlled}")
-    kind = rng.randrange(3)
-    if kind == 0:
-        lines.append("each player draws a card")
-    elif kind == 1:
-        lines.append("each player sacrifices a creature")
-    else:
-        things = rng.sample(THINGS[:6], rng.randint(2, 4))
-        if rng.random() < 0.15:
-            things.append(things[0])  # (two things alike)
-        sep = " then " if rng.random() < 0.3 else " and "
-        lines.append("each player chooses " + sep.join(things))
-    for _ in range(rng.choice((0, 0, 0, 1, 2))):
-        x, y = rng.sample(players, 2)
-        lines.append(f"{x}'s choice makes {y} choose")
-    return "\n".join([*lines, "ask order"]) + "\n"
-
-
 @settings(
     max_examples=300 if ALL_EXAMPLES else 8,
     deadline=None,
@@ -134,13 +96,4 @@ def _random_order(seed: int) -> str:
 )
 @given(st.integers(0, 10**6))
 def test_101_4_805_6_order_counts_equal_plain_enumeration(seed):
-    text = _random_order(seed)
-    try:
-        scenario = parse_or_fail(text, "order.mtg")
-    except Exception:  # noqa: BLE001 - a random table the language refuses is no case
-        return
-    facts = scenario_facts(scenario)
-    by_forms = solve.solve("order", facts, max_models=1, engine=CLASSES)
-    plain = solve.solve("order", facts, max_models=0, engine=PLAIN)
-    assert plain.complete
-    assert (by_forms.count, by_forms.complete) == (plain.count, True), text
+    assert_counted_as_enumerated("order", random_order(seed), CLASSES)

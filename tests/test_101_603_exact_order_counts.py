@@ -2,21 +2,26 @@
 orders is exact, however many there are, and always the number that plain
 enumeration finds.
 
-mtgkb.engine.counting counts each independent part of the ground program
-(each controller's block of triggers, each player's several choices, a
-team's turns) with a counting table instead of enumerating it; these tests
-hold that count to clasp's plain enumeration of the same question on random
-small tables, and check that `--max-models` then bounds only the listing.
+Stack orders and APNAP orders are counted from derived forms first
+(tests/test_603_3b_stack_orders_counted_by_classes.py,
+tests/test_101_4_order_counted_by_classes.py); where the forms decline
+(101.4d's restarts under team turns, things alike), mtgkb.engine.counting
+counts each independent part of the ground program (each controller's block
+of triggers, each player's several choices, a team's turns) with a counting
+table instead of enumerating it. The property tests here hold that counter,
+the forms switched off, to clasp's plain enumeration of the same question
+on random small tables; the others check that `--max-models` then bounds
+only the listing.
 """
 
 from __future__ import annotations
 
 import math
-import random
 import sys
 
 from helpers import ROOT, examples
 from helpers.answering import engine
+from helpers.counting_forms import random_order, random_stack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,56 +31,9 @@ from mtgkb.language.facts import scenario_facts
 from mtgkb.questions.answers import Limits
 from mtgkb.running.runner import answer_text, parse_or_fail
 
-NAMES = ["Ann", "Ben", "Cat", "Dan"]
-THINGS = ["a creature", "a land", "an artifact", "an enchantment"]
-
-
-def _table(rng: random.Random) -> list[str]:
-    if rng.random() < 0.3:
-        return [
-            "game: two-headed-giant",
-            "players: Ann, Ben, Cat, Dan",
-            "team North: Ann, Ben",
-            "team South: Cat, Dan",
-            f"active: {rng.choice(NAMES)}",
-        ]
-    players = NAMES[: rng.randint(2, 4)]
-    return [f"players: {', '.join(players)}", f"active: {rng.choice(players)}"]
-
-
-def _players(lines: list[str]) -> list[str]:
-    return next(line for line in lines if line.startswith("players:"))[9:].split(", ")
-
-
-def _random_stack(seed: int) -> str:
-    rng = random.Random(seed)
-    lines = _table(rng)
-    n = 0
-    for player in _players(lines):
-        for _ in range(rng.randint(0, min(3, 6 - n))):  # at most 6! orders to enumerate
-            n += 1
-            lines.append(f'trigger "T{n}" controlled by {player}')
-    return "\n".join([*lines, "ask stack"]) + "\n"
-
-
-# one engine each, read once: counting by parts, and plain enumeration
-ENGINE = Engine()
+# one engine each, read once: counting by parts (the forms off), and plain enumeration
+ENGINE = Engine(Options.from_env().but(count_classes=False))
 BY_ENUMERATION = Engine(Options.from_env().but(count_parts=False))
-
-
-def _random_order(seed: int) -> str:
-    rng = random.Random(seed)
-    lines = _table(rng)
-    kind = rng.randrange(3)
-    if kind == 0:
-        lines.append("each player draws a card")
-    elif kind == 1:
-        lines.append("each player sacrifices a creature")
-    else:
-        things = THINGS[: rng.randint(2, 4)]
-        sep = " then " if rng.random() < 0.3 else " and "
-        lines.append("each player chooses " + sep.join(things))
-    return "\n".join([*lines, "ask order"]) + "\n"
 
 
 def _counts(text: str, query: str) -> tuple[tuple[int, bool], tuple[int, bool]]:
@@ -97,14 +55,14 @@ SETTINGS = settings(
 @SETTINGS
 @given(st.integers(0, 10**6))
 def test_603_3b_stack_order_counts_equal_plain_enumeration(seed):
-    parts, plain = _counts(_random_stack(seed), "stack")
+    parts, plain = _counts(random_stack(seed), "stack")
     assert parts == plain and plain[1]
 
 
 @SETTINGS
 @given(st.integers(0, 10**6))
 def test_101_4_apnap_order_counts_equal_plain_enumeration(seed):
-    parts, plain = _counts(_random_order(seed), "order")
+    parts, plain = _counts(random_order(seed), "order")
     assert parts == plain and plain[1]
 
 

@@ -23,17 +23,21 @@ from itertools import combinations, product
 import clingo
 import pytest
 from helpers import ALL_EXAMPLES
-from helpers.counting_forms import PLAIN, counted_from_forms, random_table
+from helpers.counting_forms import (
+    PLAIN,
+    assert_counted_as_enumerated,
+    counted_from_forms,
+    random_stack,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgkb.engine import classes, solve
+from mtgkb.engine import classes
 from mtgkb.engine.classes import Space, Unsupported, count
 from mtgkb.engine.state import Engine
-from mtgkb.language.facts import scenario_facts
 from mtgkb.questions.answers import Limits
 from mtgkb.rulebase.registry import COUNTED_BY
-from mtgkb.running.runner import answer_text, parse_or_fail
+from mtgkb.running.runner import answer_text
 
 CLASSES = Engine()
 
@@ -206,17 +210,6 @@ def test_603_3b_one_position_each_is_a_factorial_by_hand():
 # --- the stack's counts against plain enumeration ---------------------------------
 
 
-def _random_stack(seed: int) -> str:
-    rng = random.Random(seed)
-    lines, players = random_table(rng, two_headed_giant=0.35)
-    n = 0
-    for player in players:
-        for _ in range(rng.randint(0, min(3, 6 - n))):  # at most 6! orders to enumerate
-            n += 1
-            lines.append(f'trigger "T{n}" controlled by {player}')
-    return "\n".join([*lines, "ask stack"]) + "\n"
-
-
 @settings(
     max_examples=300 if ALL_EXAMPLES else 5,
     deadline=None,
@@ -225,12 +218,7 @@ def _random_stack(seed: int) -> str:
 )
 @given(st.integers(0, 10**6))
 def test_603_3b_805_7_stack_counts_equal_plain_enumeration(seed):
-    text = _random_stack(seed)
-    facts = scenario_facts(parse_or_fail(text, "stack.mtg"))
-    by_classes = solve.solve("stack", facts, max_models=1, engine=CLASSES)
-    plain = solve.solve("stack", facts, max_models=0, engine=PLAIN)
-    assert plain.complete
-    assert (by_classes.count, by_classes.complete) == (plain.count, True), text
+    assert_counted_as_enumerated("stack", random_stack(seed), CLASSES)
 
 
 @pytest.mark.parametrize("controllers", [{"Ann": 0, "Ben": 0}, {"Ann": 1, "Ben": 0}])

@@ -10,13 +10,44 @@ from contextlib import contextmanager
 
 import pytest
 
-from mtgkb.engine import classes, counting
+from mtgkb.engine import classes, counting, solve
 from mtgkb.engine.state import Engine, Options
+from mtgkb.language.facts import scenario_facts
+from mtgkb.running.runner import parse_or_fail
 
 #: Counting by enumeration only: the class counter and the parts switched off.
 PLAIN = Engine(Options.from_env().but(count_parts=False, fast_count=False, count_classes=False))
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
+#: Things a player may be made to choose at once (101.4c).
+THINGS = [
+    "a creature",
+    "a land",
+    "an artifact",
+    "an enchantment",
+    "a planeswalker",
+    "a spell",
+    "a card",
+    "a token",
+    "a battle",
+    "a permanent",
+    "an instant",
+    "a sorcery",
+    "a mode",
+    "a color",
+    "a number",
+    "a type",
+]
+
+
+def assert_counted_as_enumerated(query: str, text: str, engine: Engine) -> None:
+    """The count of `query`'s models on the scenario `text` (one listed),
+    exact and the number clasp's plain enumeration finds."""
+    facts = scenario_facts(parse_or_fail(text, f"{query}.mtg"))
+    counted = solve.solve(query, facts, max_models=1, engine=engine)
+    plain = solve.solve(query, facts, max_models=0, engine=PLAIN)
+    assert plain.complete
+    assert (counted.count, counted.complete) == (plain.count, True), text
 
 
 def random_table(rng: random.Random, two_headed_giant: float) -> tuple[list[str], list[str]]:
@@ -55,3 +86,42 @@ def counted_from_forms(patch: pytest.MonkeyPatch, *, recorded: bool = True) -> I
     if not recorded:
         patch.setattr(counting.GroundRecorder, "__init__", no_recorder)
     yield counts
+
+
+def random_stack(seed: int) -> str:
+    """`ask stack` on a random table: up to three triggers a player, six in all
+    (at most 6! orders to enumerate)."""
+    rng = random.Random(seed)
+    lines, players = random_table(rng, two_headed_giant=0.35)
+    n = 0
+    for player in players:
+        for _ in range(rng.randint(0, min(3, 6 - n))):  # at most 6! orders to enumerate
+            n += 1
+            lines.append(f'trigger "T{n}" controlled by {player}')
+    return "\n".join([*lines, "ask stack"]) + "\n"
+
+
+def random_order(seed: int) -> str:
+    """`ask order` on a random table: each player draws, sacrifices or chooses
+    two to five things (two alike at times), with a player controlled by
+    another (722) and lines that make a player choose again (101.4d) at times."""
+    rng = random.Random(seed)
+    lines, players = random_table(rng, two_headed_giant=0.4)
+    if rng.random() < 0.15:
+        controller, controlled = rng.sample(players, 2)
+        lines.append(f"{controller} controls player {controlled}")
+    kind = rng.randrange(3)
+    if kind == 0:
+        lines.append("each player draws a card")
+    elif kind == 1:
+        lines.append("each player sacrifices a creature")
+    else:
+        things = rng.sample(THINGS[:6], rng.randint(2, 4))
+        if rng.random() < 0.15:
+            things.append(things[0])  # (two things alike)
+        sep = " then " if rng.random() < 0.3 else " and "
+        lines.append("each player chooses " + sep.join(things))
+    for _ in range(rng.choice((0, 0, 0, 1, 2))):
+        x, y = rng.sample(players, 2)
+        lines.append(f"{x}'s choice makes {y} choose")
+    return "\n".join([*lines, "ask order"]) + "\n"
