@@ -333,13 +333,13 @@ def test_509_1b_two_except_by_restrictions_both_hold():
     assert [v["rule"] for v in legal["violations"]] == ["509.1b"]
 
 
-def test_506_2a_an_open_defending_choice_falls_back_and_stays_exact():
+def test_506_2a_an_open_defending_choice_is_counted_by_branches():
     """506.2a: in a vanguard game with no attack option the attacking player
     chooses one opponent; while that choice is open, attacks.lp considers
-    each one without showing it, so the forms say so (decl_open) and the
-    class counter declines. Two creatures and two opponents: each creature
-    attacks the chosen opponent or not, and the declarations of the two
-    choices are counted once each: 2 x 2 with Alex, 2 x 2 with Kim, the
+    each one without showing it, so the forms give each target its
+    opponent's branch (decl_branch). Two creatures and two opponents: each
+    creature attacks the chosen opponent or not, and the declarations of the
+    two choices are counted once each: 2 x 2 with Alex, 2 x 2 with Kim, the
     empty one shared: 4 + 4 - 1 = 7."""
     text = (
         "game: vanguard\nplayers: Rob, Alex, Kim\nactive: Rob\n"
@@ -351,8 +351,7 @@ def test_506_2a_an_open_defending_choice_falls_back_and_stays_exact():
     derived = Grounding(["attack_classes"], facts, engine=CLASSES).solve(
         "attack_classes", max_models=1
     )
-    with pytest.raises(Unsupported):
-        count_space(derived.models[0], "attacks")
+    assert count_space(derived.models[0], "attacks") == 7
     answer = _answer(text)
     assert (answer["count"], answer["complete"]) == (7, True)
 
@@ -388,3 +387,63 @@ def test_509_1a_forms_read_alike_from_one_text_or_each_symbol():
     assert space.options == {'"B, (1)"': ['"A \\"x\\""', '"A2"']}
     assert (space.capacity, space.min_takers) == ({'"B, (1)"': 2}, {('"A2"', '"P1"'): 2})
     assert space.unsupported == []
+
+
+# --- 506.2a: the defending player yet to be chosen -------------------------------
+
+
+def _open_choice_game(rng: random.Random) -> str:
+    """A random game of three or four players with no attack option (506.2a:
+    the attacking player chooses one opponent), the opponents' planeswalkers
+    among the targets, creatures that can't attack one of them, and the group
+    restrictions and requirements on attacking."""
+    players = ["Rob", "Alex", "Kim", "Lee"][: rng.choice((3, 4))]
+    lines = ["game: vanguard", f"players: {', '.join(players)}", "active: Rob"]
+    if rng.random() < 0.25:
+        lines.append(f"rule: no more than {rng.randint(1, 2)} creatures can attack")
+    for p in players[1:]:
+        if rng.random() < 0.3:
+            lines.append(f'{p} controls planeswalker "W{p}" loyalty 3')
+    abilities = [
+        "attacks each combat if able",
+        "can't attack alone",
+        "summoning-sick",
+        *(f"can't attack {p}" for p in players[1:]),
+    ]
+    for i in range(rng.randint(1, 4)):
+        chosen = sorted(set(rng.sample(abilities, rng.choice((0, 1, 1, 2)))))
+        with_ = f" with {', '.join(chosen)}" if chosen else ""
+        lines.append(f'Rob controls creature "A{i}" 2/2{with_}')
+    return "\n".join(lines) + "\n"
+
+
+@settings(
+    max_examples=500 if ALL_EXAMPLES else 10,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(st.integers(0, 10**9))
+def test_506_2a_attack_counts_with_an_open_choice_equal_plain_enumeration(seed):
+    text = _open_choice_game(random.Random(seed))
+    questions = ["ask attacks limit 1"]
+    assert _class_counts(text, questions) == _plain_counts(text, questions), text
+
+
+def test_506_2a_each_opponent_s_attacks_are_counted_once_each():
+    """506.2a: with no attack option the attacking player chooses one of
+    three opponents and attacks only that one. Twenty creatures: for each
+    opponent, every nonempty subset of them attacks it (2^20 - 1), and no
+    attack at all is one declaration whichever is chosen: 3 (2^20 - 1) + 1,
+    counted exactly from the forms (the ground program's one part, tied by
+    the choice, was enumerated up to 100,000)."""
+    lines = ["game: vanguard", "players: Rob, Alex, Kim, Lee", "active: Rob"]
+    lines += [f'Rob controls creature "A{i}" 2/2' for i in range(20)]
+    answer = _answer("\n".join(lines) + "\nask attacks limit 1\n")
+    assert (answer["count"], answer["complete"]) == (3 * (2**20 - 1) + 1, True)
+    assert "506.2a" in answer["rules"]
+    # 508.1d: one creature must attack if able: only the declarations where it
+    # does count, 2^19 of each opponent, and never no attack
+    lines[3] = 'Rob controls creature "A0" 2/2 with attacks each combat if able'
+    answer = _answer("\n".join(lines) + "\nask attacks limit 1\n")
+    assert (answer["count"], answer["complete"]) == (3 * 2**19, True)

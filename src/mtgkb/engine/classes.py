@@ -18,6 +18,11 @@ in group G), each picking at most K (`decl_capacity`) of its options
 - `decl_reward_chooser(S,X)`, `decl_reward_option(S,Y)`: one point when X
   picks something, when some chooser picks Y; only the declarations with the
   most points count;
+- `decl_branch(S,Y,B)`: option Y belongs to branch B, and a declaration
+  picks options of one branch only (a choice made first, as the defending
+  player of 506.2a: the declarations of each branch are counted, those with
+  the most points over all of them kept, and a declaration of no branched
+  option, one of every branch, counted once);
 - `decl_hidden(S,X)` (X's picks are not shown: distinct declarations may
   look the same) and `decl_open(S)` (a choice that is not shown decides the
   options): shapes this counter does not count (`Unsupported`).
@@ -68,7 +73,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable
-from dataclasses import field
+from dataclasses import field, replace
 from functools import cache
 from itertools import combinations
 from math import comb
@@ -101,6 +106,8 @@ class Space:
     max_choosers: dict[str, int] = field(default_factory=dict)
     reward_chooser: set[str] = field(default_factory=set)
     reward_option: set[str] = field(default_factory=set)
+    # option -> its branch: a declaration picks options of one branch only
+    branch: dict[str, str] = field(default_factory=dict)
     unsupported: list[str] = field(default_factory=list)
 
 
@@ -138,6 +145,7 @@ NUMBERS: dict[str, frozenset[int]] = {
     "decl_max_choosers": frozenset({2}),
     "decl_reward_chooser": frozenset(),
     "decl_reward_option": frozenset(),
+    "decl_branch": frozenset(),
 }
 
 
@@ -155,6 +163,7 @@ FORM_ARITY: dict[str, int] = {
     "decl_max_choosers": 2,
     "decl_reward_chooser": 1,
     "decl_reward_option": 1,
+    "decl_branch": 2,
     "div_total": 1,
     "div_part": 1,
     "div_zero": 1,
@@ -211,6 +220,9 @@ def _space(forms: list[tuple[str, str]]) -> Space:
         found.reward_chooser.add(x)
     for (y,) in rows.get("decl_reward_option", ()):
         found.reward_option.add(y)
+    for y, b in rows.get("decl_branch", ()):
+        if found.branch.setdefault(y, b) != b:
+            found.unsupported.append(f"{y} is in two branches")
     for (x,) in rows.get("decl_hidden", ()):
         found.unsupported.append(f"the choices of {x} are not shown")
     for _ in rows.get("decl_open", ()):
@@ -278,8 +290,36 @@ def count_space(symbols: Iterable[clingo.Symbol], space: str, end: float | None 
 
 
 def count(space: Space, end: float | None = None) -> int:
+    """The number of best declarations of `space` (see the module's docstring)."""
     if space.unsupported:
         raise Unsupported("; ".join(space.unsupported))
+    if not space.branch:
+        return _best(space, end)[1]
+    # one branch at a time: its options and the unbranched ones
+    branches = sorted(set(space.branch.values()))
+    found = [_best(_within(space, b), end) for b in branches]
+    best = max(points for points, _ in found)
+    total = sum(ways for points, ways in found if points == best)
+    # the declarations of no branched option were counted in each best branch
+    points, ways = _best(_within(space, None), end)
+    if points == best:
+        total -= (sum(1 for p, _ in found if p == best) - 1) * ways
+    return total
+
+
+def _within(space: Space, branch: str | None) -> Space:
+    """`space` with only the options of `branch` among the branched ones
+    (None: none of them)."""
+    options = {
+        x: [y for y in ys if space.branch.get(y, branch) == branch]
+        for x, ys in space.options.items()
+    }
+    return replace(space, options=options, branch={})
+
+
+def _best(space: Space, end: float | None) -> tuple[int, int]:
+    """The most points of a declaration of `space`, and how many declarations
+    have them."""
     choosers = sorted(space.choosers)
     for x in choosers:
         if x not in space.capacity:
@@ -336,7 +376,7 @@ def count(space: Space, end: float | None = None) -> int:
     for x in choosers:
         components.setdefault(find(x), []).append(x)
 
-    total = 1
+    total, best = 1, 0
     singles: dict[tuple, int] = {}  # the classes of choosers that share nothing: key -> members
     for members in components.values():
         if len(members) == 1:
@@ -351,21 +391,25 @@ def count(space: Space, end: float | None = None) -> int:
                 )
                 singles[key] = singles.get(key, 0) + 1
                 continue
-        total *= _count_component(space, members, need, most, end)
+        points, ways = _count_component(space, members, need, most, end)
+        total, best = total * ways, best + points
         if total == 0:
-            return 0
+            return 0, 0
     for (free, capacity, rewarded, must), m in singles.items():
         ways = [comb(free, i) for i in range(min(free, capacity) + 1)]
         # (a chooser that must pick: never none; one rewarded for picking
         # picks something in every best declaration, when it can)
-        one = sum(ways[1:]) if must or (rewarded and len(ways) > 1) else sum(ways)
-        total *= one**m
-    return total
+        picks = rewarded and len(ways) > 1
+        one = sum(ways[1:]) if must or picks else sum(ways)
+        total, best = total * one**m, best + (m if picks else 0)
+    return best, total
 
 
-def _count_component(space: Space, members: list, need: dict, most: dict, end: float | None) -> int:
-    """The number of best declarations of one component (see the module's
-    docstring: a dynamic program over its choosers). `need`: the takers from
+def _count_component(
+    space: Space, members: list, need: dict, most: dict, end: float | None
+) -> tuple[int, int]:
+    """The most points of one component's declarations and how many have them
+    (see the module's docstring: a dynamic program over its choosers). `need`: the takers from
     which a tracked option's constraint holds; `most`: the most takers a
     tracked option may have, where one is set."""
     # the choosers that may pick each constrained option (read from each
@@ -478,7 +522,7 @@ def _count_component(space: Space, members: list, need: dict, most: dict, end: f
             best, total = points, ways
         elif points == best:
             total += ways
-    return total
+    return (0, 0) if best is None else (best, total)
 
 
 def _moves(
