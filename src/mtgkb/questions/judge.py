@@ -31,7 +31,6 @@ from mtgkb.questions.answers import solve_single, violation_entries, with_rules
 from mtgkb.questions.places import locate, where_written
 from mtgkb.questions.plays import STEPS, hypothesis_facts, target_play
 from mtgkb.questions.symbols import atoms, cited_rules, values
-from mtgkb.rulebase import words
 from mtgkb.rulebase import words as _words
 from mtgkb.rulebase.index import sort_key
 
@@ -225,7 +224,7 @@ def answer_fix(question, scenario, facts, limits, session=None) -> dict:
     if not result.complete:
         # never a lower bound presented as a count: say why it is one
         answer["complete"] = False
-        answer["reason"] = words.text("label", "fix_count_cap", limits.lang).format(cap)
+        answer["reason"] = _words.text("label", "fix_count_cap", limits.lang).format(cap)
     # what no change of attacks, blocks and targets mends (a payment, a cast's timing)
     remaining = _remaining(scenario, best, limits, session)
     if remaining:
