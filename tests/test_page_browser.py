@@ -232,3 +232,21 @@ def test_810_teams_are_drawn_in_their_colours(page, base_url):
     assert colours["North"] != colours["South"]
     outcome = page.locator('.answer[data-ask="outcome"]')
     assert "810.9" in outcome.inner_text()
+
+
+def test_603_3b_a_cut_listing_of_orders_says_how_many_and_why(page, base_url):
+    """603.3b, 101.4c: where --max-models cuts a listing of orders, the page
+    says how many more there are (for `ask order`, how many in all, an order
+    of the players counted with each order of their choices), and why a
+    count is a lower bound where the answer says so."""
+    _open(page, base_url, LEGAL)
+    said = page.evaluate(
+        """() => [
+            SAY.stack({ask: "stack", orders: [["T1", "T2"], ["T2", "T1"]], count: 6}),
+            SAY.order({ask: "order", orders: [["Ann", "Ben"]], count: 24, complete: true}),
+            SAY.stack({ask: "stack", orders: [["T1", "T2"]], complete: false, reason: "why not"}),
+        ].map((nodes) => nodes.map((node) => node.textContent).join(" | "))"""
+    )
+    assert "4 more, not listed" in said[0]
+    assert "24 orders in all" in said[1]
+    assert "why not" in said[2]

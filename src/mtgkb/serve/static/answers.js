@@ -171,6 +171,14 @@ const SAY = {
       out.push(sentence(t("chooses", { player, what: seqs.map((s) => s.join(" → ")).join(t("or")) })));
     }
     for (const [player, by] of Object.entries(answer.made_by || {})) out.push(sentence(t("makesChoices", { by, player })));
+    // where --max-models cut the listing: how many there are (an order of the
+    // players counts once for each order of their several choices)
+    if (answer.ask === "order" && answer.count > orders.length) {
+      out.push(sentence(t("ordersInAll", { n: answer.count }), "muted"));
+    } else if (answer.count > orders.length) {
+      out.push(sentence(t("notListed", { n: answer.count - orders.length }), "muted"));
+    }
+    if (answer.reason) out.push(sentence(answer.reason, "muted"));
     return out;
   },
   knowledge(answer) {
@@ -213,6 +221,7 @@ const SAY = {
       el("ol", { class: "items" }, list.map((x) => el("li", {}, x)))];
     const left = (answer.count || 0) - list.length;
     if (left > 0) out.push(sentence(t("notListed", { n: left }), "muted"));
+    if (answer.reason) out.push(sentence(answer.reason, "muted"));
     return out;
   },
   pay(answer) {
