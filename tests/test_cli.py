@@ -266,3 +266,21 @@ def test_a_run_in_this_process_leaves_the_cycle_collector_as_it_was_802_4a(files
     assert violation["rule"] == "802.4a"
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0 and gc.isenabled()
+
+
+def test_603_3b_text_output_says_how_many_orders_a_cut_listing_leaves_out(tmp_path, capsys):
+    # 603.3b: Ann's five triggers in any order, 5! = 120; five listed, 115 left out
+    lines = ["players: Ann, Ben", "active: Ann"]
+    lines += [f'trigger "T{i}" controlled by Ann' for i in range(1, 6)]
+    path = tmp_path / "stack.mtg"
+    path.write_text("\n".join([*lines, "ask stack"]) + "\n", encoding="utf-8")
+    status, out, _ = run_here(capsys, "run", str(path), "--max-models", "5")
+    assert status == 0 and "115 more not listed" in out and "603.3b" in out
+    # 101.4c: four things chosen at once in any order (4!), one order of the players
+    path.write_text(
+        "players: Ann, Ben\nactive: Ann\n"
+        "each player chooses a creature and a land and an artifact and a card\nask order\n",
+        encoding="utf-8",
+    )
+    status, out, _ = run_here(capsys, "run", str(path), "--max-models", "3", "--lang", "it")
+    assert status == 0 and "24 ordini in tutto" in out

@@ -49,6 +49,7 @@ def _assignments(node: Tree, answer: dict, verb: str, _t: _Labels) -> None:
             node.add(Text(f"{i}. {pairs}"))
     if len(answer["assignments"]) < count:
         node.add(Text(_t("more", count - len(answer["assignments"])), style="dim"))
+    _reason(node, answer)
 
 
 def _legal(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
@@ -83,13 +84,29 @@ def _orders(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
     if answer["orders"] == [[]]:
         node.label = Text.assemble(title, _t("nothing_pending"))
         return
-    node.label = Text.assemble(title, _t("orders", len(answer["orders"])))
+    listed = len(answer["orders"])
+    node.label = Text.assemble(title, _t("orders", listed))
     for order in answer["orders"]:
         node.add(Text(_sequence(order)))
     for player, seqs in answer.get("choice_orders", {}).items():
         node.add(Text(_t("chooses", player, _t("or").join(_sequence(s) for s in seqs))))
     for player, by in answer.get("made_by", {}).items():
         node.add(Text(_t("makes_choices", by, player)))
+    # where --max-models cut the listing: how many there are (an order of the
+    # players counts once for each order of their several choices)
+    count = answer.get("count", listed)
+    if count > listed:
+        if answer["ask"] == "order":
+            node.add(Text(_t("orders_in_all", count), style="dim"))
+        else:
+            node.add(Text(_t("more", count - listed), style="dim"))
+    _reason(node, answer)
+
+
+def _reason(node: Tree, answer: dict) -> None:
+    """Why a count is a lower bound, where the answer says so."""
+    if "reason" in answer:
+        node.add(Text(answer["reason"], style="dim"))
 
 
 def _knowledge(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
@@ -138,6 +155,7 @@ def _damage_assignments(node: Tree, title: Text, answer: dict, _t: _Labels) -> N
             node.add(Text(_t("numbered", i, parts)))
     if len(answer["assignments"]) < count:
         node.add(Text(_t("more", count - len(answer["assignments"])), style="dim"))
+    _reason(node, answer)
 
 
 def _pay(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
