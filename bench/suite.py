@@ -413,6 +413,14 @@ def choices_text(things: int) -> str:
     return f"players: Ann, Ben\nactive: Ann\neach player chooses {chosen}\nask order\n"
 
 
+def open_choice_text(creatures: int) -> str:
+    """`ask attacks` where the attacking player has yet to choose one of three
+    opponents (506.2a: no attack option, a vanguard game): 3 (2^n - 1) + 1."""
+    lines = ["game: vanguard", "players: Rob, Alex, Kim, Lee", "active: Rob"]
+    lines += [f'Rob controls creature "A{i}" 2/2' for i in range(creatures)]
+    return "\n".join([*lines, "ask attacks limit 5"]) + "\n"
+
+
 def trampler_text(power: int, blockers: int, toughness: int) -> str:
     """`ask assignments` for a trampler blocked by `blockers` creatures
     (510.1a, 702.19b)."""
@@ -428,13 +436,15 @@ def bench_orders(ctx: Context) -> None:
     """The exact counts of orders and damage assignments (issue 26), read
     from derived forms: `ask stack` with 16 + 3 triggers (100 orders listed),
     `ask assignments` for a 60/60 trampler blocked by eight 1/3s (100
-    listed), `ask order` with 16 things chosen at once (100 listed); each /
-    floor, and whether the count is exact."""
+    listed), `ask order` with 16 things chosen at once (100 listed), `ask
+    attacks` with the defending player yet to be chosen among three (506.2a,
+    20 creatures, 5 listed); each / floor, and whether the count is exact."""
     warm_up(ctx.env)
     cases = [
         ("stack", "ask stack, 16 + 3 triggers", stack_text({"Ann": 16, "Ben": 3}), 100),
         ("assignments", "ask assignments, 60/60 trampler, 8 blockers", trampler_text(60, 8, 3), 0),
         ("order", "ask order, 16 things chosen at once", choices_text(16), 100),
+        ("attacks", "ask attacks, 506.2a open choice, 20 creatures", open_choice_text(20), 0),
     ]
     found = {}
     for name, label, text, cap in cases:

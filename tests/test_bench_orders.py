@@ -12,7 +12,13 @@ from helpers import ROOT
 
 sys.path.insert(0, str(ROOT))
 
-from bench.suite import PARTS, choices_text, stack_text, trampler_text  # noqa: E402
+from bench.suite import (  # noqa: E402
+    PARTS,
+    choices_text,
+    open_choice_text,
+    stack_text,
+    trampler_text,
+)
 from mtgkb.questions.answers import Limits  # noqa: E402
 from mtgkb.running.runner import answer_text  # noqa: E402
 
@@ -43,3 +49,10 @@ def test_101_4c_the_order_row_counts_sixteen_things():
     answer = _answer(choices_text(16))
     assert (answer["count"], answer["complete"]) == (math.factorial(16), True)
     assert "101.4c" in answer["rules"]
+
+
+def test_506_2a_the_attacks_row_counts_each_opponent_s_attacks_once():
+    # each of three opponents: every nonempty subset of 20 attacks it; no attack once
+    answer = _answer(open_choice_text(20))
+    assert (answer["count"], answer["complete"]) == (3 * (2**20 - 1) + 1, True)
+    assert "506.2a" in answer["rules"]
