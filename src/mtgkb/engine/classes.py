@@ -131,43 +131,22 @@ def _deep_tuple() -> re.Pattern:
     return re.compile(rf"\((?:{_DEEP}(?:,{_DEEP})*,?)?\)")
 
 
-#: The forms, each with the positions of its numbers.
-NUMBERS: dict[str, frozenset[int]] = {
-    "decl_chooser": frozenset(),
-    "decl_option": frozenset(),
-    "decl_capacity": frozenset({2}),
-    "decl_hidden": frozenset(),
-    "decl_open": frozenset(),
-    "decl_min_takers": frozenset({3}),
-    "decl_max_takers": frozenset({2}),
-    "decl_must_pick": frozenset(),
-    "decl_not_alone": frozenset(),
-    "decl_max_choosers": frozenset({2}),
-    "decl_reward_chooser": frozenset(),
-    "decl_reward_option": frozenset(),
-    "decl_branch": frozenset(),
-}
-
-
-#: The arguments of each form after its space.
-FORM_ARITY: dict[str, int] = {
-    "decl_chooser": 2,
-    "decl_option": 2,
-    "decl_capacity": 2,
-    "decl_hidden": 1,
-    "decl_open": 0,
-    "decl_min_takers": 3,
-    "decl_max_takers": 2,
-    "decl_must_pick": 1,
-    "decl_not_alone": 1,
-    "decl_max_choosers": 2,
-    "decl_reward_chooser": 1,
-    "decl_reward_option": 1,
-    "decl_branch": 2,
-    "div_total": 1,
-    "div_part": 1,
-    "div_zero": 1,
-    "div_needs": 3,
+#: The forms of a space of declarations: the number of arguments each has
+#: after its space, and the positions of its numbers.
+FORMS: dict[str, tuple[int, frozenset[int]]] = {
+    "decl_chooser": (2, frozenset()),
+    "decl_option": (2, frozenset()),
+    "decl_capacity": (2, frozenset({2})),
+    "decl_hidden": (1, frozenset()),
+    "decl_open": (0, frozenset()),
+    "decl_min_takers": (3, frozenset({3})),
+    "decl_max_takers": (2, frozenset({2})),
+    "decl_must_pick": (1, frozenset()),
+    "decl_not_alone": (1, frozenset()),
+    "decl_max_choosers": (2, frozenset({2})),
+    "decl_reward_chooser": (1, frozenset()),
+    "decl_reward_option": (1, frozenset()),
+    "decl_branch": (2, frozenset()),
 }
 
 
@@ -176,18 +155,18 @@ def read_space(symbols: Iterable[clingo.Symbol], space: str) -> Space:
     return _space(_forms(list(symbols), space))
 
 
-def _rows(forms: list[tuple[str, str]], numbers_of: dict[str, frozenset[int]]) -> dict:
+def _rows(forms: list[tuple[str, str]], table: dict[str, tuple[int, frozenset[int]]]) -> dict:
     """Each form's arguments (its numbers as ints), by the form's name; the
-    forms `numbers_of` does not name are left out. Unsupported for a form
-    whose arguments are not as many plain terms as it has (a term inside
-    one, which the counter does not read)."""
+    forms `table` (FORMS, DIVISION_FORMS) does not name are left out.
+    Unsupported for a form whose arguments are not as many plain terms as
+    it has (a term inside one, which the counter does not read)."""
     rows: dict[str, list[tuple]] = {}
     for name, rest in forms:
-        numbers = numbers_of.get(name)
-        if numbers is None:
+        if name not in table:
             continue
+        arity, numbers = table[name]
         args = ARGUMENT.findall(rest)
-        if len(args) != FORM_ARITY[name] or (rest and not rest.startswith(",")):
+        if len(args) != arity:
             raise Unsupported(f"{name} with arguments the counter does not read: {rest}")
         if numbers:
             args = [int(a) if i in numbers else a for i, a in enumerate(args, start=1)]
@@ -197,7 +176,7 @@ def _rows(forms: list[tuple[str, str]], numbers_of: dict[str, frozenset[int]]) -
 
 def _space(forms: list[tuple[str, str]]) -> Space:
     found = Space()
-    rows = _rows(forms, NUMBERS)
+    rows = _rows(forms, FORMS)
     for x, group in rows.get("decl_chooser", ()):
         found.choosers[x] = group
         found.options.setdefault(x, [])
@@ -261,7 +240,7 @@ def _forms(symbols: list[clingo.Symbol], space: str) -> list[tuple[str, str]]:
         # dropped in silence)
         unread = re.compile(rf"[a-z_]\w*\({re.escape(space)}[,)]")
         for _, _, deep in found:
-            if deep and unread.match(deep) and deep.partition("(")[0] in FORM_ARITY:
+            if deep and unread.match(deep) and deep.partition("(")[0] in FORMS | DIVISION_FORMS:
                 raise Unsupported(f"a form with a term inside an argument: {deep}")
         return [(name, rest) for name, rest, _ in found if name]
     found = []
@@ -284,7 +263,7 @@ def count_space(symbols: Iterable[clingo.Symbol], space: str, end: float | None 
     divisions where they are a division's. Raises Unsupported for a shape it
     does not count, TimeoutError past `end` (a time.monotonic() value)."""
     forms = _forms(list(symbols), space)
-    if any(name in DIVISION_NUMBERS for name, _ in forms):
+    if any(name in DIVISION_FORMS for name, _ in forms):
         return count_division(_division(forms))
     return count(_space(forms), end)
 
@@ -611,17 +590,17 @@ class Division:
     needs: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
 
 
-#: The forms of a division, each with the positions of its numbers.
-DIVISION_NUMBERS: dict[str, frozenset[int]] = {
-    "div_total": frozenset({1}),
-    "div_part": frozenset(),
-    "div_zero": frozenset(),
-    "div_needs": frozenset({3}),
+#: The forms of a division, as FORMS has them.
+DIVISION_FORMS: dict[str, tuple[int, frozenset[int]]] = {
+    "div_total": (1, frozenset({1})),
+    "div_part": (1, frozenset()),
+    "div_zero": (1, frozenset()),
+    "div_needs": (3, frozenset({3})),
 }
 
 
 def _division(forms: list[tuple[str, str]]) -> Division:
-    rows = _rows(forms, DIVISION_NUMBERS)
+    rows = _rows(forms, DIVISION_FORMS)
     found = Division()
     found.totals = sorted({p for (p,) in rows.get("div_total", ())})
     found.parts = {r for (r,) in rows.get("div_part", ())}
