@@ -47,9 +47,7 @@ def _assignments(node: Tree, answer: dict, verb: str, _t: _Labels) -> None:
                 for a, b in sorted(assignment.items())
             )
             node.add(Text(f"{i}. {pairs}"))
-    if len(answer["assignments"]) < count:
-        node.add(Text(_t("more", count - len(answer["assignments"])), style="dim"))
-    _reason(node, answer)
+    _left_out(node, answer, len(answer["assignments"]), _t)
 
 
 def _legal(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
@@ -92,19 +90,21 @@ def _orders(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
         node.add(Text(_t("chooses", player, _t("or").join(_sequence(s) for s in seqs))))
     for player, by in answer.get("made_by", {}).items():
         node.add(Text(_t("makes_choices", by, player)))
-    # where --max-models cut the listing: how many there are (an order of the
-    # players counts once for each order of their several choices)
+    # (an order of the players counts once for each order of their several choices)
+    in_all = "orders_in_all" if answer["ask"] == "order" else None
+    _left_out(node, answer, listed, _t, in_all)
+
+
+def _left_out(
+    node: Tree, answer: dict, listed: int, _t: _Labels, in_all: str | None = None
+) -> None:
+    """Where --max-models or a limit cut a listing: how many it leaves out
+    (or, with the label `in_all`, how many there are in all), and why the
+    count is a lower bound where the answer says so."""
     count = answer.get("count", listed)
     if count > listed:
-        if answer["ask"] == "order":
-            node.add(Text(_t("orders_in_all", count), style="dim"))
-        else:
-            node.add(Text(_t("more", count - listed), style="dim"))
-    _reason(node, answer)
-
-
-def _reason(node: Tree, answer: dict) -> None:
-    """Why a count is a lower bound, where the answer says so."""
+        more = _t(in_all, count) if in_all else _t("more", count - listed)
+        node.add(Text(more, style="dim"))
     if "reason" in answer:
         node.add(Text(answer["reason"], style="dim"))
 
@@ -153,9 +153,7 @@ def _damage_assignments(node: Tree, title: Text, answer: dict, _t: _Labels) -> N
         else:
             parts = ", ".join(_t("damage_to", n, r) for r, n in assignment.items())
             node.add(Text(_t("numbered", i, parts)))
-    if len(answer["assignments"]) < count:
-        node.add(Text(_t("more", count - len(answer["assignments"])), style="dim"))
-    _reason(node, answer)
+    _left_out(node, answer, len(answer["assignments"]), _t)
 
 
 def _pay(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:

@@ -416,9 +416,7 @@ def _declarations(
     read = Decoder()
     assignments = [one_each(read.values(model, pred, 2)) for model in result.models[:limit]]
     body = {"count": result.count, "complete": result.complete, "assignments": assignments}
-    if not result.complete:
-        # never a lower bound presented as a count: say why it is one
-        body["reason"] = _words.text("label", "count_lower_bound", limits.lang)
+    body.update(_lower_bound(result, limits.lang, "count_lower_bound"))
     return body, read.cited_rules(result.models), result
 
 
@@ -475,13 +473,13 @@ def _listing(result: SolveResult, lang: str) -> dict:
     return {**found, **_lower_bound(result, lang)}
 
 
-def _lower_bound(result: SolveResult, lang: str) -> dict:
+def _lower_bound(result: SolveResult, lang: str, label: str = "listing_lower_bound") -> dict:
     """Never a lower bound presented as a count: why the count is one, where
-    it is (what the class counter and the parts could not count was
-    enumerated up to --max-models)."""
+    it is, in the words of `label` (by default: what the class counter and
+    the parts could not count was enumerated up to --max-models)."""
     if result.complete:
         return {}
-    return {"reason": _words.text("label", "listing_lower_bound", lang)}
+    return {"reason": _words.text("label", label, lang)}
 
 
 def _orders(

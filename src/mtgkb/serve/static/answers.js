@@ -122,9 +122,16 @@ function declarationList(answer, pairKey, emptyKey) {
     const pairs = Object.entries(one);
     return pairs.length ? pairs.map(([a, b]) => pairText(pairKey, a, b)).join("; ") : t(emptyKey);
   });
-  const out = [el("ol", { class: "items" }, list.map((x) => el("li", {}, x)))];
-  const left = (answer.count || 0) - list.length;
-  if (left > 0) out.push(sentence(t("notListed", { n: left }), "muted"));
+  return [el("ol", { class: "items" }, list.map((x) => el("li", {}, x))), ...leftOut(answer, list.length)];
+}
+
+// where --max-models or a limit cut a listing: how many it leaves out (or,
+// with the key `inAll`, how many there are in all), and why a count is a
+// lower bound where the answer says so
+function leftOut(answer, listed, inAll) {
+  const out = [];
+  const count = answer.count || 0;
+  if (count > listed) out.push(sentence(inAll ? t(inAll, { n: count }) : t("notListed", { n: count - listed }), "muted"));
   if (answer.reason) out.push(sentence(answer.reason, "muted"));
   return out;
 }
@@ -171,15 +178,8 @@ const SAY = {
       out.push(sentence(t("chooses", { player, what: seqs.map((s) => s.join(" → ")).join(t("or")) })));
     }
     for (const [player, by] of Object.entries(answer.made_by || {})) out.push(sentence(t("makesChoices", { by, player })));
-    // where --max-models cut the listing: how many there are (an order of the
-    // players counts once for each order of their several choices)
-    if (answer.ask === "order" && answer.count > orders.length) {
-      out.push(sentence(t("ordersInAll", { n: answer.count }), "muted"));
-    } else if (answer.count > orders.length) {
-      out.push(sentence(t("notListed", { n: answer.count - orders.length }), "muted"));
-    }
-    if (answer.reason) out.push(sentence(answer.reason, "muted"));
-    return out;
+    // (an order of the players counts once for each order of their several choices)
+    return [...out, ...leftOut(answer, orders.length, answer.ask === "order" ? "ordersInAll" : null)];
   },
   knowledge(answer) {
     return [items(Object.entries(answer.known || {}).map(([player, who]) =>
@@ -217,12 +217,8 @@ const SAY = {
       const parts = Object.entries(one).map(([to, n]) => t("damageTo", { n, to }));
       return parts.length ? joined(parts) : t("noDamage");
     });
-    const out = [sentence(t("assignmentsCount", { creature: answer.creature, ways: waysOf(answer.count, false), atLeast: atLeastOf(answer) })),
-      el("ol", { class: "items" }, list.map((x) => el("li", {}, x)))];
-    const left = (answer.count || 0) - list.length;
-    if (left > 0) out.push(sentence(t("notListed", { n: left }), "muted"));
-    if (answer.reason) out.push(sentence(answer.reason, "muted"));
-    return out;
+    return [sentence(t("assignmentsCount", { creature: answer.creature, ways: waysOf(answer.count, false), atLeast: atLeastOf(answer) })),
+      el("ol", { class: "items" }, list.map((x) => el("li", {}, x))), ...leftOut(answer, list.length)];
   },
   pay(answer) {
     const values = { player: answer.player, n: answer.amount };
