@@ -286,7 +286,7 @@ def chunk_seconds(paths: list[str], repeat: int) -> dict[str, float]:
     for _, program, instances, signatures in programs:
         best_query = float("inf")
         for _ in range(repeat):
-            ctl, given = chunk_control(program, instances, signatures=signatures)
+            ctl, given, _ = chunk_control(program, instances, signatures=signatures)
             start = time.perf_counter()
             ctl.ground([("base", [])], context=given)
             best_query = min(best_query, time.perf_counter() - start)

@@ -71,11 +71,11 @@ def test_a_program_that_may_call_a_function_is_given_its_facts_by_the_backend():
     files = _files()
     signatures = [fact_signatures(facts) for facts in files]
     assert program.calls_functions is False
-    _, given = chunk_control(program, files, signatures=signatures)
+    _, given, _ = chunk_control(program, files, signatures=signatures)
     assert isinstance(given, ChunkFacts)
     program.calls_functions = True
     try:
-        _, given = chunk_control(program, files, signatures=signatures)
+        _, given, _ = chunk_control(program, files, signatures=signatures)
     finally:
         program.calls_functions = False
     assert given is None

@@ -80,7 +80,7 @@ def test_509_1a_the_batch_floor_grounds_each_defenders_choice_of_blocks(tmp_path
     texts = [issue26.scenario(4, 8, seed=seed) for seed in range(3)]
     ((names, program, instances, signatures),) = issue26.chunk_programs(texts, Engine())
     assert names == ("legal", "blocks", "outcome")
-    ctl, given = chunk_control(program, instances, signatures=signatures)
+    ctl, given, _ = chunk_control(program, instances, signatures=signatures)
     ctl.ground([("base", [])], context=given)
     first = [a.symbol for a in ctl.symbolic_atoms if a.symbol.arguments[:1] == [Number(0)]]
     declared = [s for s in first if s.name == "declared_block"]

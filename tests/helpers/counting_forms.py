@@ -1,6 +1,7 @@
 """Shared by the tests of counts read from derived forms (stack orders, APNAP
-orders, damage assignments): plain enumeration to hold them to, random
-tables to draw, and a watch on how a count was made."""
+orders, damage assignments, a player's part of a team's blocks): plain
+enumeration to hold them to, random tables and combats to draw, and a watch
+on how a count was made."""
 
 from __future__ import annotations
 
@@ -125,3 +126,35 @@ def random_order(seed: int) -> str:
         x, y = rng.sample(players, 2)
         lines.append(f"{x}'s choice makes {y} choose")
     return "\n".join([*lines, "ask order"]) + "\n"
+
+
+#: Two-Headed Giant under shared team turns: Rob and Ann attack Alex and Kim's
+#: team, which declares one block (805.10d).
+TEAMS = (
+    "game: two-headed-giant\nplayers: Rob, Ann, Alex, Kim\nteam T1: Rob, Ann\n"
+    "team T2: Alex, Kim\nactive: Rob\noption: shared-team-turns\n"
+)
+
+
+def random_team_combat(
+    rng: random.Random, attacker_abilities: tuple[str, ...], blocker_abilities: tuple[str, ...]
+) -> str:
+    """The lines of a random combat of TEAMS (without its questions): up to
+    two creatures of Rob and of Ann, most of them attacking Alex or Kim, up
+    to three of Alex and of Kim, each with up to two of the abilities."""
+    lines = [TEAMS.rstrip("\n")]
+    n = 0
+    for player in ("Rob", "Ann"):
+        for _ in range(rng.randint(0, 2)):
+            abilities = sorted(set(rng.sample(attacker_abilities, rng.choice((0, 1, 1, 2)))))
+            with_ = f" with {', '.join(abilities)}" if abilities else ""
+            lines.append(f'{player} controls creature "A{n}" 2/2{with_}')
+            if rng.random() < 0.85:
+                lines.append(f'"A{n}" attacks {rng.choice(("Alex", "Kim"))}')
+            n += 1
+    for player in ("Alex", "Kim"):
+        for i in range(rng.randint(0, 3)):
+            abilities = sorted(set(rng.sample(blocker_abilities, rng.choice((0, 1, 1, 2)))))
+            with_ = f" with {', '.join(abilities)}" if abilities else ""
+            lines.append(f'{player} controls creature "D{player}{i}" 2/2{with_}')
+    return "\n".join(lines) + "\n"

@@ -24,7 +24,7 @@ from pathlib import Path
 import clingo
 import clingo.ast as cast
 
-from mtgkb.engine.programs import add_facts, quiet, solve_within
+from mtgkb.engine.programs import add_facts, external_parts, quiet, solve_within
 from mtgkb.rulebase.control import new_control
 from mtgkb.rulebase.encoded import FileScan, label
 from mtgkb.rulebase.index import sort_key
@@ -188,12 +188,7 @@ def switched_control(
         ctl.load(str(path))
     ctl.add("base", [], switches.extra)
     add_facts(ctl, list(facts))
-    externals = list(externals)
-    if externals:
-        with ctl.backend() as backend:
-            for sym in externals:
-                backend.add_external(backend.add_atom(sym), clingo.TruthValue.Free)
-    ctl.ground([("base", [])])
+    ctl.ground([("base", []), *external_parts(ctl, list(externals), "free")])
     atoms = ctl.symbolic_atoms
     present = [n for n in switches.numbers if atoms[active(n)] is not None]
     for n in present:

@@ -15,7 +15,7 @@ from pathlib import Path
 import clingo
 
 from mtgkb.engine.analysis import is_plain
-from mtgkb.engine.programs import quiet, solve_within, stamp
+from mtgkb.engine.programs import external_parts, quiet, solve_within, stamp
 from mtgkb.engine.rule_base import calls_functions_in
 from mtgkb.engine.sharing import generated_location, guard_of
 from mtgkb.engine.solve import PLAIN_NAME, SolveTimeout
@@ -395,8 +395,8 @@ def _grounded(
     made = chunk_control(program, instances, readings, signatures, switchable)
     if made is None:
         return None
-    ctl, given = made
-    ctl.ground([("base", [])], context=given)
+    ctl, given, switches = made
+    ctl.ground([("base", []), *switches], context=given)
     return ctl
 
 
@@ -465,14 +465,15 @@ def chunk_control(
     readings: Readings | None = None,
     signatures: Sequence[Sequence[tuple[str, int]] | None] | None = None,
     switchable: Sequence[Sequence[clingo.Symbol]] | None = None,
-) -> tuple[clingo.Control, ChunkFacts | None] | None:
+) -> tuple[clingo.Control, ChunkFacts | None, list] | None:
     """A Control given `program` and the facts of every instance, each with
     its number as the scenario argument, not yet grounded (bench/issue26.py
-    times gringo's part alone), and the context to ground it with (None: no
-    context); None as for `_grounded`. `signatures`: the (name, arity) of
-    each instance's first facts, where the caller knows them (ChunkFacts);
-    `switchable`: atoms of each instance given as free externals (each solve
-    assumes each true or false), with its number as the scenario argument."""
+    times gringo's part alone), the context to ground it with (None: no
+    context) and the parts to ground beside "base" (the externals); None as
+    for `_grounded`. `signatures`: the (name, arity) of each instance's
+    first facts, where the caller knows them (ChunkFacts); `switchable`:
+    atoms of each instance declared free externals (each solve assumes each
+    true or false), with its number as the scenario argument."""
     import clingo.ast
 
     if not instances:
@@ -502,10 +503,6 @@ def chunk_control(
         add_atom, add_rule = backend.add_atom, backend.add_rule
         for number in range(len(instances)):
             add_rule([add_atom(clingo.Function(SCENARIO_PRED, [clingo.Number(number)]))])
-        for number, atoms in enumerate(switchable or ()):
-            for atom in atoms:
-                external = add_atom(_symbol_in_scenario(atom, number))
-                backend.add_external(external, clingo.TruthValue.Free)
         for number, fact in others:
             parts = read.get(fact)
             if parts is None:
@@ -517,7 +514,12 @@ def chunk_control(
                 sid = clingo.Number(number)
                 atom = made[number] = clingo.Function(name, [sid, *args], positive)
             add_rule([add_atom(atom)])
-    return ctl, given
+    externals = [
+        _symbol_in_scenario(atom, number)
+        for number, atoms in enumerate(switchable or ())
+        for atom in atoms
+    ]
+    return ctl, given, external_parts(ctl, externals, "free")
 
 
 def solve_merged(

@@ -46,7 +46,7 @@ import clingo
 
 from mtgkb.engine.analysis import FactReadings
 from mtgkb.engine.listing import Canonical, first_models, first_or_every, sort_models
-from mtgkb.engine.programs import quiet, solve_within
+from mtgkb.engine.programs import external_parts, quiet, solve_within
 from mtgkb.engine.rule_base import LoadedRuleBase
 from mtgkb.engine.sharing import GUARD, guard_of
 from mtgkb.engine.state import Engine
@@ -249,17 +249,15 @@ class Grounding:
         self.add_program(ctl)
         base.controls += 1
         rules = None
-        with ctl.backend() as backend:
-            # externals (false until a solve says otherwise), from the symbols
-            # themselves: a user's name inside them stays data
-            for symbol in list(self._guards.values()) + self._switchable:
-                backend.add_external(backend.add_atom(symbol), clingo.TruthValue.False_)
+        # externals (false until a solve says otherwise), from the symbols
+        # themselves: a user's name inside them stays data
+        switches = external_parts(ctl, [*self._guards.values(), *self._switchable])
         if isinstance(facts, str):
             ctl.add("base", [], facts)
         else:
             calls = base.calls_functions(self.queries)
             rules = give_facts(ctl, facts, None if calls else signatures)
-        ctl.ground([("base", [])], context=rules)
+        ctl.ground([("base", []), *switches], context=rules)
         # optN: with a #minimize/#maximize, enumerate every optimal model.
         ctl.configuration.solve.opt_mode = "optN"
         self._part_counts: dict = {}
@@ -370,9 +368,7 @@ class Grounding:
         guard = guard_of(query)
         part = f"mtgkb_stacked_{len(self._stacked)}"
         self.ctl.add(part, [], text)
-        with self.ctl.backend() as backend:
-            backend.add_external(backend.add_atom(guard), clingo.TruthValue.False_)
-        self.ctl.ground([(part, [])])
+        self.ctl.ground([(part, []), *external_parts(self.ctl, [guard])])
         return guard
 
     def solve(
