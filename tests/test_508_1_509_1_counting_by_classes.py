@@ -19,13 +19,13 @@ alone" (509.1b), "blocks each combat if able" and "must be blocked if able"
 from __future__ import annotations
 
 import random
+from math import comb, perm
 
 import clingo
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgkb.engine.classes import Unsupported, count_space
+from mtgkb.engine.classes import count_space
 from mtgkb.engine.solve import Grounding
 from mtgkb.engine.state import Engine, Options
 from mtgkb.language.facts import scenario_facts
@@ -34,6 +34,7 @@ from mtgkb.questions.answers import Limits, facts_for
 from mtgkb.rulebase.registry import COUNTED_BY
 from mtgkb.running.runner import answer_text
 from tests.helpers import ALL_EXAMPLES
+from tests.helpers.counting_forms import TEAMS, counted_from_forms, random_team_combat
 
 ATTACKER_ABILITIES = (
     "menace",
@@ -241,8 +242,6 @@ def test_509_1_large_menace_combat_is_exact_without_the_ground_program():
     attackers or none; for menace attackers the number of takers must not be
     1. Sum over the set S of menace attackers forced to exactly 1 taker:
     (-1)^|S| C(5,|S|) * 20!/(20-|S|)! * (11-|S|)^(20-|S|)."""
-    from math import comb, perm
-
     lines = ["players: Rob, Alex", "active: Rob"]
     for i in range(10):
         lines.append(f'Rob controls creature "A{i}" 2/2' + (" with menace" if i < 5 else ""))
@@ -253,26 +252,73 @@ def test_509_1_large_menace_combat_is_exact_without_the_ground_program():
     assert (answer["count"], answer["complete"]) == (expected, True)
 
 
-def test_805_10d_hidden_teammates_fall_back_and_stay_exact():
-    """805.10d: under shared team turns `ask blocks for P` lists P's part of
-    the team's declarations, so the teammate's choices are not shown: the
-    forms say so (decl_hidden) and the class counter declines."""
-    text = (
-        "game: two-headed-giant\nplayers: Rob, Ann, Alex, Kim\nteam T1: Rob, Ann\n"
-        "team T2: Alex, Kim\nactive: Rob\noption: shared-team-turns\n"
+def test_805_10d_a_teammates_requirement_decides_which_parts_are_shown(monkeypatch):
+    """805.10d: under shared team turns the team declares one block, and `ask
+    blocks for Alex` shows Alex's part of each (Kim's picks are hidden:
+    decl_hidden). One attacker with menace (702.111b), Alex's B1 and B2, and
+    Kim's K1, which "blocks each combat if able" (509.1c). K1 can block only
+    beside another blocker, so the team's declarations that obey the most
+    requirements have K1 with B1, B2 or both on the attacker; Alex's parts
+    of them: B1, B2, both: 3. The part with no block is not one (with it, K1
+    blocks alone or not at all). Counted from the forms, the ground program
+    never recorded, and equal to plain enumeration."""
+    text = TEAMS + (
         'Rob controls creature "A1" 2/2 with menace\n'
-        'Alex controls creature "B1" 2/2\nKim controls creature "K1" 2/2\n'
-        '"A1" attacks Alex\nask blocks for Alex limit 1\n'
+        'Alex controls creature "B1" 2/2\nAlex controls creature "B2" 2/2\n'
+        'Kim controls creature "K1" 2/2 with blocks each combat if able\n'
+        '"A1" attacks Alex\n'
     )
-    scenario = parse_text(text, "team.mtg")
-    facts = facts_for(scenario.questions[0], scenario_facts(scenario))
-    derived = Grounding(["block_classes"], facts, engine=CLASSES).solve(
-        "block_classes", max_models=1
-    )
-    with pytest.raises(Unsupported):
-        count_space(derived.models[0], "blocks")
-    counted, plain = _answer(text), _answer(text, PLAIN)
-    assert (counted["count"], counted["complete"]) == (plain["count"], True)
+    with counted_from_forms(monkeypatch, recorded=False) as counts:
+        counted = _answer(text + "ask blocks for Alex limit 1\n")
+    assert counts == [3]
+    assert (counted["count"], counted["complete"]) == (3, True)
+    assert {"805.10d", "509.1c", "702.111b"} <= set(counted["rules"])
+    listed = _answer(text + "ask blocks for Alex limit 5\n", PLAIN)["assignments"]
+    assert sorted(map(sorted, map(dict.items, listed))) == [
+        [("B1", "A1")],
+        [("B1", "A1"), ("B2", "A1")],
+        [("B2", "A1")],
+    ]
+
+
+def test_805_10d_a_players_part_counted_exactly_past_any_enumeration(monkeypatch):
+    """805.10d, 702.111b: five attackers with menace, Alex's eight creatures
+    and Kim's three, each blocking one attacker or none. Alex's part is
+    shown when Kim can complete it: each attacker Alex blocks with exactly
+    one creature needs one of Kim's three beside it, so at most three such
+    attackers. Of Alex's 6^8 = 1,679,616 parts, those with five such
+    attackers are P(8,5) = 6,720 (the other three block nothing), with
+    exactly four C(5,4) P(8,4) (2^4 - 4) = 100,800 (the fifth attacker gets
+    none or two or more of the other four): 1,679,616 - 107,520 =
+    1,572,096. Counted by the ground program's parts this was a lower bound
+    of 100,000."""
+    lines = [f'Rob controls creature "M{i}" 2/2 with menace\n"M{i}" attacks Alex' for i in range(5)]
+    lines += [f'Alex controls creature "B{i}" 2/2' for i in range(8)]
+    lines += [f'Kim controls creature "K{i}" 2/2' for i in range(3)]
+    text = TEAMS + "\n".join(lines) + "\nask blocks for Alex limit 1\n"
+    with counted_from_forms(monkeypatch, recorded=False) as counts:
+        answer = _answer(text)
+    expected = 6**8 - perm(8, 5) - comb(5, 4) * perm(8, 4) * (2**4 - 4)
+    assert counts == [expected] == [1_572_096]
+    assert (answer["count"], answer["complete"]) == (expected, True)
+    assert {"805.10d", "702.111b"} <= set(answer["rules"])
+
+
+# five hundred random team games in the slow tier, ten in the fast one
+@settings(
+    max_examples=500 if ALL_EXAMPLES else 10,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(st.integers(0, 10**9))
+def test_805_10d_shown_parts_counted_as_plain_enumeration_projects_them(seed):
+    """805.10d: each defender's part of the team's best declarations, counted
+    from the forms with the teammate's picks hidden, is what clasp's
+    enumeration of blocks.lp finds, equal parts once."""
+    text = random_team_combat(random.Random(seed), ATTACKER_ABILITIES, BLOCKER_ABILITIES)
+    questions = ["ask blocks for Alex limit 1", "ask blocks for Kim limit 1", "ask blocks limit 1"]
+    assert _class_counts(text, questions) == _plain_counts(text, questions), text
 
 
 # --- the forms cover every restriction on the group ---------------------------

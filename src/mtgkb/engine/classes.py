@@ -23,9 +23,14 @@ in group G), each picking at most K (`decl_capacity`) of its options
   player of 506.2a: the declarations of each branch are counted, those with
   the most points over all of them kept, and a declaration of no branched
   option, one of every branch, counted once);
-- `decl_hidden(S,X)` (X's picks are not shown: distinct declarations may
-  look the same) and `decl_open(S)` (a choice that is not shown decides the
-  options): shapes this counter does not count (`Unsupported`).
+- `decl_hidden(S,X)`: X's picks are not shown, so declarations that differ
+  only there are one (805.10d: a teammate's blocks). What is counted is the
+  shown parts of the best declarations: a shown part counts once when some
+  picks of the hidden choosers complete it into a declaration with the most
+  points;
+- `decl_alike(S,X,Y)` (X's and Y's picks look alike: swapping them gives
+  the same declaration) and `decl_open(S)` (a choice that is not shown
+  decides the options): shapes this counter does not count (`Unsupported`).
 
 The number of declarations is counted with Python integers, without
 enumerating them:
@@ -52,6 +57,13 @@ enumerating them:
   the moves from a state are worked out once for the class. (So the orders
   of k things, each put in one of k positions that take one thing each,
   are a dynamic program of k + 1 states: k! without an order enumerated.)
+- Hidden choosers come last in their component. The shown ones' states
+  keep each state's most points and its number of shown parts, as above;
+  then the most points the hidden choosers can still add from each state
+  (a pass back over their steps, from the closing check) says which states'
+  shown parts belong to a best declaration, each counted once. Hidden
+  choosers that share nothing add nothing to the count (one way to complete
+  them, when they have one).
 
 A division (`queries/assignment_classes.lp`: a creature's combat damage
 divided among its recipients) has forms of its own: `div_total(S,P)`, an
@@ -108,6 +120,8 @@ class Space:
     reward_option: set[str] = field(default_factory=set)
     # option -> its branch: a declaration picks options of one branch only
     branch: dict[str, str] = field(default_factory=dict)
+    # the choosers whose picks are not shown
+    hidden: set[str] = field(default_factory=set)
     unsupported: list[str] = field(default_factory=list)
 
 
@@ -138,6 +152,7 @@ FORMS: dict[str, tuple[int, frozenset[int]]] = {
     "decl_option": (2, frozenset()),
     "decl_capacity": (2, frozenset({2})),
     "decl_hidden": (1, frozenset()),
+    "decl_alike": (2, frozenset()),
     "decl_open": (0, frozenset()),
     "decl_min_takers": (3, frozenset({3})),
     "decl_max_takers": (2, frozenset({2})),
@@ -203,7 +218,9 @@ def _space(forms: list[tuple[str, str]]) -> Space:
         if found.branch.setdefault(y, b) != b:
             found.unsupported.append(f"{y} is in two branches")
     for (x,) in rows.get("decl_hidden", ()):
-        found.unsupported.append(f"the choices of {x} are not shown")
+        found.hidden.add(x)
+    for x, y in rows.get("decl_alike", ()):
+        found.unsupported.append(f"the picks of {x} and {y} look alike")
     for _ in rows.get("decl_open", ()):
         found.unsupported.append("a choice that is not shown decides the options")
     for x in found.options.keys() | found.must_pick:
@@ -272,6 +289,8 @@ def count(space: Space, end: float | None = None) -> int:
     """The number of best declarations of `space` (see the module's docstring)."""
     if space.unsupported:
         raise Unsupported("; ".join(space.unsupported))
+    if space.branch and space.hidden:
+        raise Unsupported("hidden picks in a space of branches")
     if not space.branch:
         return _best(space, end)[1]
     # one branch at a time: its options and the unbranched ones
@@ -367,6 +386,7 @@ def _best(space: Space, end: float | None) -> tuple[int, int]:
                     space.capacity[x],
                     x in space.reward_chooser,
                     x in space.must_pick,
+                    x in space.hidden,
                 )
                 singles[key] = singles.get(key, 0) + 1
                 continue
@@ -374,12 +394,15 @@ def _best(space: Space, end: float | None) -> tuple[int, int]:
         total, best = total * ways, best + points
         if total == 0:
             return 0, 0
-    for (free, capacity, rewarded, must), m in singles.items():
+    for (free, capacity, rewarded, must, hidden), m in singles.items():
         ways = [comb(free, i) for i in range(min(free, capacity) + 1)]
         # (a chooser that must pick: never none; one rewarded for picking
         # picks something in every best declaration, when it can)
         picks = rewarded and len(ways) > 1
         one = sum(ways[1:]) if must or picks else sum(ways)
+        # (hidden picks show nothing: one way to complete the shown part, if any)
+        if hidden:
+            one = min(one, 1)
         total, best = total * one**m, best + (m if picks else 0)
     return best, total
 
@@ -437,16 +460,13 @@ def _count_component(
         return found
 
     start = numbered((start_hist, (0,) * len(groups), frozenset()))
-    states: dict[int, list[int]] = {start: [0, 1]}
     # the moves from one state, for choosers alike: signature -> state -> moves
     memo: dict[tuple, dict[int, list]] = {}
-    for x in members:
-        if end is not None and time.monotonic() > end:
-            raise TimeoutError()
+
+    def signature_of(x) -> tuple:
         free = sum(1 for y in space.options[x] if y not in need)
-        mine = tuple(kinds_of_chooser[x])
-        signature = (
-            mine,
+        return (
+            tuple(kinds_of_chooser[x]),
             space.capacity[x],
             free,
             group_index[space.choosers[x]],
@@ -454,18 +474,25 @@ def _count_component(
             1 if x in space.reward_chooser else 0,
             x in space.must_pick,
         )
+
+    def moves_of(signature: tuple, state: int) -> list:
         alike = memo.setdefault(signature, {})
+        moves = alike.get(state)
+        if moves is None:
+            moves = alike[state] = [
+                (numbered(after), gain, many)
+                for after, gain, many in _moves(table[state], signature, caps, limits, group_cap)
+            ]
+        return moves
+
+    def step(states: dict[int, list[int]], signature: tuple) -> dict[int, list[int]]:
+        """The states after one more chooser: each its most points and the
+        number of ways to reach them."""
+        if end is not None and time.monotonic() > end:
+            raise TimeoutError()
         following: dict[int, list[int]] = {}
         for state, (points, ways) in states.items():
-            moves = alike.get(state)
-            if moves is None:
-                moves = alike[state] = [
-                    (numbered(after), gain, many)
-                    for after, gain, many in _moves(
-                        table[state], signature, caps, limits, group_cap
-                    )
-                ]
-            for after, gain, many in moves:
+            for after, gain, many in moves_of(signature, state):
                 reached = points + gain
                 found = following.get(after)
                 if found is None or reached > found[0]:
@@ -474,29 +501,61 @@ def _count_component(
                     found[1] += ways * many
         if len(following) > MAX_STATES:
             raise Unsupported("too many states in the count")
-        states = following
+        return following
 
+    def closing(state: int) -> int | None:
+        """The points a declaration ending in `state` gains from its options
+        taken, or None when it breaks a constraint of the group."""
+        hist, picked, alone = table[state]
+        points = 0
+        for i, levels in enumerate(hist):
+            if needs[i] > 1 and any(levels[level] for level in range(1, needs[i])):
+                return None  # some option has takers, but fewer than it needs
+            if rewarded[i]:
+                points += sizes[i] - levels[0]
+        for g, n in enumerate(picked):
+            if g in alone and n < 2:
+                return None
+            limit = space.max_choosers.get(groups[g])
+            if limit is not None and n > limit:
+                return None
+        return points
+
+    # the shown choosers first, then the hidden ones (whose picks are not shown)
+    shown = [x for x in members if x not in space.hidden]
+    hidden = [x for x in members if x in space.hidden]
+    states: dict[int, list[int]] = {start: [0, 1]}
+    for x in shown:
+        states = step(states, signature_of(x))
+    # the most points the hidden choosers can still add from each state they
+    # meet (a pass forward for the states, then one back over their steps)
+    layers = []
+    reached = states
+    for x in hidden:
+        signature = signature_of(x)
+        layers.append((signature, list(reached)))
+        reached = step(reached, signature)
+    still = {s: gain for s in reached if (gain := closing(s)) is not None}
+    for signature, layer in reversed(layers):
+        earlier: dict[int, int] = {}
+        for state in layer:
+            gains = [
+                gain + still[after]
+                for after, gain, _ in moves_of(signature, state)
+                if after in still
+            ]
+            if gains:
+                earlier[state] = max(gains)
+        still = earlier
+
+    # each shown part counts once: the ways of its state, where the state's
+    # most points can still reach the most of all
     best = None
     total = 0
     for state, (points, ways) in states.items():
-        hist, picked, alone = table[state]
-        ok = True
-        for i, levels in enumerate(hist):
-            if needs[i] > 1 and any(levels[level] for level in range(1, needs[i])):
-                ok = False  # some option has takers, but fewer than it needs
-                break
-            if rewarded[i]:
-                points += sizes[i] - levels[0]
-        if not ok:
+        if state not in still:
             continue
-        for g, n in enumerate(picked):
-            if g in alone and n < 2:
-                ok = False
-            limit = space.max_choosers.get(groups[g])
-            if limit is not None and n > limit:
-                ok = False
-        if not ok:
-            continue
+        points += still[state]
         if best is None or points > best:
             best, total = points, ways
         elif points == best:
