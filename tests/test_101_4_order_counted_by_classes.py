@@ -22,23 +22,16 @@ from helpers.counting_forms import (
     THINGS,
     assert_counted_as_enumerated,
     counted_from_forms,
+    only_answer,
     random_order,
 )
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtgkb.engine.state import Engine
-from mtgkb.questions.answers import Limits
 from mtgkb.rulebase.registry import COUNTED_BY
-from mtgkb.running.runner import answer_text
 
 CLASSES = Engine()
-
-
-def _order(text: str, max_models: int, engine: Engine = CLASSES) -> dict:
-    answers = answer_text(text, "order.mtg", Limits(max_models=max_models), engine=engine)
-    (answer,) = answers.output["answers"]
-    return answer
 
 
 def test_101_4c_sixteen_things_chosen_at_once_have_16_factorial_orders(monkeypatch):
@@ -46,7 +39,7 @@ def test_101_4c_sixteen_things_chosen_at_once_have_16_factorial_orders(monkeypat
     (one order for all, as order.lp shows it): 16! orders."""
     text = "players: Ann, Ben\nactive: Ann\neach player chooses " + " and ".join(THINGS)
     with counted_from_forms(monkeypatch, recorded=False) as counted:
-        answer = _order(text + "\nask order\n", max_models=10)
+        answer = only_answer(text + "\nask order\n", max_models=10, engine=CLASSES)
     assert (answer["count"], answer["complete"]) == (math.factorial(16), True)
     assert counted == [math.factorial(16)]
     assert len(answer["orders"]) == 1  # (the players' order is the same in each: 101.4)
@@ -62,7 +55,7 @@ def test_805_6_each_team_s_members_choose_in_any_order(monkeypatch):
         "team South: Cat, Dan\nactive: Cat\neach player chooses " + " and ".join(THINGS[:5])
     )
     with counted_from_forms(monkeypatch, recorded=False) as counted:
-        answer = _order(text + "\nask order\n", max_models=3)
+        answer = only_answer(text + "\nask order\n", max_models=3, engine=CLASSES)
     assert (answer["count"], answer["complete"]) == (2 * 2 * math.factorial(5), True)
     assert counted == [480]
     assert {"805.6", "101.4c"} <= set(answer["rules"])
@@ -78,7 +71,10 @@ def test_101_4d_a_restart_under_team_turns_is_counted_by_parts_exactly():
         "team South: Cat, Dan\nactive: Ann\neach player draws a card\n"
         "Cat's choice makes Ann choose\nask order\n"
     )
-    counted, plain = _order(text, max_models=1), _order(text, max_models=0, engine=PLAIN)
+    counted, plain = (
+        only_answer(text, max_models=1, engine=CLASSES),
+        only_answer(text, max_models=0, engine=PLAIN),
+    )
     assert plain.get("complete", True) and len(plain["orders"]) > 1  # (every order listed)
     assert (counted["count"], counted["complete"]) == (len(plain["orders"]), True)
     assert "101.4d" in counted["rules"]

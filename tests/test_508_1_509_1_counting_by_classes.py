@@ -22,95 +22,27 @@ import random
 from math import comb, perm
 
 import clingo
+from helpers import ALL_EXAMPLES
+from helpers.counting_forms import (
+    PLAIN,
+    TEAMS,
+    counted_from_forms,
+    random_combat,
+    random_team_combat,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtgkb.engine.classes import count_space
 from mtgkb.engine.solve import Grounding
-from mtgkb.engine.state import Engine, Options
+from mtgkb.engine.state import Engine
 from mtgkb.language.facts import scenario_facts
 from mtgkb.language.parser import parse_text
 from mtgkb.questions.answers import Limits, facts_for
 from mtgkb.rulebase.registry import COUNTED_BY
 from mtgkb.running.runner import answer_text
-from tests.helpers import ALL_EXAMPLES
-from tests.helpers.counting_forms import TEAMS, counted_from_forms, random_team_combat
 
-ATTACKER_ABILITIES = (
-    "menace",
-    "can't be blocked except by 2 or more creatures",
-    "can't be blocked except by 3 or more creatures",
-    "must be blocked if able",
-    "can't be blocked",
-    "flying",
-    "can't attack alone",
-    "attacks each combat if able",
-    "defender",
-    "summoning-sick",
-    "haste",
-    "banding",
-)
-BLOCKER_ABILITIES = (
-    "can block an additional creature",
-    "can block any number of creatures",
-    "blocks each combat if able",
-    "can't block alone",
-    "reach",
-    "flying",
-    "tapped",
-    "can't block",
-    "menace",
-)
-
-PLAIN = Engine(Options.from_env().but(count_parts=False, fast_count=False, count_classes=False))
 CLASSES = Engine()
-
-
-def _game(rng: random.Random) -> tuple[str, list[str]]:
-    """A random small game: two or three players, the first attacking with
-    the creatures it declares, and the questions to count."""
-    players = ["Rob", "Alex", "Kim"][: rng.choice((2, 2, 3))]
-    active, defenders = players[0], players[1:]
-    lines = [
-        "game: two-player" if len(players) == 2 else "game: free-for-all",
-        *(["option: attack-multiple-players"] if len(players) > 2 else []),
-        f"players: {', '.join(players)}",
-        f"active: {active}",
-    ]
-    if rng.random() < 0.3:
-        lines.append(f"rule: no more than {rng.randint(1, 2)} creatures can attack")
-    attackers = rng.randint(1, 4)
-    for i in range(attackers):
-        abilities = sorted(set(rng.sample(ATTACKER_ABILITIES, rng.choice((0, 1, 1, 2)))))
-        with_ = f" with {', '.join(abilities)}" if abilities else ""
-        lines.append(f'{active} controls creature "A{i}" 2/2{with_}')
-    budget = 5 if len(players) == 2 else 3
-    for p in defenders:
-        for i in range(rng.randint(0, budget)):
-            abilities = sorted(set(rng.sample(BLOCKER_ABILITIES, rng.choice((0, 1, 1, 2)))))
-            with_ = f" with {', '.join(abilities)}" if abilities else ""
-            lines.append(f'{p} controls creature "D{p}{i}" 2/2{with_}')
-    declared: dict[str, list[str]] = {}
-    for i in range(attackers):
-        if rng.random() < 0.85:
-            target = rng.choice(defenders)
-            declared.setdefault(target, []).append(f"A{i}")
-            lines.append(f'"A{i}" attacks {target}')
-    # 702.22: a band of two attackers of the same player, one with banding
-    for names in declared.values():
-        banding = [n for n in names if text_of(lines, n, "banding")]
-        if banding and len(names) > 1 and rng.random() < 0.7:
-            other = next(n for n in names if n != banding[0])
-            lines.append(f'band "{banding[0]}", "{other}"')
-    questions = ["ask blocks limit 1", "ask attacks limit 1"]
-    questions += [f"ask blocks for {p} limit 1" for p in defenders]
-    return "\n".join(lines) + "\n", questions
-
-
-def text_of(lines: list[str], name: str, ability: str) -> str:
-    """The line that makes creature `name`, when it has `ability` (else "")."""
-    made = next((line for line in lines if f'creature "{name}" ' in line), "")
-    return made if ability in made else ""
 
 
 def _plain_counts(text: str, questions: list[str]) -> list[int]:
@@ -138,7 +70,7 @@ def _class_counts(text: str, questions: list[str]) -> list[int]:
 
 
 def _compare(seed: int) -> None:
-    text, questions = _game(random.Random(seed))
+    text, questions = random_combat(random.Random(seed))
     assert _class_counts(text, questions) == _plain_counts(text, questions), text
 
 
@@ -316,7 +248,7 @@ def test_805_10d_shown_parts_counted_as_plain_enumeration_projects_them(seed):
     """805.10d: each defender's part of the team's best declarations, counted
     from the forms with the teammate's picks hidden, is what clasp's
     enumeration of blocks.lp finds, equal parts once."""
-    text = random_team_combat(random.Random(seed), ATTACKER_ABILITIES, BLOCKER_ABILITIES)
+    text = random_team_combat(random.Random(seed))
     questions = ["ask blocks for Alex limit 1", "ask blocks for Kim limit 1", "ask blocks limit 1"]
     assert _class_counts(text, questions) == _plain_counts(text, questions), text
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers.counting_forms import PLAIN, random_combat
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +24,6 @@ from mtgkb.language.parser import parse_text
 from mtgkb.questions.answers import Limits, facts_for
 from mtgkb.running.runner import answer_text
 from tests.helpers import ALL_EXAMPLES
-from tests.test_508_1_509_1_counting_by_classes import PLAIN, _game
 
 ALONE = Engine(Options.from_env().but(share=False))  # each query grounded on its own
 
@@ -122,7 +122,7 @@ def test_508_1_attack_forms_are_not_read_on_top_of_the_attacks_listing():
 )
 @given(st.integers(0, 10**9))
 def test_508_1_509_1_counts_on_top_equal_plain_enumeration(seed):
-    text, questions = _game(random.Random(seed))
+    text, questions = random_combat(random.Random(seed))
     stacked = _answers(text + "\n".join(questions) + "\n")
     plain = answer_text(
         text + "\n".join(q.replace(" limit 1", "") for q in questions) + "\n",

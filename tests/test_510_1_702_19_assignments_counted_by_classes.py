@@ -19,23 +19,15 @@ from math import comb
 
 import pytest
 from helpers import ALL_EXAMPLES
-from helpers.counting_forms import PLAIN, counted_from_forms
+from helpers.counting_forms import PLAIN, counted_from_forms, only_answer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtgkb.engine.classes import Division, count_division
 from mtgkb.engine.state import Engine
-from mtgkb.questions.answers import Limits
 from mtgkb.rulebase.registry import COUNTED_BY
-from mtgkb.running.runner import answer_text
 
 CLASSES = Engine()
-
-
-def _assignments(text: str, engine: Engine = CLASSES, max_models: int = 100000) -> dict:
-    answers = answer_text(text, "assign.mtg", Limits(max_models=max_models), engine=engine)
-    (answer,) = answers.output["answers"]
-    return answer
 
 
 # --- by hand, from the CR ------------------------------------------------------
@@ -53,7 +45,9 @@ def test_702_19b_a_big_trampler_s_assignments_are_counted_from_the_forms(monkeyp
     for i in range(8):
         lines += [f'Alex controls creature "B{i}" 1/3', f'"B{i}" blocks "Big"']
     with counted_from_forms(monkeypatch, recorded=False) as counted:
-        answer = _assignments("\n".join([*lines, 'ask assignments for "Big"']) + "\n")
+        answer = only_answer(
+            "\n".join([*lines, 'ask assignments for "Big"']) + "\n", engine=CLASSES
+        )
     assert (answer["count"], answer["complete"]) == (comb(67, 7) + comb(43, 8), True)
     assert counted == [answer["count"]]
     assert len(answer["assignments"]) == 100
@@ -73,7 +67,7 @@ def test_702_2c_deathtouch_makes_one_damage_lethal_for_the_count():
         '"Snake" attacks Alex\n"O1" blocks "Snake"\n"O2" blocks "Snake"\n'
         'ask assignments for "Snake"\n'
     )
-    answer = _assignments(text, max_models=5)
+    answer = only_answer(text, max_models=5, engine=CLASSES)
     assert (answer["count"], answer["complete"]) == (12, True)
     assert "702.2c" in answer["rules"]
 
@@ -87,7 +81,7 @@ def test_510_1c_without_trample_only_the_blockers_share_the_damage():
         '"Giant" attacks Alex\n"W1" blocks "Giant"\n"W2" blocks "Giant"\n'
         'ask assignments for "Giant"\n'
     )
-    answer = _assignments(text, max_models=2)
+    answer = only_answer(text, max_models=2, engine=CLASSES)
     assert (answer["count"], answer["complete"]) == (5, True)
     assert "510.1c" in answer["rules"]
 
@@ -155,8 +149,8 @@ def _random_combat(seed: int) -> str:
 def test_510_1_702_19_assignment_counts_equal_plain_enumeration(seed):
     text = _random_combat(seed)
     with pytest.MonkeyPatch.context() as patch, counted_from_forms(patch) as counted:
-        by_forms = _assignments(text, max_models=1)
-    plain = _assignments(text, PLAIN, max_models=0)
+        by_forms = only_answer(text, max_models=1, engine=CLASSES)
+    plain = only_answer(text, engine=PLAIN, max_models=0)
     assert plain["complete"]
     assert (by_forms["count"], by_forms["complete"]) == (plain["count"], True), text
     assert counted in ([], [plain["count"]])  # (a listing that ends by itself counts nothing)
@@ -172,8 +166,8 @@ def test_510_1_an_enumerated_count_cut_at_the_cap_says_why():
         '"Ogre" attacks Alex\n"W1" blocks "Ogre"\n"W2" blocks "Ogre"\n'
         'ask assignments for "Ogre"\n'
     )
-    cut = _assignments(text, PLAIN, max_models=4)
+    cut = only_answer(text, engine=PLAIN, max_models=4)
     assert (cut["count"], cut["complete"]) == (4, False)
     assert "lower bound" in cut["reason"]
-    whole = _assignments(text, max_models=4)
+    whole = only_answer(text, max_models=4, engine=CLASSES)
     assert (whole["count"], whole["complete"]) == (4, True) and "reason" not in whole

@@ -27,6 +27,7 @@ from helpers.counting_forms import (
     PLAIN,
     assert_counted_as_enumerated,
     counted_from_forms,
+    only_answer,
     random_stack,
 )
 from hypothesis import HealthCheck, given, settings
@@ -40,13 +41,6 @@ from mtgkb.rulebase.registry import COUNTED_BY
 from mtgkb.running.runner import answer_text
 
 CLASSES = Engine()
-
-
-def _stack_answer(text: str, max_models: int, engine: Engine = CLASSES) -> dict:
-    (answer,) = answer_text(text, "stack.mtg", Limits(max_models=max_models), engine=engine).output[
-        "answers"
-    ]
-    return answer
 
 
 def _triggers(controllers: dict[str, int]) -> list[str]:
@@ -68,7 +62,7 @@ def test_603_3b_sixteen_and_three_triggers_are_counted_from_the_forms(monkeypatc
     enumerated."""
     lines = ["players: Ann, Ben", "active: Ann", *_triggers({"Ann": 16, "Ben": 3})]
     with counted_from_forms(monkeypatch, recorded=False) as counted:
-        answer = _stack_answer("\n".join([*lines, "ask stack"]) + "\n", max_models=10)
+        answer = only_answer("\n".join([*lines, "ask stack"]) + "\n", max_models=10, engine=CLASSES)
     expected = math.factorial(16) * math.factorial(3)
     assert (answer["count"], answer["complete"]) == (expected, True)
     assert counted == [expected]
@@ -91,7 +85,7 @@ def test_805_7_a_team_puts_its_members_triggers_in_one_block():
         "active: Cat",
         *_triggers({"Ann": 3, "Ben": 2, "Cat": 4, "Dan": 4}),
     ]
-    answer = _stack_answer("\n".join([*lines, "ask stack"]) + "\n", max_models=5)
+    answer = only_answer("\n".join([*lines, "ask stack"]) + "\n", max_models=5, engine=CLASSES)
     assert (answer["count"], answer["complete"]) == (math.factorial(8) * math.factorial(5), True)
     south = {f"{p}{i}" for p in "CD" for i in range(1, 5)}
     assert all(set(o[:8]) == south for o in answer["orders"])
@@ -224,7 +218,7 @@ def test_603_3b_805_7_stack_counts_equal_plain_enumeration(seed):
 @pytest.mark.parametrize("controllers", [{"Ann": 0, "Ben": 0}, {"Ann": 1, "Ben": 0}])
 def test_603_3b_no_or_one_trigger_has_one_order(controllers):
     lines = ["players: Ann, Ben", "active: Ann", *_triggers(controllers)]
-    answer = _stack_answer("\n".join([*lines, "ask stack"]) + "\n", max_models=10)
+    answer = only_answer("\n".join([*lines, "ask stack"]) + "\n", max_models=10, engine=CLASSES)
     assert len(answer["orders"]) == 1 and "count" not in answer and "complete" not in answer
 
 

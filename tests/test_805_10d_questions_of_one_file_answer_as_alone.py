@@ -16,6 +16,8 @@ import random
 
 import clingo
 import pytest
+from helpers import ALL_EXAMPLES
+from helpers.counting_forms import TEAMS, random_team_combat
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,9 +25,6 @@ from mtgkb.engine.programs import external_parts
 from mtgkb.questions.answers import Limits
 from mtgkb.running.batch import COMBINE_FROM, answer_files, answer_path
 from mtgkb.running.runner import answer_text
-from tests.helpers import ALL_EXAMPLES
-from tests.helpers.counting_forms import TEAMS, random_team_combat
-from tests.test_508_1_509_1_counting_by_classes import ATTACKER_ABILITIES, BLOCKER_ABILITIES
 
 #: One attacker with menace (702.111b) against Alex's B1 and Kim's K1: the
 #: team blocks it with both or with neither.
@@ -111,7 +110,7 @@ def test_805_10d_answers_of_one_file_are_each_questions_alone(seed):
     """Each defender's part, and the whole team's block, asked together in
     one file: each answer (listing, count, rules) is the one the question
     gets in a file of its own."""
-    text = random_team_combat(random.Random(seed), ATTACKER_ABILITIES, BLOCKER_ABILITIES)
+    text = random_team_combat(random.Random(seed))
     questions = ["ask blocks for Alex limit 3", "ask blocks for Kim limit 3", "ask blocks limit 3"]
     together = _answers(text + "\n".join(questions) + "\n")
     alone = [_answers(text + q + "\n")[0] for q in questions]

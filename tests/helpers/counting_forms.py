@@ -14,7 +14,8 @@ import pytest
 from mtgkb.engine import classes, counting, solve
 from mtgkb.engine.state import Engine, Options
 from mtgkb.language.facts import scenario_facts
-from mtgkb.running.runner import parse_or_fail
+from mtgkb.questions.answers import Limits
+from mtgkb.running.runner import answer_text, parse_or_fail
 
 #: Counting by enumeration only: the class counter and the parts switched off.
 PLAIN = Engine(Options.from_env().but(count_parts=False, fast_count=False, count_classes=False))
@@ -39,6 +40,14 @@ THINGS = [
     "a number",
     "a type",
 ]
+
+
+def only_answer(text: str, *, max_models: int = 100000, engine: Engine | None = None) -> dict:
+    """The answer of a file that asks one question (`max_models` listed at
+    most), by `engine` (a fresh one when not given)."""
+    output = answer_text(text, "one.mtg", Limits(max_models=max_models), engine=engine).output
+    (answer,) = output["answers"]
+    return answer
 
 
 def assert_counted_as_enumerated(query: str, text: str, engine: Engine) -> None:
@@ -128,6 +137,86 @@ def random_order(seed: int) -> str:
     return "\n".join([*lines, "ask order"]) + "\n"
 
 
+#: What the attackers and the blockers of the random combats may have: every
+#: restriction and requirement the counter of declarations reads (508.1,
+#: 509.1, 702.111b, 702.22), and the per-pair faults.
+ATTACKER_ABILITIES = (
+    "menace",
+    "can't be blocked except by 2 or more creatures",
+    "can't be blocked except by 3 or more creatures",
+    "must be blocked if able",
+    "can't be blocked",
+    "flying",
+    "can't attack alone",
+    "attacks each combat if able",
+    "defender",
+    "summoning-sick",
+    "haste",
+    "banding",
+)
+BLOCKER_ABILITIES = (
+    "can block an additional creature",
+    "can block any number of creatures",
+    "blocks each combat if able",
+    "can't block alone",
+    "reach",
+    "flying",
+    "tapped",
+    "can't block",
+    "menace",
+)
+
+
+def random_combat(rng: random.Random) -> tuple[str, list[str]]:
+    """A random small combat: two or three players, the first attacking with
+    the creatures it declares (up to four, each with up to two of
+    ATTACKER_ABILITIES; the defenders' with BLOCKER_ABILITIES), bands of
+    them at times, and the questions that count its declarations (one
+    listed)."""
+    players = ["Rob", "Alex", "Kim"][: rng.choice((2, 2, 3))]
+    active, defenders = players[0], players[1:]
+    lines = [
+        "game: two-player" if len(players) == 2 else "game: free-for-all",
+        *(["option: attack-multiple-players"] if len(players) > 2 else []),
+        f"players: {', '.join(players)}",
+        f"active: {active}",
+    ]
+    if rng.random() < 0.3:
+        lines.append(f"rule: no more than {rng.randint(1, 2)} creatures can attack")
+    attackers = rng.randint(1, 4)
+    for i in range(attackers):
+        abilities = sorted(set(rng.sample(ATTACKER_ABILITIES, rng.choice((0, 1, 1, 2)))))
+        with_ = f" with {', '.join(abilities)}" if abilities else ""
+        lines.append(f'{active} controls creature "A{i}" 2/2{with_}')
+    budget = 5 if len(players) == 2 else 3
+    for p in defenders:
+        for i in range(rng.randint(0, budget)):
+            abilities = sorted(set(rng.sample(BLOCKER_ABILITIES, rng.choice((0, 1, 1, 2)))))
+            with_ = f" with {', '.join(abilities)}" if abilities else ""
+            lines.append(f'{p} controls creature "D{p}{i}" 2/2{with_}')
+    declared: dict[str, list[str]] = {}
+    for i in range(attackers):
+        if rng.random() < 0.85:
+            target = rng.choice(defenders)
+            declared.setdefault(target, []).append(f"A{i}")
+            lines.append(f'"A{i}" attacks {target}')
+    # 702.22: a band of two attackers of the same player, one with banding
+    for names in declared.values():
+        banding = [n for n in names if _text_of(lines, n, "banding")]
+        if banding and len(names) > 1 and rng.random() < 0.7:
+            other = next(n for n in names if n != banding[0])
+            lines.append(f'band "{banding[0]}", "{other}"')
+    questions = ["ask blocks limit 1", "ask attacks limit 1"]
+    questions += [f"ask blocks for {p} limit 1" for p in defenders]
+    return "\n".join(lines) + "\n", questions
+
+
+def _text_of(lines: list[str], name: str, ability: str) -> str:
+    """The line that makes creature `name`, when it has `ability` (else "")."""
+    made = next((line for line in lines if f'creature "{name}" ' in line), "")
+    return made if ability in made else ""
+
+
 #: Two-Headed Giant under shared team turns: Rob and Ann attack Alex and Kim's
 #: team, which declares one block (805.10d).
 TEAMS = (
@@ -136,9 +225,7 @@ TEAMS = (
 )
 
 
-def random_team_combat(
-    rng: random.Random, attacker_abilities: tuple[str, ...], blocker_abilities: tuple[str, ...]
-) -> str:
+def random_team_combat(rng: random.Random) -> str:
     """The lines of a random combat of TEAMS (without its questions): up to
     two creatures of Rob and of Ann, most of them attacking Alex or Kim, up
     to three of Alex and of Kim, each with up to two of the abilities."""
@@ -146,7 +233,7 @@ def random_team_combat(
     n = 0
     for player in ("Rob", "Ann"):
         for _ in range(rng.randint(0, 2)):
-            abilities = sorted(set(rng.sample(attacker_abilities, rng.choice((0, 1, 1, 2)))))
+            abilities = sorted(set(rng.sample(ATTACKER_ABILITIES, rng.choice((0, 1, 1, 2)))))
             with_ = f" with {', '.join(abilities)}" if abilities else ""
             lines.append(f'{player} controls creature "A{n}" 2/2{with_}')
             if rng.random() < 0.85:
@@ -154,7 +241,7 @@ def random_team_combat(
             n += 1
     for player in ("Alex", "Kim"):
         for i in range(rng.randint(0, 3)):
-            abilities = sorted(set(rng.sample(blocker_abilities, rng.choice((0, 1, 1, 2)))))
+            abilities = sorted(set(rng.sample(BLOCKER_ABILITIES, rng.choice((0, 1, 1, 2)))))
             with_ = f" with {', '.join(abilities)}" if abilities else ""
             lines.append(f'{player} controls creature "D{player}{i}" 2/2{with_}')
     return "\n".join(lines) + "\n"
