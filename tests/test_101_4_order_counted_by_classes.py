@@ -47,6 +47,26 @@ def test_101_4c_sixteen_things_chosen_at_once_have_16_factorial_orders(monkeypat
     assert {"101.4", "101.4c"} <= set(answer["rules"])
 
 
+def test_101_4c_things_alike_are_one_order_whichever_of_them_goes_first(monkeypatch):
+    """101.4c: each player chooses 16 things at once, four of them twice
+    over (a creature, a creature, a land, a land, ...): swapping two things
+    alike gives the same order, so there are 16! / (2! 2! 2! 2!) orders
+    (the multinomial), counted from the forms (decl_alike) without the
+    ground program; the orders listed show each alike pair as two equal
+    words."""
+    things = [*THINGS[:4], *THINGS[:4], *THINGS[4:12]]
+    text = "players: Ann, Ben\nactive: Ann\neach player chooses " + " and ".join(things)
+    expected = math.factorial(16) // 2**4
+    with counted_from_forms(monkeypatch, recorded=False) as counted:
+        answer = only_answer(text + "\nask order\n", max_models=10, engine=CLASSES)
+    assert (answer["count"], answer["complete"]) == (expected, True)
+    assert counted == [expected]
+    listed = answer["choice_orders"]["Ann"]
+    assert len(listed) == len({tuple(order) for order in listed}) == 10
+    assert all(sorted(order) == sorted(t.split(" ", 1)[1] for t in things) for order in listed)
+    assert {"101.4", "101.4c"} <= set(answer["rules"])
+
+
 def test_805_6_each_team_s_members_choose_in_any_order(monkeypatch):
     """805.6: in Two-Headed Giant each team's two members choose in either
     order (2! x 2!), and 101.4c the five things in any order (5!): 480."""

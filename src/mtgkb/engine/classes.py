@@ -28,9 +28,16 @@ in group G), each picking at most K (`decl_capacity`) of its options
   shown parts of the best declarations: a shown part counts once when some
   picks of the hidden choosers complete it into a declaration with the most
   points;
-- `decl_alike(S,X,Y)` (X's and Y's picks look alike: swapping them gives
-  the same declaration) and `decl_open(S)` (a choice that is not shown
-  decides the options): shapes this counter does not count (`Unsupported`).
+- `decl_alike(S,X,Y)`: X's and Y's picks look alike (swapping them gives
+  the same declaration: two things alike put in an order). Counted where
+  each of such choosers is the others' twin (the same options, group and
+  constraints) and picks exactly one option that no other chooser may
+  share: then the declarations that differ by who of them picks what are
+  m! for m alike (swapping any of them changes the picks), and the count is
+  the count of them apart divided by the product of those m!; else
+  `Unsupported`;
+- `decl_open(S)` (a choice that is not shown decides the options): a shape
+  this counter does not count (`Unsupported`).
 
 The number of declarations is counted with Python integers, without
 enumerating them:
@@ -88,7 +95,7 @@ from collections.abc import Iterable
 from dataclasses import field, replace
 from functools import cache
 from itertools import combinations
-from math import comb
+from math import comb, factorial
 
 import clingo
 
@@ -122,6 +129,8 @@ class Space:
     branch: dict[str, str] = field(default_factory=dict)
     # the choosers whose picks are not shown
     hidden: set[str] = field(default_factory=set)
+    # pairs of choosers whose picks look alike
+    alike: list[tuple[str, str]] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
 
 
@@ -220,7 +229,7 @@ def _space(forms: list[tuple[str, str]]) -> Space:
     for (x,) in rows.get("decl_hidden", ()):
         found.hidden.add(x)
     for x, y in rows.get("decl_alike", ()):
-        found.unsupported.append(f"the picks of {x} and {y} look alike")
+        found.alike.append((x, y))
     for _ in rows.get("decl_open", ()):
         found.unsupported.append("a choice that is not shown decides the options")
     for x in found.options.keys() | found.must_pick:
@@ -291,6 +300,8 @@ def count(space: Space, end: float | None = None) -> int:
         raise Unsupported("; ".join(space.unsupported))
     if space.branch and space.hidden:
         raise Unsupported("hidden picks in a space of branches")
+    if space.alike:
+        return _apart(space, end)
     if not space.branch:
         return _best(space, end)[1]
     # one branch at a time: its options and the unbranched ones
@@ -303,6 +314,57 @@ def count(space: Space, end: float | None = None) -> int:
     if points == best:
         total -= (sum(1 for p, _ in found if p == best) - 1) * ways
     return total
+
+
+def _apart(space: Space, end: float | None) -> int:
+    """The number of best declarations of `space` where alike choosers' picks
+    look the same: those of the choosers told apart, divided by m! for each
+    m alike (see the module's docstring)."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            x = parent[x]
+        return x
+
+    for x, y in space.alike:
+        parent[find(x)] = find(y)
+    sets: dict[str, list[str]] = {}
+    for x in parent:
+        sets.setdefault(find(x), []).append(x)
+    divisor = 1
+    for members in sets.values():
+        if not all(_each_picks_one_unshared(space, x) for x in members):
+            raise Unsupported(f"the picks of {', '.join(sorted(members))} look alike")
+        if len({_twin(space, x) for x in members}) != 1:
+            raise Unsupported(f"{', '.join(sorted(members))} look alike but are not twins")
+        divisor *= factorial(len(members))
+    told_apart = count(replace(space, alike=[]), end)
+    if told_apart % divisor:
+        raise Unsupported("declarations of alike choosers that swapping does not pair off")
+    return told_apart // divisor
+
+
+def _each_picks_one_unshared(space: Space, x: str) -> bool:
+    """Whether chooser `x` picks exactly one option, and none that two
+    choosers may share."""
+    return (
+        x in space.choosers
+        and x in space.must_pick
+        and space.capacity.get(x) == 1
+        and x not in space.hidden
+        and all(space.max_takers.get(y) == 1 for y in space.options[x])
+    )
+
+
+def _twin(space: Space, x: str) -> tuple:
+    """What chooser `x` is to the count, its name aside."""
+    return (
+        tuple(space.options[x]),
+        space.choosers[x],
+        x in space.not_alone,
+        x in space.reward_chooser,
+    )
 
 
 def _within(space: Space, branch: str | None) -> Space:
