@@ -421,6 +421,25 @@ def open_choice_text(creatures: int) -> str:
     return "\n".join([*lines, "ask attacks limit 5"]) + "\n"
 
 
+def team_blocks_text(attackers: int, own: int, teammate: int) -> str:
+    """`ask blocks for Alex` under shared team turns (805.10d: Alex's part of
+    the team's declarations, Kim's creatures completing them), against
+    `attackers` creatures with menace (702.111b)."""
+    lines = [
+        "game: two-headed-giant",
+        "players: Rob, Ann, Alex, Kim",
+        "team T1: Rob, Ann",
+        "team T2: Alex, Kim",
+        "active: Rob",
+        "option: shared-team-turns",
+    ]
+    for i in range(attackers):
+        lines += [f'Rob controls creature "M{i}" 2/2 with menace', f'"M{i}" attacks Alex']
+    lines += [f'Alex controls creature "B{i}" 2/2' for i in range(own)]
+    lines += [f'Kim controls creature "K{i}" 2/2' for i in range(teammate)]
+    return "\n".join([*lines, "ask blocks for Alex limit 5"]) + "\n"
+
+
 def trampler_text(power: int, blockers: int, toughness: int) -> str:
     """`ask assignments` for a trampler blocked by `blockers` creatures
     (510.1a, 702.19b)."""
@@ -438,13 +457,16 @@ def bench_orders(ctx: Context) -> None:
     `ask assignments` for a 60/60 trampler blocked by eight 1/3s (100
     listed), `ask order` with 16 things chosen at once (100 listed), `ask
     attacks` with the defending player yet to be chosen among three (506.2a,
-    20 creatures, 5 listed); each / floor, and whether the count is exact."""
+    20 creatures, 5 listed), `ask blocks for` a player of a team under shared
+    team turns (805.10d: 5 attackers with menace, 8 + 3 blockers, 5 listed);
+    each / floor, and whether the count is exact."""
     warm_up(ctx.env)
     cases = [
         ("stack", "ask stack, 16 + 3 triggers", stack_text({"Ann": 16, "Ben": 3}), 100),
         ("assignments", "ask assignments, 60/60 trampler, 8 blockers", trampler_text(60, 8, 3), 0),
         ("order", "ask order, 16 things chosen at once", choices_text(16), 100),
         ("attacks", "ask attacks, 506.2a open choice, 20 creatures", open_choice_text(20), 0),
+        ("team", "ask blocks for P, 805.10d team, 5 menace vs 8 + 3", team_blocks_text(5, 8, 3), 0),
     ]
     found = {}
     for name, label, text, cap in cases:

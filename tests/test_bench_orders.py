@@ -1,7 +1,8 @@
 """The bench's `orders` part (issue 26): its scenarios are what its rows say,
 and their counts are the CR's: 603.3b, each player's triggers in any order
 (16! x 3!); 510.1a, 702.19b, a trampler's power divided among its blockers
-and the player, the player only once each blocker has lethal damage."""
+and the player, the player only once each blocker has lethal damage;
+805.10d, a player's part of a team's blocks."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from bench.suite import (  # noqa: E402
     choices_text,
     open_choice_text,
     stack_text,
+    team_blocks_text,
     trampler_text,
 )
 from mtgkb.questions.answers import Limits  # noqa: E402
@@ -56,3 +58,13 @@ def test_506_2a_the_attacks_row_counts_each_opponent_s_attacks_once():
     answer = _answer(open_choice_text(20))
     assert (answer["count"], answer["complete"]) == (3 * (2**20 - 1) + 1, True)
     assert "506.2a" in answer["rules"]
+
+
+def test_805_10d_the_team_row_counts_a_players_part_of_the_teams_blocks():
+    # 702.111b: an attacker Alex blocks with one creature needs one of Kim's
+    # three beside it: of 6^8 parts, those with five such attackers (P(8,5))
+    # and with four (C(5,4) P(8,4) (2^4 - 4)) are not shown
+    answer = _answer(team_blocks_text(5, 8, 3))
+    expected = 6**8 - math.perm(8, 5) - math.comb(5, 4) * math.perm(8, 4) * (2**4 - 4)
+    assert (answer["count"], answer["complete"]) == (expected, True)
+    assert {"805.10d", "702.111b"} <= set(answer["rules"])
