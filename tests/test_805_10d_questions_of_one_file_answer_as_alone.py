@@ -49,11 +49,50 @@ def test_805_10d_each_players_part_with_both_asked_in_one_file(first, second):
     questions come (the first asked lost its second part before)."""
     answers = _answers(MENACE + f"ask blocks for {first}\nask blocks for {second}\n")
     own = {"Alex": "B1", "Kim": "K1"}
+    other = {"Alex": "Kim", "Kim": "Alex"}
     for player, answer in zip((first, second), answers, strict=True):
         assert answer["defender"] == player
         assert (answer["count"], answer["complete"]) == (2, True)
         assert answer["assignments"] == [{}, {own[player]: "A1"}]
+        # each part listed is completed by the teammate's blocks, not shown
+        assert answer["teammates"] == [other[player]]
         assert {"805.10d", "702.111b"} <= set(answer["rules"])
+
+
+def test_805_10d_the_team_s_whole_block_and_a_free_for_all_name_no_teammates():
+    """`ask blocks` lists the team's whole declarations (805.10d), and a
+    player of a free-for-all declares alone (509.1a): neither answer names
+    teammates whose blocks are not shown."""
+    (team,) = _answers(MENACE + "ask blocks\n")
+    assert team["count"] == 2 and {"B1": "A1", "K1": "A1"} in team["assignments"]
+    assert "teammates" not in team
+    alone = (
+        "game: free-for-all\noption: attack-multiple-players\nplayers: Rob, Alex, Kim\n"
+        'active: Rob\nRob controls creature "A1" 2/2\nAlex controls creature "B1" 2/2\n'
+        '"A1" attacks Alex\nask blocks for Alex\n'
+    )
+    (answer,) = _answers(alone)
+    assert answer["count"] == 2 and "teammates" not in answer
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [
+        ("en", "Kim's part of each legal declaration of the team; Alex's blocks"),
+        ("it", "la parte di Kim di ogni dichiarazione legale della squadra; i blocchi di"),
+    ],
+)
+def test_805_10d_the_text_says_whose_blocks_are_not_shown(tmp_path, capsys, lang, said):
+    """The text output says, above the listing, that each declaration is
+    Kim's part of the team's and that Alex's blocks are not shown
+    (805.10d), in English and in Italian."""
+    from mtgkb.cli import main
+
+    path = tmp_path / "team.mtg"
+    path.write_text(MENACE + "ask blocks for Kim\n", encoding="utf-8")
+    assert main(["run", "--lang", lang, str(path)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert said in out and "(805.10d)" in out
 
 
 def test_805_10d_a_chunks_counts_with_both_asked_are_each_files_alone(tmp_path):

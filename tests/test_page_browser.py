@@ -250,3 +250,19 @@ def test_603_3b_a_cut_listing_of_orders_says_how_many_and_why(page, base_url):
     assert "4 more, not listed" in said[0]
     assert "24 orders in all" in said[1]
     assert "why not" in said[2]
+
+
+def test_805_10d_a_players_part_of_the_teams_blocks_says_whose_are_not_shown(page, base_url):
+    """805.10d: under shared team turns `ask blocks for Kim` lists Kim's part
+    of each legal declaration of the team; the page says so, and that
+    Alex's blocks, made with it, are not shown."""
+    text = (
+        "game: two-headed-giant\nplayers: Rob, Ann, Alex, Kim\nteam T1: Rob, Ann\n"
+        "team T2: Alex, Kim\nactive: Rob\noption: shared-team-turns\n"
+        'Rob controls creature "A1" 2/2 with menace\nAlex controls creature "B1" 2/2\n'
+        'Kim controls creature "K1" 2/2\n"A1" attacks Alex\nask blocks for Kim\n'
+    )
+    _open(page, base_url, text)
+    said = " ".join(page.locator('.answer[data-ask="blocks"]').inner_text().split())
+    assert "Kim's part of a legal declaration of the team" in said
+    assert "the blocks of Alex, made with it, are not shown (805.10d)" in said

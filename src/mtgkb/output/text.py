@@ -75,6 +75,9 @@ def _attacks(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
 def _blocks(node: Tree, title: Text, answer: dict, _t: _Labels) -> None:
     if answer.get("defender"):
         node.label = Text.assemble(title, _t("for", answer["defender"]))
+    if answer.get("teammates"):
+        # 805.10d: the parts listed are the defender's share of the team's block
+        node.add(Text(_t("team_part", answer["defender"], ", ".join(answer["teammates"]))))
     _assignments(node, answer, "blocks", _t)
 
 

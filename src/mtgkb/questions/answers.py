@@ -448,6 +448,10 @@ def answer_blocks(question, scenario, facts, limits: Limits, session=None) -> An
         else:
             body = {"defenders": _by_seat(scenario, choosers), **body}
     answer = {"ask": "blocks", "defender": defender, **body}
+    # 805.10d: the teammates whose blocks complete each part listed, not shown
+    teammates = {p for model in result.models[:1] for (p,) in values(model, "block_teammate", 1)}
+    if teammates:
+        answer["teammates"] = _by_seat(scenario, teammates)
     return with_rules(answer, rules)
 
 

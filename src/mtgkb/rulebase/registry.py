@@ -251,6 +251,13 @@ ENTRIES: tuple[Entry, ...] = (
                 "list[map[str | list[str]]]",
                 "each listed declaration: blocker to the attacker(s) it blocks ({}: no blocks)",
             ),
+            (
+                "teammates?",
+                "list[str]",
+                "under shared team turns (805.10d), the defender's teammates, in seating order:"
+                " each declaration listed is the defender's part of the team's, their blocks"
+                " not shown",
+            ),
             ("reason?", "str", "why `count` is a lower bound"),
         ),
     ),

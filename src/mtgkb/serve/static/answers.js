@@ -164,7 +164,11 @@ const SAY = {
     if (answer.defender) lead = t("blocksCountFor", { ...values, defender: answer.defender });
     else if (answer.defenders && answer.defenders.length) lead = t("blocksCountOf", { ...values, defenders: joined(answer.defenders) });
     else lead = t("blocksCount", { ...values, ways: waysOf(answer.count, true) });
-    return [sentence(lead), ...declarationList(answer, "blocksPair", "noBlock")];
+    // (805.10d: each declaration listed is the defender's part of the team's)
+    const part = answer.teammates && answer.teammates.length
+      ? [sentence(t("blocksTeamPart", { defender: answer.defender, teammates: joined(answer.teammates) }))]
+      : [];
+    return [sentence(lead), ...part, ...declarationList(answer, "blocksPair", "noBlock")];
   },
   order(answer) {
     const orders = answer.orders || [];
