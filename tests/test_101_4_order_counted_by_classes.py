@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from helpers import ALL_EXAMPLES
+from helpers import random_cases
 from helpers.counting_forms import (
     PLAIN,
     THINGS,
@@ -25,7 +25,7 @@ from helpers.counting_forms import (
     only_answer,
     random_order,
 )
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from mtgkb.engine.state import Engine
@@ -104,12 +104,7 @@ def test_101_4_order_is_counted_by_its_forms():
     assert COUNTED_BY["order"] == "order_classes"
 
 
-@settings(
-    max_examples=300 if ALL_EXAMPLES else 8,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@random_cases(300, 8)
 @given(st.integers(0, 10**6))
 def test_101_4_805_6_order_counts_equal_plain_enumeration(seed):
     assert_counted_as_enumerated("order", random_order(seed), CLASSES)

@@ -22,7 +22,7 @@ import random
 from math import comb, perm
 
 import clingo
-from helpers import ALL_EXAMPLES
+from helpers import random_cases
 from helpers.counting_forms import (
     PLAIN,
     TEAMS,
@@ -30,7 +30,7 @@ from helpers.counting_forms import (
     random_combat,
     random_team_combat,
 )
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from mtgkb.engine.classes import count_space
@@ -75,12 +75,7 @@ def _compare(seed: int) -> None:
 
 
 # a thousand random games in the slow tier (MTGKB_EXAMPLES=all), ten in the fast one
-@settings(
-    max_examples=1000 if ALL_EXAMPLES else 10,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@random_cases(1000, 10)
 @given(st.integers(0, 10**9))
 def test_508_1_509_1_class_counts_equal_plain_enumeration(seed):
     _compare(seed)
@@ -237,12 +232,7 @@ def test_805_10d_a_players_part_counted_exactly_past_any_enumeration(monkeypatch
 
 
 # five hundred random team games in the slow tier, ten in the fast one
-@settings(
-    max_examples=500 if ALL_EXAMPLES else 10,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@random_cases(500, 10)
 @given(st.integers(0, 10**9))
 def test_805_10d_shown_parts_counted_as_plain_enumeration_projects_them(seed):
     """805.10d: each defender's part of the team's best declarations, counted
@@ -395,12 +385,7 @@ def _open_choice_game(rng: random.Random) -> str:
     return "\n".join(lines) + "\n"
 
 
-@settings(
-    max_examples=500 if ALL_EXAMPLES else 10,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@random_cases(500, 10)
 @given(st.integers(0, 10**9))
 def test_506_2a_attack_counts_with_an_open_choice_equal_plain_enumeration(seed):
     text = _open_choice_game(random.Random(seed))

@@ -18,9 +18,9 @@ import random
 from math import comb
 
 import pytest
-from helpers import ALL_EXAMPLES
+from helpers import random_cases
 from helpers.counting_forms import PLAIN, counted_from_forms, only_answer
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from mtgkb.engine.classes import Division, count_division
@@ -139,12 +139,7 @@ def _random_combat(seed: int) -> str:
     return "\n".join([*lines, 'ask assignments for "A"']) + "\n"
 
 
-@settings(
-    max_examples=1000 if ALL_EXAMPLES else 10,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@random_cases(1000, 10)
 @given(st.integers(0, 10**9))
 def test_510_1_702_19_assignment_counts_equal_plain_enumeration(seed):
     text = _random_combat(seed)

@@ -22,7 +22,7 @@ from itertools import combinations, product
 
 import clingo
 import pytest
-from helpers import ALL_EXAMPLES
+from helpers import ALL_EXAMPLES, random_cases
 from helpers.counting_forms import (
     PLAIN,
     assert_counted_as_enumerated,
@@ -30,7 +30,7 @@ from helpers.counting_forms import (
     only_answer,
     random_stack,
 )
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mtgkb.engine import classes
@@ -204,12 +204,7 @@ def test_603_3b_one_position_each_is_a_factorial_by_hand():
 # --- the stack's counts against plain enumeration ---------------------------------
 
 
-@settings(
-    max_examples=300 if ALL_EXAMPLES else 5,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@random_cases(300, 5)
 @given(st.integers(0, 10**6))
 def test_603_3b_805_7_stack_counts_equal_plain_enumeration(seed):
     assert_counted_as_enumerated("stack", random_stack(seed), CLASSES)

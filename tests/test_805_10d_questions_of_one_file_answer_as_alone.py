@@ -16,9 +16,9 @@ import random
 
 import clingo
 import pytest
-from helpers import ALL_EXAMPLES
+from helpers import random_cases
 from helpers.counting_forms import TEAMS, random_team_combat
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from mtgkb.engine.programs import external_parts
@@ -138,12 +138,7 @@ def test_external_parts_keep_a_users_string_as_data():
 
 
 # two hundred random team combats in the slow tier, five in the fast one
-@settings(
-    max_examples=200 if ALL_EXAMPLES else 5,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@random_cases(200, 5)
 @given(st.integers(0, 10**9))
 def test_805_10d_answers_of_one_file_are_each_questions_alone(seed):
     """Each defender's part, and the whole team's block, asked together in

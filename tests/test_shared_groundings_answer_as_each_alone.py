@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 import re
 
-from helpers import ALL_EXAMPLES
+from helpers import random_cases
 from helpers.counting_forms import random_combat, random_team_combat
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from mtgkb.engine.state import Engine, Options
@@ -60,12 +60,7 @@ def _combat(rng: random.Random) -> str:
 
 
 # three hundred random files in the slow tier, five in the fast one
-@settings(
-    max_examples=300 if ALL_EXAMPLES else 5,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@random_cases(300, 5)
 @given(st.integers(0, 10**9))
 def test_a_files_questions_answered_together_as_each_alone(seed):
     text = _combat(random.Random(seed))
@@ -77,12 +72,7 @@ def test_a_files_questions_answered_together_as_each_alone(seed):
 
 # (each example a batch of COMBINE_FROM files: eight batches in the slow tier,
 # one in the fast one)
-@settings(
-    max_examples=8 if ALL_EXAMPLES else 1,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@random_cases(8, 1)
 @given(seed=st.integers(0, 10**9))
 def test_a_batchs_files_answered_in_one_chunk_as_each_alone(seed, tmp_path_factory):
     """A batch answers its files' single-model questions and counting forms

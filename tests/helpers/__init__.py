@@ -47,6 +47,21 @@ def examples(n: int) -> int:
     return n if ALL_EXAMPLES else max(3, n // 10)
 
 
+def random_cases(slow: int, fast: int):
+    """hypothesis's settings for a property test over random cases: `slow`
+    examples where MTGKB_EXAMPLES=all (the slow tier), else `fast`; the same
+    examples on every run, and no time limit on one (a slow machine fails
+    no test)."""
+    from hypothesis import HealthCheck, settings
+
+    return settings(
+        max_examples=slow if ALL_EXAMPLES else fast,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+
+
 def models(query: str, facts: str, **options) -> list[set[str]]:
     """The shown atoms of every model of `queries/<query>.lp` on `facts`."""
     options.setdefault("engine", engine())
