@@ -320,20 +320,9 @@ def _apart(space: Space, end: float | None) -> int:
     """The number of best declarations of `space` where alike choosers' picks
     look the same: those of the choosers told apart, divided by m! for each
     m alike (see the module's docstring)."""
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            x = parent[x]
-        return x
-
-    for x, y in space.alike:
-        parent[find(x)] = find(y)
-    sets: dict[str, list[str]] = {}
-    for x in parent:
-        sets.setdefault(find(x), []).append(x)
+    alike = list(dict.fromkeys(x for pair in space.alike for x in pair))
     divisor = 1
-    for members in sets.values():
+    for members in _connected(alike, space.alike):
         if not all(_each_picks_one_unshared(space, x) for x in members):
             raise Unsupported(f"the picks of {', '.join(sorted(members))} look alike")
         if len({_twin(space, x) for x in members}) != 1:
@@ -343,6 +332,32 @@ def _apart(space: Space, end: float | None) -> int:
     if told_apart % divisor:
         raise Unsupported("declarations of alike choosers that swapping does not pair off")
     return told_apart // divisor
+
+
+def _connected(items: list, links: Iterable[Iterable]) -> list[list]:
+    """`items` in the sets that `links` join (each link: items that belong
+    together), each set in the order of `items`, the sets in the order of
+    their first item."""
+    parent = {x: x for x in items}
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for link in links:
+        first = None
+        for x in link:
+            root = find(x)
+            if first is None:
+                first = root
+            elif root != first:
+                parent[root] = first
+    sets: dict = {}
+    for x in items:
+        sets.setdefault(find(x), []).append(x)
+    return list(sets.values())
 
 
 def _each_picks_one_unshared(space: Space, x: str) -> bool:
@@ -408,37 +423,13 @@ def _best(space: Space, end: float | None) -> tuple[int, int]:
     constrained_groups = {space.choosers[x] for x in space.not_alone} | set(space.max_choosers)
 
     # components: choosers that share a constrained option or a constrained group
-    parent = {x: x for x in choosers}
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    def join(members):
-        first = None
-        for x in members:
-            root = find(x)
-            if first is None:
-                first = root
-            elif root != first:
-                parent[root] = first
-
-    for y in need:
-        join(takers[y])
     by_group: dict[str, list] = {}
     for x in choosers:
         by_group.setdefault(space.choosers[x], []).append(x)
-    for group in constrained_groups:
-        join(by_group.get(group, []))
-    components: dict[str, list] = {}
-    for x in choosers:
-        components.setdefault(find(x), []).append(x)
-
+    links = [takers[y] for y in need] + [by_group.get(g, []) for g in constrained_groups]
     total, best = 1, 0
     singles: dict[tuple, int] = {}  # the classes of choosers that share nothing: key -> members
-    for members in components.values():
+    for members in _connected(choosers, links):
         if len(members) == 1:
             x = members[0]
             alone = not any(y in need for y in space.options[x])
