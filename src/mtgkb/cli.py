@@ -370,8 +370,9 @@ def _run_command(sub) -> None:
         type=_option(check_count, "the number of models", 0),
         default=100000,
         metavar="N",
-        help="stop enumerating after N models (answers say complete: false); 0 means no cap "
-        "(default 100000)",
+        help="list at most N declarations or orders (a question's `limit` may list fewer); "
+        "counts stay exact, and say complete: false only where they could only be bounded "
+        "from below; 0 means no cap (default 100000)",
     )
     run.add_argument(
         "--lang",
