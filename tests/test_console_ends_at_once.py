@@ -1,5 +1,5 @@
 """The `mtgkb` command ends its process at once once main() has returned
-(mtgkb.cli.console): the standard streams flushed, every other exit handler
+(mtgkb.cli.console, EndAtOnce): the standard streams flushed, every other exit handler
 run, Python's freeing of what is left skipped (issue 26, the cold figure).
 What a user sees stays the same: the whole answer, and main()'s status."""
 

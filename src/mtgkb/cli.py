@@ -839,22 +839,17 @@ def main(argv: list[str] | None = None) -> int:
                 os.environ[name] = old
 
 
-#: The status the `mtgkb` command ends with, once main() has returned it
-#: (`console`, `_end_at_once`).
-_returned: list[int] = []
-
-
 def console() -> None:
     """The `mtgkb` command (and `python -m mtgkb`): main() on this process's
-    arguments; the process then ends at once (`_end_at_once`)."""
+    arguments; the process then ends at once (`EndAtOnce`)."""
+    end = EndAtOnce()
     # (the first handler registered: the last run, after every other one)
-    atexit.register(_end_at_once)
-    status = main()
-    _returned.append(status)
-    sys.exit(status)
+    atexit.register(end)
+    end.status = main()
+    sys.exit(end.status)
 
 
-def _end_at_once() -> None:
+class EndAtOnce:
     """The last exit handler of the `mtgkb` command, run once every other one
     has run (a pool's, logging's) and every thread not a daemon has ended:
     the standard streams flushed, and the process ended with main()'s status
@@ -863,19 +858,24 @@ def _end_at_once() -> None:
     file, measured with bench/data/cold_c06_blocks.mtg); its memory goes
     back as the process ends. A stream that cannot be flushed (a reader gone)
     ends it with status 120, as Python does. Nothing is done when main() did
-    not return (an exception ends the process as Python ends it), nor under
-    a tracer or a profiler (coverage, say), whose own handlers may have been
-    registered before this one and would not run."""
-    if not _returned or sys.gettrace() is not None or sys.getprofile() is not None:
-        return
-    status = _returned[0]
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None and not stream.closed:
-                stream.flush()
-        except (OSError, ValueError):
-            status = 120
-    os._exit(status)
+    not return (`status` None: an exception ends the process as Python ends
+    it), nor under a tracer or a profiler (coverage, say), whose own handlers
+    may have been registered before this one and would not run."""
+
+    def __init__(self) -> None:
+        self.status: int | None = None
+
+    def __call__(self) -> None:
+        if self.status is None or sys.gettrace() is not None or sys.getprofile() is not None:
+            return
+        status = self.status
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None and not stream.closed:
+                    stream.flush()
+            except (OSError, ValueError):
+                status = 120
+        os._exit(status)
 
 
 if __name__ == "__main__":
