@@ -316,6 +316,17 @@ def count(space: Space, end: float | None = None) -> int:
     return total
 
 
+def best_of(space: Space, end: float | None = None) -> tuple[int, int]:
+    """The most points a declaration of `space` reaches and how many
+    declarations reach them (see the module's docstring), for a space of no
+    branches and no alike choosers (else Unsupported)."""
+    if space.unsupported:
+        raise Unsupported("; ".join(space.unsupported))
+    if space.branch or space.alike:
+        raise Unsupported("branches or alike choosers")
+    return _best(space, end)
+
+
 def _apart(space: Space, end: float | None) -> int:
     """The number of best declarations of `space` where alike choosers' picks
     look the same: those of the choosers told apart, divided by m! for each

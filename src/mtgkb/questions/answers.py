@@ -150,6 +150,11 @@ def _grounding(query: str, scenario, facts, session: Session) -> tuple[Grounding
 SINGLE_MODEL_QUERIES = registry.SINGLE_MODEL_QUERIES
 COUNTED_BY = registry.COUNTED_BY
 COUNTING_QUERIES = frozenset(COUNTED_BY.values())
+# The listings whose first declarations a batch reads from their counting
+# query's model (mtgkb.engine.first_declarations): the query's atoms pair a
+# chooser with an option (`blocks(B,C)`), and its counting query shows what
+# every one of its models shows beside them.
+LISTED_FROM_FORMS = frozenset({"blocks"})
 
 
 def ahead_key(scenario, query: str, facts) -> tuple:
@@ -251,6 +256,9 @@ def _all_models(
     """The models of `query`, the ones kept first in the `canonical` order
     (mtgkb.questions.listing_order) when one is given."""
     session = Session() if session is None else session
+    listed = _listed_from_forms(query, scenario, facts, limits, session, keep, canonical)
+    if listed is not None:
+        return listed
     grounding, on = _grounding(query, scenario, facts, session)
     forms = None
     if query in COUNTED_BY and not isinstance(facts, str):
@@ -281,6 +289,32 @@ def _all_models(
         canonical=canonical,
         forms=forms,
     )
+
+
+def _listed_from_forms(
+    query: str, scenario, facts, limits: Limits, session: Session, keep, canonical
+) -> SolveResult | None:
+    """The first `keep` declarations of `query` (at most `--max-models`) and
+    their count, read from the model of its counting query that a batch
+    solved ahead in its chunk (mtgkb.engine.first_declarations), without a
+    grounding of the listing's own; None where there is no such model or the
+    forms do not say them (the caller then lists from a grounding)."""
+    if query not in LISTED_FROM_FORMS or canonical is None or keep is None:
+        return None
+    key = ahead_key(scenario, COUNTED_BY[query], facts)
+    model = session.ahead.get(key)
+    if model is None:
+        return None
+    # (imported where a batch solved the model ahead: a cold run of one file never is)
+    from mtgkb.engine.first_declarations import first_declarations
+
+    listed = keep if limits.max_models == 0 else min(keep, limits.max_models)
+    found = first_declarations(model, query, query, canonical, listed)
+    if found is None:
+        return None
+    # (the model stays ahead: the file may ask the same question again, limited otherwise)
+    count, models = found
+    return SolveResult(count=count, satisfiable=count > 0, models=models, ordered=True)
 
 
 def _cites_of(result: SolveResult) -> set[str]:
@@ -414,10 +448,29 @@ def _declarations(
     result = _all_models(query, scenario, facts, limits, session, max(limit, 1), canonical)
     # (the listed models share most atoms: each read into Python once)
     read = Decoder()
-    assignments = [one_each(read.values(model, pred, 2)) for model in result.models[:limit]]
+    # (each declaration's creatures in the canonical order: the same text
+    # whichever search found the model, and whatever order clasp shows atoms in)
+    assignments = [
+        one_each(read.values(_ranked_first(model, canonical), pred, 2))
+        for model in result.models[:limit]
+    ]
     body = {"count": result.count, "complete": result.complete, "assignments": assignments}
     body.update(_lower_bound(result, limits.lang, "count_lower_bound"))
     return body, read.cited_rules(result.models), result
+
+
+def _ranked_first(model, canonical) -> list:
+    """The atoms of `model` that the `canonical` order ranks, in that order,
+    then the others as they come."""
+    ranked, others = [], []
+    for symbol in model:
+        rank = canonical.rank(symbol)
+        if rank is None:
+            others.append(symbol)
+        else:
+            ranked.append((rank, symbol))
+    ranked.sort(key=lambda found: found[0])
+    return [symbol for _, symbol in ranked] + others
 
 
 def one_each(pairs) -> dict:
