@@ -509,7 +509,13 @@ def _solve_configuration_kept(ctl: clingo.Control) -> Iterator[None]:
 
 
 def _optimum(ctl: clingo.Control, end, stop) -> list[int] | None:
-    """The optimal cost of the program (None when it optimises nothing)."""
+    """The optimal cost of the program (None when it optimises nothing),
+    found with clasp's projection off. Projected, clasp optimises over the
+    shown parts it meets first ("Optimization may depend on enumeration
+    order"): where atoms not shown add to the cost (805.10d: a teammate's
+    blocks obeying requirements, 509.1c), the cost it reported was not the
+    optimum, and the listing then held declarations that obey fewer
+    requirements than the best."""
     ctl.configuration.solve.opt_mode = "opt"
     ctl.configuration.solve.models = "0"
     costs: list = []
@@ -519,5 +525,11 @@ def _optimum(ctl: clingo.Control, end, stop) -> list[int] | None:
         return bool(model.cost)  # (without a cost, one model says so: stop)
 
     left = None if end is None else max(0.0, end - time.monotonic())
-    solve_within(ctl, left, stop, on_model=take)
+    solve = ctl.configuration.solve
+    projected = solve.project
+    try:
+        solve.project = "no"
+        solve_within(ctl, left, stop, on_model=take)
+    finally:
+        solve.project = projected
     return costs[-1] if costs and costs[-1] else None
