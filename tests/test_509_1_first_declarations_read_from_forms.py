@@ -106,7 +106,7 @@ def test_805_10d_a_teammates_part_listed_from_the_forms(read_from_forms):
     assert [kim, alex] == _alone(text)
 
 
-@random_cases(1000, 60)
+@random_cases(300, 15)
 @given(st.integers(0, 10**9), st.sampled_from((1, 2, 5, 20)))
 def test_509_1_random_combats_list_as_alone(seed, limit):
     """Random combats with every restriction and requirement the forms
