@@ -40,7 +40,7 @@ from dataclasses import replace
 
 import clingo
 
-from mtgkb.engine.classes import FORMS, Space, Unsupported, best_of, count, read_space
+from mtgkb.engine.classes import FORMS, Space, Unsupported, best_of, read_space
 from mtgkb.engine.listing import Canonical
 
 #: Counts of a space with some picks fixed that one walk may make, at most
@@ -73,8 +73,8 @@ def first_declarations(
                 names.setdefault(str(term), term)
     try:
         space = read_space(forms, space_name)
-        points, _ = best_of(space)
-        total = count(space)
+        # (without branches or alike choosers, the count is best_of's ways)
+        points, total = best_of(space)
     except Unsupported:
         return None
     if total == 0 or listed <= 0:
@@ -98,6 +98,7 @@ def _picks_in_order(
     first, unless it must pick. None where the order is not read so."""
     bits: list[tuple[tuple, str]] = []
     atoms: dict[tuple[str, str], clingo.Symbol] = {}
+    ranks: dict[tuple[str, str], tuple] = {}
     for x, options in space.options.items():
         if x in space.hidden or not options:
             continue
@@ -110,7 +111,7 @@ def _picks_in_order(
             rank = canonical.rank(atom)
             if rank is None:
                 return None
-            atoms[(x, y)] = atom
+            atoms[(x, y)], ranks[(x, y)] = atom, rank
             bits.append((rank, x))
     bits.sort()
     choosers: list[str] = []
@@ -121,7 +122,7 @@ def _picks_in_order(
             choosers.append(x)
     out = []
     for x in choosers:
-        ranked = sorted(space.options[x], key=lambda y: canonical.rank(atoms[(x, y)]))
+        ranked = sorted(space.options[x], key=lambda y: ranks[(x, y)])
         picks: list = [] if x in space.must_pick else [(None, None)]
         picks += [(y, atoms[(x, y)]) for y in reversed(ranked)]
         out.append((x, picks))
