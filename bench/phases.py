@@ -29,7 +29,9 @@ in a process that then runs `mtgkb run --json FILE` as the command line does:
 - gringo: `Control.ground`; clasp: `Control.solve` (but the models read);
 - models read: `Model.symbols` (a model's atoms read into Python);
 - listings: `first_or_every` (the first models of a listing in the
-  canonical order: its atoms read and ranked, its solves' own Python);
+  canonical order: its atoms read and ranked, its solves' own Python) and
+  `first_declarations` (the first blocks read from the counting forms, with
+  their count: the walk's counts included);
 - counts: `count_space` (an exact count from the derived forms);
 - clingo's parser (syntax trees): `clingo.ast.parse_string` and
   `parse_files` (a rule file's statements as syntax trees, for `ask
@@ -78,6 +80,7 @@ PHASES = (
     ("clasp", "clingo.control", "Control.solve"),
     ("models read", "clingo.solving", "Model.symbols"),
     ("listings", "mtgkb.engine.listing", "first_or_every"),
+    ("listings", "mtgkb.engine.first_declarations", "first_declarations"),
     ("counts", "mtgkb.engine.classes", "count_space"),
     ("program given to clingo", "mtgkb.engine.cores", "add_statements"),
     ("explain: rule files scanned", "mtgkb.rulebase.encoded", "scan_kept"),

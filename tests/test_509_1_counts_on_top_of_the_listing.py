@@ -25,7 +25,11 @@ from mtgkb.questions.answers import Limits, facts_for
 from mtgkb.running.runner import answer_text
 from tests.helpers import ALL_EXAMPLES
 
-ALONE = Engine(Options.from_env().but(share=False))  # each query grounded on its own
+# (`ask blocks` listed from blocks.lp's own grounding: a listing read from the
+# forms, mtgkb.engine.first_declarations, has no grounding to stack them on)
+LISTED = Options.from_env().but(forms_listing=False)
+STACKED = Engine(LISTED)
+ALONE = Engine(LISTED.but(share=False))  # each query grounded on its own
 
 # 702.111b: two attackers with menace, three vanilla blockers that may block
 # either; each attacker is blocked by none or by two or more. By the blockers
@@ -55,9 +59,21 @@ def groundings(monkeypatch) -> list[tuple[str, ...]]:
     return made
 
 
-def _answers(text: str, engine: Engine | None = None) -> list[dict]:
+def _answers(text: str, engine: Engine = STACKED) -> list[dict]:
     limits = Limits(max_models=100000)
     return answer_text(text, "stacked.mtg", limits, engine=engine).output["answers"]
+
+
+def test_702_111b_listed_from_the_forms_with_one_grounding(groundings):
+    """By default `ask blocks` is listed from its counting forms: each
+    question's one grounding is the counting query's (for Alex, then for
+    every defender: their facts differ), none of blocks.lp, and the answers
+    are those of the listing's own grounding."""
+    text = MENACE + "ask blocks for Alex limit 2\nask blocks limit 1\n"
+    read = _answers(text, Engine(Options.from_env()))
+    assert groundings == [("block_classes",), ("block_classes",)]
+    assert read == _answers(text)
+    assert [a["count"] for a in read] == [9, 9] and "702.111b" in read[0]["rules"]
 
 
 def test_702_111b_count_read_on_top_of_the_listing(groundings):

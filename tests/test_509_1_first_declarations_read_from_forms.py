@@ -1,9 +1,10 @@
-"""In a batch, the first declarations of `ask blocks` are read from the model
-of its counting query (mtgkb.engine.first_declarations), with no grounding of
-blocks.lp's own. They must be the very declarations that a file answered
-alone lists from that grounding: the same ones, in the canonical order, with
-the same count and the same rules cited (509.1a-c, 702.111b, 805.10d), each
-declaration's creatures in file order."""
+"""The first declarations of `ask blocks` are read from the model of its
+counting query (mtgkb.engine.first_declarations), with no grounding of
+blocks.lp's own: solved ahead in a batch's chunk, or on its own for a file
+answered alone. They must be the very declarations that blocks.lp's own
+grounding lists (the engine's `forms_listing` off: the oracle): the same
+ones, in the canonical order, with the same count and the same rules cited
+(509.1a-c, 702.111b, 805.10d), each declaration's creatures in file order."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mtgkb.engine import first_declarations as module
-from mtgkb.engine.state import Engine
+from mtgkb.engine.state import Engine, Options
 from mtgkb.questions.answers import Limits
 from mtgkb.running.batch import answer_together
 from mtgkb.running.runner import answer_text
@@ -47,8 +48,15 @@ def _in_a_batch(texts: list[str]) -> list[dict]:
     return [r.output["answers"] for r in results]
 
 
-def _alone(text: str) -> list[dict]:
-    return answer_text(text, "alone.mtg", Limits(), engine=Engine()).output["answers"]
+#: blocks.lp's own grounding lists (the oracle of the listing read from the forms)
+GROUNDING = Options.from_env().but(forms_listing=False)
+
+
+def _alone(text: str, options: Options = GROUNDING) -> list[dict]:
+    """The answers of `text` answered alone, listed from blocks.lp's own
+    grounding unless `options` say otherwise."""
+    engine = Engine(options)
+    return answer_text(text, "alone.mtg", Limits(), engine=engine).output["answers"]
 
 
 #: Ann's A1 has menace (702.111b: blocked by none or two or more creatures);
@@ -87,6 +95,15 @@ def test_702_111b_a_menace_attacker_listed_from_the_forms_by_hand(read_from_form
     assert every == _alone(MENACE)[1]
 
 
+def test_702_111b_a_file_alone_lists_from_the_forms_too(read_from_forms):
+    # alone, the counting query is solved on its own and walked: the same
+    # five declarations as blocks.lp's grounding, with no grounding of its own
+    limited, every = _alone(MENACE, Options.from_env())
+    assert read_from_forms == [True, True]
+    assert [limited, every] == _alone(MENACE)
+    assert every["count"] == 5 and {"509.1a", "702.111b"} <= set(every["rules"])
+
+
 def test_805_10d_a_teammates_part_listed_from_the_forms(read_from_forms):
     # Two-Headed Giant under shared team turns: Kim's K1 blocks the menace
     # attacker only beside Alex's B1 (805.10d, 702.111b), so Kim's part is
@@ -112,7 +129,8 @@ def test_509_1_random_combats_list_as_alone(seed, limit):
     """Random combats with every restriction and requirement the forms
     describe (menace, "can't be blocked except by N or more", "can't block
     alone", "blocks each combat if able", "must be blocked if able", several
-    blocks, bands, teams): a batch's listing is the one of the file alone."""
+    blocks, bands, teams): the listing read from the forms, in a batch and
+    alone, is the one blocks.lp's own grounding gives."""
     rng = random.Random(seed)
     texts = []
     for _ in range(3):
@@ -122,8 +140,9 @@ def test_509_1_random_combats_list_as_alone(seed, limit):
     team = random_team_combat(rng)
     texts.append(team + f"ask blocks for Alex limit {limit}\nask blocks for Kim limit {limit}\n")
     # (as text: the same declarations, and each one's creatures in the same order)
-    batch = json.dumps(_in_a_batch(texts))
-    assert batch == json.dumps([_alone(text) for text in texts])
+    oracle = json.dumps([_alone(text) for text in texts])
+    assert json.dumps(_in_a_batch(texts)) == oracle
+    assert json.dumps([_alone(text, Options.from_env()) for text in texts]) == oracle
 
 
 def test_the_walk_is_bounded_then_the_grounding_lists(read_from_forms, monkeypatch):

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from mtgkb.engine import classes, counting, solve
+from mtgkb.engine import classes, counting, first_declarations, solve
 from mtgkb.engine.state import Engine, Options
 from mtgkb.language.facts import scenario_facts
 from mtgkb.questions.answers import Limits
@@ -79,20 +79,29 @@ def random_table(rng: random.Random, two_headed_giant: float) -> tuple[list[str]
 @contextmanager
 def counted_from_forms(patch: pytest.MonkeyPatch, *, recorded: bool = True) -> Iterator[list[int]]:
     """The counts mtgkb.engine.classes reads from derived forms meanwhile, in
-    order; with `recorded` false, recording the ground program (counting by
-    its parts) fails the test."""
+    order (those of a listing read from the forms too,
+    mtgkb.engine.first_declarations); with `recorded` false, recording the
+    ground program (counting by its parts) fails the test."""
 
     counts: list[int] = []
     read = classes.count_space
+    walk = first_declarations.first_declarations
 
     def reading_forms(symbols, space, end=None):
         counts.append(read(symbols, space, end))
         return counts[-1]
 
+    def walking_forms(*args, **kwargs):
+        found = walk(*args, **kwargs)
+        if found is not None:
+            counts.append(found[0])
+        return found
+
     def no_recorder(*args, **kwargs):
         raise AssertionError("the ground program was recorded")
 
     patch.setattr(classes, "count_space", reading_forms)
+    patch.setattr(first_declarations, "first_declarations", walking_forms)
     if not recorded:
         patch.setattr(counting.GroundRecorder, "__init__", no_recorder)
     yield counts

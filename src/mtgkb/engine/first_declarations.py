@@ -3,7 +3,8 @@ model of its counting query (the generic forms of mtgkb.engine.classes),
 without a grounding of the listing's own.
 
 A batch solves each file's counting query in the chunk's grounding
-(mtgkb.engine.scenarios.solve_many). That model describes the declarations
+(mtgkb.engine.scenarios.solve_many); a file alone solves it on its own
+(mtgkb.questions.answers). That model describes the declarations
 (who chooses among which options, under which constraints). Beside the forms,
 it also shows the atoms that every declaration of the listing shows (who
 chooses, the rules cited). A declaration is then shown as
@@ -24,6 +25,11 @@ choosers in that order, each one's picks in that order. A pick is kept only
 when the declarations that extend the picks made so far still include one
 with the most points of all. The exact counter (`best_of`) decides that on
 the space with those picks fixed. No clasp and no ground program is needed.
+A declaration with the most points proves every pick it makes: the first
+pick tried at a chooser is checked on the declaration that makes it and the
+first picks of all the later choosers (all shown picks fixed: a count in
+one pass), and when that one has the most points, the later first picks
+need no count of their own (`_Walk.proven`).
 
 Not read here (the caller lists from a grounding, as before):
 - a chooser that may pick several options at once;
@@ -56,25 +62,21 @@ def first_declarations(
     predicate: str,
     canonical: Canonical,
     listed: int,
+    end: float | None = None,
 ) -> tuple[int, list[list[clingo.Symbol]]] | None:
     """(the number of declarations, the first `listed` of them in the
     canonical order, each as the atoms its model shows) from the counting
     query's `model`; None where this module does not read them (see its
-    docstring)."""
-    forms, beside, names = [], [], {}
+    docstring). TimeoutError past `end` (a time.monotonic() value)."""
+    forms, beside = [], []
     for symbol in model:
-        if symbol.type != clingo.SymbolType.Function or symbol.name not in FORMS:
-            beside.append(symbol)
-            continue
-        forms.append(symbol)
-        arguments = symbol.arguments
-        if symbol.name in ("decl_chooser", "decl_option") and len(arguments) == 3:
-            for term in arguments[1:3] if symbol.name == "decl_option" else arguments[1:2]:
-                names.setdefault(str(term), term)
+        is_form = symbol.type == clingo.SymbolType.Function and symbol.name in FORMS
+        (forms if is_form else beside).append(symbol)
+    names = _Names(forms, canonical)
     try:
         space = read_space(forms, space_name)
         # (without branches or alike choosers, the count is best_of's ways)
-        points, total = best_of(space)
+        points, total = best_of(space, end)
     except Unsupported:
         return None
     if total == 0 or listed <= 0:
@@ -82,7 +84,7 @@ def first_declarations(
     order = _picks_in_order(space, names, predicate, canonical)
     if order is None:
         return None
-    walk = _Walk(space, points, order, listed)
+    walk = _Walk(space, points, order, listed, lambda x, y: _atom(predicate, names, x, y), end)
     try:
         walk.from_chooser(0)
     except Unsupported:
@@ -91,14 +93,14 @@ def first_declarations(
 
 
 def _picks_in_order(
-    space: Space, names: dict, predicate: str, canonical: Canonical
-) -> list[tuple[str, list[tuple[str | None, clingo.Symbol | None]]]] | None:
+    space: Space, names: _Names, predicate: str, canonical: Canonical
+) -> list[tuple[str, list[str | None]]] | None:
     """The shown choosers in the order's rank, each with its picks in the
-    order of its bits: (option, the atom shown) with (None, None) for "none"
-    first, unless it must pick. None where the order is not read so."""
+    order of its bits: None ("none") first, unless it must pick, then its
+    options. None where the order is not read so."""
     bits: list[tuple[tuple, str]] = []
-    atoms: dict[tuple[str, str], clingo.Symbol] = {}
     ranks: dict[tuple[str, str], tuple] = {}
+    by_text = canonical.by_text.get((predicate, 2))
     for x, options in space.options.items():
         if x in space.hidden or not options:
             continue
@@ -107,11 +109,10 @@ def _picks_in_order(
         for y in options:
             if x not in names or y not in names:
                 return None
-            atom = clingo.Function(predicate, [names[x], names[y]])
-            rank = canonical.rank(atom)
+            rank = _rank(canonical, by_text, predicate, names, x, y)
             if rank is None:
                 return None
-            atoms[(x, y)], ranks[(x, y)] = atom, rank
+            ranks[(x, y)] = rank
             bits.append((rank, x))
     bits.sort()
     choosers: list[str] = []
@@ -123,50 +124,135 @@ def _picks_in_order(
     out = []
     for x in choosers:
         ranked = sorted(space.options[x], key=lambda y: ranks[(x, y)])
-        picks: list = [] if x in space.must_pick else [(None, None)]
-        picks += [(y, atoms[(x, y)]) for y in reversed(ranked)]
+        picks: list[str | None] = [] if x in space.must_pick else [None]
+        picks += reversed(ranked)
         out.append((x, picks))
     return out
 
 
+class _Names:
+    """The symbol of each chooser and option of the forms by its text (the
+    space names them by the texts clingo writes): through the canonical
+    order where it knows the name, else read from the forms, once."""
+
+    def __init__(self, forms: list[clingo.Symbol], canonical: Canonical) -> None:
+        self.forms, self.known = forms, canonical.term_of_text
+        self.read: dict[str, clingo.Symbol] | None = None
+        self.seen: dict[str, clingo.Symbol | None] = {}
+
+    def __contains__(self, text: str) -> bool:
+        return self.get(text) is not None
+
+    def __getitem__(self, text: str) -> clingo.Symbol:
+        found = self.get(text)
+        if found is None:
+            raise KeyError(text)
+        return found
+
+    def get(self, text: str) -> clingo.Symbol | None:
+        if text not in self.seen:
+            self.seen[text] = self._find(text)
+        return self.seen[text]
+
+    def _find(self, text: str) -> clingo.Symbol | None:
+        if self.known is not None:
+            try:
+                return self.known(text)
+            except LookupError:
+                pass
+        if self.read is None:
+            self.read = {}
+            for symbol in self.forms:
+                arguments = symbol.arguments
+                if symbol.name in ("decl_chooser", "decl_option") and len(arguments) == 3:
+                    terms = arguments[1:3] if symbol.name == "decl_option" else arguments[1:2]
+                    for term in terms:
+                        self.read.setdefault(str(term), term)
+        return self.read.get(text)
+
+
+def _atom(predicate: str, names: _Names, x: str, y: str) -> clingo.Symbol:
+    """The atom shown for chooser `x` picking option `y`."""
+    return clingo.Function(predicate, [names[x], names[y]])
+
+
+def _rank(canonical: Canonical, by_text, predicate: str, names: _Names, x: str, y: str):
+    """The rank of `predicate(x, y)`, from the texts of its arguments where
+    the order reads them (the space names each term by its text), else from
+    its symbol."""
+    if by_text is not None:
+        try:
+            return by_text((x, y))
+        except LookupError:
+            pass
+    return canonical.rank(_atom(predicate, names, x, y))
+
+
 class _Walk:
     """The first `listed` declarations: the choosers' picks in order, each
-    kept only when a declaration with the most points extends it."""
+    kept only when a declaration with the most points extends it.
 
-    def __init__(self, space: Space, points: int, order: list, listed: int) -> None:
+    A declaration with the most points proves every pick it makes: the
+    first one tried at each chooser is checked on the declaration that
+    makes it and the first picks of all the choosers after it (a count of a
+    space whose shown picks are all fixed, a pass over the choosers); when
+    that one has the most points, the first picks after it are kept with no
+    count of their own (`proven`: the chooser from which that declaration
+    holds). Else the count with only the picks so far fixed decides."""
+
+    def __init__(
+        self, space: Space, points: int, order: list, listed: int, atom_of, end: float | None
+    ) -> None:
         self.space, self.points, self.order, self.listed = space, points, order, listed
+        self.atom_of = atom_of  # (chooser, option) -> the atom shown
+        self.end = end
         self.fixed: dict[str, str | None] = {}
         self.shown: list[clingo.Symbol] = []
         self.found: list[list[clingo.Symbol]] = []
         self.work = 0
+        self.proven: int | None = None
 
     def from_chooser(self, i: int) -> None:
         if i == len(self.order):
             self.found.append(list(self.shown))
             return
         x, picks = self.order[i]
-        for y, atom in picks:
+        for k, y in enumerate(picks):
             self.fixed[x] = y
-            if self._reaches_best():
-                if atom is not None:
-                    self.shown.append(atom)
+            if k > 0:
+                self.proven = None  # (the declaration that proved the first picks has another here)
+            if self._kept(i, first=k == 0):
+                if y is not None:
+                    self.shown.append(self.atom_of(x, y))
                 self.from_chooser(i + 1)
-                if atom is not None:
+                if y is not None:
                     self.shown.pop()
             if len(self.found) >= self.listed:
                 break
         del self.fixed[x]
 
-    def _reaches_best(self) -> bool:
-        """Whether a declaration with the most points makes the picks fixed."""
+    def _kept(self, i: int, first: bool) -> bool:
+        """Whether the picks fixed so far (the last one at chooser `i`) are
+        made by a declaration with the most points."""
+        if first and self.proven is not None and self.proven < i:
+            return True
+        later = {x: picks[0] for x, picks in self.order[i + 1 :]}
+        if self._reaches_best({**self.fixed, **later}):
+            self.proven = i
+            return True
+        self.proven = None
+        return bool(later) and self._reaches_best(self.fixed)
+
+    def _reaches_best(self, fixed: dict[str, str | None]) -> bool:
+        """Whether a declaration with the most points makes the picks `fixed`."""
         self.work += 1
         if self.work > WORK:
             raise Unsupported("too long a walk")
         options = dict(self.space.options)
         must = set(self.space.must_pick)
-        for x, y in self.fixed.items():
+        for x, y in fixed.items():
             options[x] = [] if y is None else [y]
             if y is not None:
                 must.add(x)
-        points, ways = best_of(replace(self.space, options=options, must_pick=must))
+        points, ways = best_of(replace(self.space, options=options, must_pick=must), self.end)
         return ways > 0 and points == self.points

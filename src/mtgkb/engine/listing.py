@@ -80,6 +80,9 @@ class Canonical:
     ranks: Mapping[tuple[str, int], Rank]
     prefer_present: bool = False
     by_text: Mapping[tuple[str, int], TextRank] = field(default_factory=dict)
+    #: the symbol of a name the order knows from the text clingo writes for
+    #: it (LookupError for any other text; None: no name is known so)
+    term_of_text: Callable[[str], clingo.Symbol] | None = None
 
     def rank(self, symbol: clingo.Symbol) -> tuple | None:
         if symbol.type != clingo.SymbolType.Function:

@@ -39,6 +39,8 @@ class Options:
     count_parts: bool = True  # MTGKB_COUNT_PARTS: count by independent parts
     count_classes: bool = True  # MTGKB_COUNT_CLASSES: count declarations by classes
     combine: bool = True  # MTGKB_COMBINE: a batch solves a chunk's scenarios at once
+    forms_listing: bool = True  # MTGKB_FORMS_LISTING: `ask blocks` listed from its
+    # counting forms (mtgkb.engine.first_declarations), with no grounding of its own
     cache_dir: Path | None = None  # MTGKB_CACHE(_DIR): the analysis cache on disk
 
     @classmethod
@@ -51,6 +53,7 @@ class Options:
             count_parts=switched_on(env, "MTGKB_COUNT_PARTS"),
             count_classes=switched_on(env, "MTGKB_COUNT_CLASSES"),
             combine=switched_on(env, "MTGKB_COMBINE"),
+            forms_listing=switched_on(env, "MTGKB_FORMS_LISTING"),
             cache_dir=cache_dir(env),
         )
 

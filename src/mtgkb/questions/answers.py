@@ -10,9 +10,10 @@ from collections.abc import Callable, Iterable, Sequence
 
 import clingo
 
+from mtgkb.engine import first_declarations
 from mtgkb.engine.rule_base import calls_functions_in
 from mtgkb.engine.session import Session, SharedGroundings
-from mtgkb.engine.solve import FactRules, Grounding, SolveResult
+from mtgkb.engine.solve import FactRules, Grounding, SolveResult, SolveTimeout
 from mtgkb.language.errors import check_count, check_timeout
 from mtgkb.language.facts import (
     Facts,
@@ -150,8 +151,9 @@ def _grounding(query: str, scenario, facts, session: Session) -> tuple[Grounding
 SINGLE_MODEL_QUERIES = registry.SINGLE_MODEL_QUERIES
 COUNTED_BY = registry.COUNTED_BY
 COUNTING_QUERIES = frozenset(COUNTED_BY.values())
-# The listings whose first declarations a batch reads from their counting
-# query's model (mtgkb.engine.first_declarations): the query's atoms pair a
+# The listings whose first declarations are read from their counting query's
+# model (mtgkb.engine.first_declarations), solved ahead by a batch or on its
+# own for a file alone: the query's atoms pair a
 # chooser with an option (`blocks(B,C)`), and its counting query shows what
 # every one of its models shows beside them.
 LISTED_FROM_FORMS = frozenset({"blocks"})
@@ -295,21 +297,29 @@ def _listed_from_forms(
     query: str, scenario, facts, limits: Limits, session: Session, keep, canonical
 ) -> SolveResult | None:
     """The first `keep` declarations of `query` (at most `--max-models`) and
-    their count, read from the model of its counting query that a batch
-    solved ahead in its chunk (mtgkb.engine.first_declarations), without a
-    grounding of the listing's own; None where there is no such model or the
-    forms do not say them (the caller then lists from a grounding)."""
+    their count, read from the model of its counting query
+    (mtgkb.engine.first_declarations), without a grounding of the listing's
+    own: the model a batch solved ahead in its chunk, else one solved here;
+    None where the forms do not say them (the caller then lists from a
+    grounding, and counts from that model)."""
     if query not in LISTED_FROM_FORMS or canonical is None or keep is None:
+        return None
+    if isinstance(facts, str) or not session.engine.options.forms_listing:
         return None
     key = ahead_key(scenario, COUNTED_BY[query], facts)
     model = session.ahead.get(key)
     if model is None:
-        return None
-    # (imported where a batch solved the model ahead: a cold run of one file never is)
-    from mtgkb.engine.first_declarations import first_declarations
-
+        model = _solve_single(COUNTED_BY[query], scenario, facts, limits, session)
+        if not model:
+            return None
+        # (kept ahead: the caller's count reads it where the forms are not walked)
+        session.ahead[key] = model
+    end = None if limits.timeout is None else time.monotonic() + limits.timeout
     listed = keep if limits.max_models == 0 else min(keep, limits.max_models)
-    found = first_declarations(model, query, query, canonical, listed)
+    try:
+        found = first_declarations.first_declarations(model, query, query, canonical, listed, end)
+    except TimeoutError:
+        raise SolveTimeout() from None
     if found is None:
         return None
     # (the model stays ahead: the file may ask the same question again, limited otherwise)

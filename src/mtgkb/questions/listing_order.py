@@ -80,6 +80,11 @@ class FileOrder:
             }
         return self._texts[text]
 
+    def term_of_text(self, text: str) -> clingo.Symbol:
+        """The symbol of a declared name from the text clingo writes for it;
+        KeyError for any other text."""
+        return clingo.String(self.by_text(text)[1])
+
 
 def declarations(scenario, predicate: str, choosers: set[str] | None = None) -> Canonical:
     """`predicate(C, T)`: creature C declares T (attacks or blocks); only the
@@ -120,7 +125,10 @@ def declarations(scenario, predicate: str, choosers: set[str] | None = None) -> 
         return (creature, part[0], part[1])
 
     return Canonical(
-        {(predicate, 2): rank}, prefer_present=False, by_text={(predicate, 2): rank_text}
+        {(predicate, 2): rank},
+        prefer_present=False,
+        by_text={(predicate, 2): rank_text},
+        term_of_text=order.term_of_text,
     )
 
 
