@@ -41,6 +41,7 @@ Not read here (the caller lists from a grounding, as before):
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -98,31 +99,32 @@ def _picks_in_order(
     """The shown choosers in the order's rank, each with its picks in the
     order of its bits: None ("none") first, unless it must pick, then its
     options. None where the order is not read so."""
-    bits: list[tuple[tuple, str]] = []
     ranks: dict[tuple[str, str], tuple] = {}
+    spans: list[tuple[tuple, tuple, str]] = []  # each chooser's first and last rank
     by_text = canonical.by_text.get((predicate, 2))
     for x, options in space.options.items():
         if x in space.hidden or not options:
             continue
         if len(options) > 1 and space.capacity.get(x, 1) > 1:
             return None  # (several options at once: its sets' order is not walked here)
+        if x not in names:
+            return None
+        mine = []
         for y in options:
-            if x not in names or y not in names:
+            if y not in names:
                 return None
             rank = _rank(canonical, by_text, predicate, names, x, y)
             if rank is None:
                 return None
             ranks[(x, y)] = rank
-            bits.append((rank, x))
-    bits.sort()
-    choosers: list[str] = []
-    for _, x in bits:
-        if not choosers or choosers[-1] != x:
-            if x in choosers:
-                return None  # (its atoms interleave with another chooser's)
-            choosers.append(x)
+            mine.append(rank)
+        spans.append((min(mine), max(mine), x))
+    spans.sort()
+    for (_, last, _), (first, _, _) in itertools.pairwise(spans):
+        if last >= first:
+            return None  # (its atoms interleave with another chooser's)
     out = []
-    for x in choosers:
+    for _, _, x in spans:
         ranked = sorted(space.options[x], key=lambda y: ranks[(x, y)])
         picks: list[str | None] = [] if x in space.must_pick else [None]
         picks += reversed(ranked)
