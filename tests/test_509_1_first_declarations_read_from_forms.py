@@ -21,7 +21,7 @@ from mtgkb.engine import first_declarations as module
 from mtgkb.engine.state import Engine, Options
 from mtgkb.questions.answers import Limits
 from mtgkb.running.batch import answer_together
-from mtgkb.running.runner import answer_text
+from mtgkb.running.runner import EXIT_TIMEOUT, answer_now, answer_text
 
 
 @pytest.fixture
@@ -153,3 +153,21 @@ def test_the_walk_is_bounded_then_the_grounding_lists(read_from_forms, monkeypat
     # (each file's first question tried; its grounding then took the model)
     assert read_from_forms and not any(read_from_forms)
     assert every == _alone(MENACE)[1] and every["count"] == 5
+
+
+def test_a_walk_past_its_time_out_is_a_time_out_answer(monkeypatch):
+    # the walk's counts check the time-out as every count does: past it, the
+    # file's answer is the time-out's (exit 3), never a traceback or a
+    # listing cut short
+    seen = []
+    original = module.first_declarations
+
+    def late(model, space, predicate, canonical, listed, end=None):
+        seen.append(end)
+        return original(model, space, predicate, canonical, listed, end=0.0)
+
+    monkeypatch.setattr(module, "first_declarations", late)
+    # (answered in this process, as a worker does: clingo stops itself)
+    result = answer_now(MENACE, "late.mtg", Limits(timeout=60), Engine())
+    assert seen and seen[0] is not None  # (the question's time-out reached the walk)
+    assert result.status == EXIT_TIMEOUT and result.output["error"] == "timeout"
