@@ -792,10 +792,13 @@ def _by_scenario(model: Sequence[clingo.Symbol], count: int) -> list[list[clingo
     """A chunk's shown terms, each `(scenario, term)`, as each of its `count`
     scenarios' terms; None for a term that is not so."""
     shown: list[list[clingo.Symbol]] = [[] for _ in range(count)]
-    number = clingo.SymbolType.Number
+    # (each scenario's number looked up by its symbol: one call into clingo
+    # a term, where reading its type and its number took two and an enum)
+    place = {clingo.Number(n): n for n in range(count)}
     for symbol in model:
         args = symbol.arguments
-        if len(args) != 2 or args[0].type != number:
+        n = place.get(args[0]) if len(args) == 2 else None
+        if n is None:
             return None
-        shown[args[0].number].append(args[1])
+        shown[n].append(args[1])
     return shown

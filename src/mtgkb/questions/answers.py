@@ -239,11 +239,15 @@ def _solve_single(query: str, scenario, facts, limits: Limits, session: Session)
     result = grounding.solve(query, max_models=1, timeout=limits.timeout, true=on)
     if not result.models:
         return Shown([])
-    # an answer's model is read in one order (sorted); the counting forms are
-    # read as a set (mtgkb.engine.classes), and sorting thousands of them is
-    # a call into clingo for each comparison
-    counting = query in COUNTING_QUERIES
-    return Shown(result.models[0] if counting else sorted(result.models[0]))
+    return shown_model(query, result.models[0])
+
+
+def shown_model(query: str, model: Sequence[clingo.Symbol]) -> Shown:
+    """The shown atoms of `query`'s one model as its answer reads them: in
+    one order (sorted), but the counting forms, which are read as a set
+    (mtgkb.engine.classes): sorting thousands of them is a call into clingo
+    for each comparison."""
+    return Shown(model if query in COUNTING_QUERIES else sorted(model))
 
 
 def _all_models(

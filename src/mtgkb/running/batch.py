@@ -29,7 +29,6 @@ from mtgkb.engine.state import Engine
 from mtgkb.language.checks import say
 from mtgkb.language.parser import ReadTimeout, read_source
 from mtgkb.questions.answers import Limits, SameFacts
-from mtgkb.questions.symbols import Shown
 from mtgkb.running.deadline import DeadlineExceeded
 from mtgkb.running.runner import (
     EXIT_INPUT,
@@ -265,7 +264,7 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
         if models is None:
             continue
         for (key, _, _), model in zip(instances, models, strict=True):
-            session.ahead[key] = Shown(sorted(model))
+            session.ahead[key] = answers.shown_model(query, model)
     results = []
     for entry in parsed:
         if isinstance(entry, FileResult):
@@ -287,6 +286,7 @@ def _solved_together(
     share a grounding: then each is solved on its own)."""
     from mtgkb.engine.scenarios import solve_merged
     from mtgkb.language.facts import asked_facts, fact_signatures, fixed_facts
+    from mtgkb.questions import answers
 
     def on_own_facts(instances) -> bool:
         places = [place for _, _, place in instances]
@@ -316,7 +316,7 @@ def _solved_together(
     for query in together:
         for place, model in zip(places, found[query], strict=True):
             if model is not None:
-                session.ahead[files[place][query][0]] = Shown(sorted(model))
+                session.ahead[files[place][query][0]] = answers.shown_model(query, model)
     return together
 
 
