@@ -74,6 +74,56 @@ def test_each_request_taken_along_gets_its_own_answer_or_the_error():
     assert stats["groups"] == 2 and stats["gathered"] == 3 + 2
 
 
+def test_a_worker_takes_at_most_its_share_of_the_requests_in_the_server():
+    # 8 clients and 2 workers: 4 a worker, so that the other's chunk is as
+    # large; a lone request alone; never past --gather
+    gathering = Gathering(8)
+    assert [gathering.share(n, 2) for n in (0, 1, 2, 5, 8, 50)] == [1, 1, 1, 3, 4, 8]
+    assert gathering.share(3, 1) == 3 and Gathering(2).share(8, 1) == 2
+
+    async def scene():
+        waiting = [gathering.join(i, "en") for i in range(6)]
+        leader = gathering.join("leader", "en")
+        gathering.leave(leader)
+        return [entry.job for entry in gathering.take(leader, 4)], len(waiting)
+
+    assert asyncio.run(scene()) == ([0, 1, 2], 6)  # (with the leader, 4)
+
+
+def test_the_last_free_worker_waits_for_its_share_a_step_at_a_time(monkeypatch):
+    from mtgkb.serve import gathering as module
+
+    steps = []
+
+    async def scene():
+        gathering = Gathering(8)
+        gathering.join("first", "en")
+
+        async def a_request_arrives(seconds):
+            steps.append(seconds)
+            gathering.join(len(steps), "en")
+
+        monkeypatch.setattr(module.asyncio, "sleep", a_request_arrives)
+        # its share is 4: it waits until 3 others wait with it, one step each
+        await gathering.linger(4, seconds=60, step=0.001)
+        arrived = len(gathering.waiting)
+        # a share of one (a lone client) is never held
+        await gathering.linger(1, seconds=60)
+        return arrived
+
+    assert asyncio.run(scene()) == 3
+    assert steps == [0.001, 0.001]
+
+
+def test_the_wait_ends_at_its_bound_when_no_request_comes():
+    async def scene():
+        gathering = Gathering(8)
+        await gathering.linger(4, seconds=0.003, step=0.001)
+        return gathering.waiting
+
+    assert asyncio.run(scene()) == []
+
+
 def test_a_gathering_needs_room_for_one_request():
     with pytest.raises(ValueError):
         Gathering(0)

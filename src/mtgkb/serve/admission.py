@@ -43,6 +43,7 @@ class Admission:
 
     def __post_init__(self) -> None:
         self.inside = 0  # requests admitted: waiting or at work
+        self.at_work = 0  # requests holding a worker
         self.refused = 0
         self._slots: asyncio.Semaphore | None = None
 
@@ -92,6 +93,7 @@ class Admission:
         slots = self.slots()
         if not slots.locked():  # a worker is free: no wait at all
             await slots.acquire()
+            self.at_work += 1
             return 0.0
         try:
             if timeout is None:
@@ -100,10 +102,16 @@ class Admission:
                 await asyncio.wait_for(slots.acquire(), max(0.0, timeout))
         except TimeoutError:
             raise Waited(time.monotonic() - start) from None
+        self.at_work += 1
         return time.monotonic() - start
+
+    def all_at_work(self) -> bool:
+        """Whether no worker is free."""
+        return self.slots().locked()
 
     def release(self) -> None:
         """Give back a worker `acquire` took."""
+        self.at_work -= 1
         self.slots().release()
 
     def stats(self) -> dict:

@@ -52,7 +52,7 @@ from mtgkb import __version__
 from mtgkb.output.envelope import stamp
 from mtgkb.questions.answers import Limits
 from mtgkb.running.pool import Pool, answer, usable_cpus
-from mtgkb.serve.gathering import MOST, Gathering
+from mtgkb.serve.gathering import LINGER, MOST, Gathering
 from mtgkb.serve.listening import HEADER_TIMEOUT, guarded_protocol
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -82,6 +82,7 @@ class Settings:
     body_timeout: float = 3 * HEADER_TIMEOUT  # to send a request's body
     max_batch: int = 1000  # scenarios in one POST /v1/batch
     gather: int = MOST  # the most waiting requests a worker answers as one chunk (--gather)
+    linger: float = LINGER  # seconds the last free worker waits for its share (0: none)
 
     def pool_memory(self) -> int | None:
         """The bound in bytes for mtgkb.running.pool.Pool (None: its default, 0: none)."""
@@ -668,7 +669,18 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
             waited = worker.result()
         except Waited as late:
             return timed_out(job, late.waited)
-        taken = gathering.take(entry)
+        # (its share of the requests in the server, and, the last worker
+        # taken, a moment for that share to arrive: mtgkb.serve.gathering)
+        # (the items of a batch are admitted as one request: they are counted waiting)
+        in_server = max(admission.inside, len(gathering.waiting) + admission.at_work)
+        share = gathering.share(in_server, settings.workers)
+        if admission.all_at_work() and settings.linger > 0:
+            try:
+                await gathering.linger(share, settings.linger)
+            except BaseException:
+                admission.release()  # (its client left while it waited: the worker is free)
+                raise
+        taken = gathering.take(entry, share)
         now = time.monotonic()
         jobs = [(job, waited)] + [(t.job, now - t.arrived) for t in taken]
         group = asyncio.ensure_future(run_in_threadpool(run_group, pool, jobs))
