@@ -669,9 +669,9 @@ def create_app(settings: Settings | None = None, pool: Pool | None = None):
             waited = worker.result()
         except Waited as late:
             return timed_out(job, late.waited)
-        # (its share of the requests in the server, and, the last worker
-        # taken, a moment for that share to arrive: mtgkb.serve.gathering)
-        # (the items of a batch are admitted as one request: they are counted waiting)
+        # its share of the requests in the server, and, the last worker taken,
+        # a moment for that share to arrive (mtgkb.serve.gathering); the
+        # items of a batch, admitted as one request, are counted waiting
         in_server = max(admission.inside, len(gathering.waiting) + admission.at_work)
         share = gathering.share(in_server, settings.workers)
         if admission.all_at_work() and settings.linger > 0:
