@@ -333,7 +333,16 @@ def test_509_1c_ask_blocks_without_no_blocks_is_a_conflict(tmp_path):
         add="% 509.1c: a wrong reward for every creature that blocks.\n"
         "block_requirement_obeyed(decl,B) :- blocking_creature(B).\n",
     )
-    (conflict,) = consistency([("combat", COMBAT)], root)
+    forms, conflict = consistency([("combat", COMBAT)], root)
+    # `mtgkb run` lists ask blocks from its counting forms, which the broken
+    # reward does not reach: the audit says that they and blocks.lp's own
+    # grounding disagree, and holds the grounding's listing to 509.1c
+    assert forms["message"] == (
+        "'ask blocks' read from its counting forms (queries/block_classes.lp) lists "
+        "2 declarations (['no blocks'], [Wall blocks Bear]) where blocks.lp's own "
+        "grounding lists 1 declaration ([Wall blocks Bear])"
+    )
+    assert "509.1a" in forms["rules"]
     assert conflict["message"] == (
         "'ask blocks' does not list declaring no blockers although no creature must block"
     )

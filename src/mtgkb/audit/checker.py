@@ -129,6 +129,15 @@ def each_chosen(chosen: str | list[str]) -> list[str]:
     return list(chosen) if isinstance(chosen, list) else [chosen]
 
 
+def _listing_text(result: dict) -> str:
+    """A listing's count and its first declarations, as a conflict says them."""
+    listed = result.get("assignments", [])
+    shown = ", ".join(f"[{_declaration_text('blocks', a)}]" for a in listed[:3])
+    more = ", ..." if len(listed) > 3 else ""
+    count = result.get("count")
+    return f"{count} declaration{'' if count == 1 else 's'} ({shown}{more})"
+
+
 def _declaration_text(kind: str, assignment: dict) -> str:
     if not assignment:
         return "'no attacks'" if kind == "attacks" else "'no blocks'"
@@ -203,6 +212,8 @@ class Checker:
         self.feed_back = feed_back
         self.limits = _answers.Limits(MAX_MODELS, self.timeout)
         self._engine = None  # the audited rule base's, made while it is in use
+        # the same, listing `ask blocks` from blocks.lp's own grounding (`grounded`)
+        self._listing_engine = None
         # plays -> the model of `legal` solved ahead for them (`solve_ahead`)
         self._legal_ahead: dict[frozenset, list[clingo.Symbol]] = {}
 
@@ -218,6 +229,24 @@ class Checker:
         if self._engine is None:
             self._engine = Engine()
         return Session(self._engine)
+
+    def grounded(self, case: Case, question) -> dict | None:
+        """The answer of `ask blocks` as blocks.lp's own grounding gives it,
+        where `mtgkb run` reads it from the counting forms
+        (mtgkb.engine.first_declarations): the rule base's own listing,
+        which the checks hold to `ask legal`, and the forms' to it. None
+        where it has no answer (the run's is then checked)."""
+        from mtgkb.engine.session import Session
+        from mtgkb.engine.state import Engine, Options
+
+        if self._listing_engine is None:
+            self._listing_engine = Engine(Options.from_env().but(forms_listing=False))
+        session = Session(self._listing_engine)
+        try:
+            found = _answers.answer(question, case.scenario, case.facts, self.limits, session)
+        except Exception:  # noqa: BLE001 - no listing to compare: the run's is checked
+            return None
+        return None if found.get("supported") is False else found
 
     def ask(self, case: Case, question, session=None) -> tuple[dict | None, str | None]:
         """(the answer, None) or (None, what went wrong). `session`: the one the
@@ -621,6 +650,17 @@ class Checker:
             )
 
     def _check_blocks(self, case: Case, scene: Scene, question, result: dict, report) -> None:
+        # the listing `mtgkb run` reads from the counting forms is blocks.lp's own
+        grounded = self.grounded(case, question)
+        if grounded is not None and grounded != result:
+            who = f" for {question.get('defender')}" if question.get("defender") else ""
+            report(
+                f"'ask blocks{who}' read from its counting forms (queries/block_classes.lp) "
+                f"lists {_listing_text(result)} where blocks.lp's own grounding lists "
+                f"{_listing_text(grounded)}",
+                sorted(set(grounded.get("rules", [])) | {"509.1a"}, key=sort_key),
+            )
+            result = grounded  # (the checks below hold the rule base's own listing)
         if result.get("count", 0) == 0:
             report(
                 "'ask blocks' finds no legal declaration of blockers (509.1)",

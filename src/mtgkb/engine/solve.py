@@ -268,10 +268,9 @@ class Grounding:
     def _by_classes(self, query: str) -> bool:
         """Whether `query`'s models are counted from the forms its counting
         query derives (mtgkb.engine.classes)."""
-        options = self.options
         if self.parts_only or query not in COUNTED_BY:
             return False
-        return options.count_parts and options.count_classes
+        return self.options.counts_from_forms
 
     def add_program(self, ctl: clingo.Control) -> None:
         """Give `ctl` what this grounding grounds of the rule base and its

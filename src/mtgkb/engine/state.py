@@ -57,6 +57,13 @@ class Options:
             cache_dir=cache_dir(env),
         )
 
+    @property
+    def counts_from_forms(self) -> bool:
+        """Whether declarations are counted from the forms their counting
+        query derives (mtgkb.engine.classes), and so may be listed from them
+        (`forms_listing`)."""
+        return self.count_parts and self.count_classes
+
     def but(self, **changes) -> Options:
         """These options with some changed (`options.but(slicing=False)`)."""
         known = {f.name for f in fields(self)}

@@ -308,7 +308,8 @@ def _listed_from_forms(
     grounding, and counts from that model)."""
     if query not in LISTED_FROM_FORMS or canonical is None or keep is None:
         return None
-    if isinstance(facts, str) or not session.engine.options.forms_listing:
+    options = session.engine.options
+    if isinstance(facts, str) or not (options.forms_listing and options.counts_from_forms):
         return None
     key = ahead_key(scenario, COUNTED_BY[query], facts)
     model = session.ahead.get(key)
