@@ -516,20 +516,24 @@ def patient_settings(**given):
 
 def much_work() -> str:
     """A scenario far more work than any time-out a test sets: `ask blocks`
-    where twelve attackers with menace that must be blocked if able (509.1c,
-    702.111b) face 23 blockers. Listing a declaration needs the most
-    requirements obeyed, and proving that 11, not 12, is a pigeonhole
-    problem (two blockers each, 24 > 23) that clasp's clause learning takes
-    exponential time to refute; its memory stays small (56 MB after 100 s
-    with eleven and 21). (Twelve menace attackers served here until
-    mtgkb.engine.classes counted their blocks in a blink, then a 300/300
-    trampler's 10^12 damage assignments until it counted those too.)"""
+    where fourteen attackers with menace that must be blocked if able
+    (509.1c, 702.111b) face 27 blockers. Listing a declaration needs the
+    most requirements obeyed, and proving that 13, not 14, is a pigeonhole
+    problem (two blockers each, 28 > 27): clasp's clause learning takes
+    exponential time to refute it, and so does the walk over the counting
+    forms (mtgkb.engine.first_declarations), whose counts split the
+    attackers' classes as it fixes picks. Measured: stopped at 120 s, 70 MB.
+    (Twelve attackers and 23 blockers served here until a file alone was
+    listed from the counting forms, which answered them in 3 s; twelve
+    menace attackers before that, until mtgkb.engine.classes counted their
+    blocks in a blink; then a 300/300 trampler's 10^12 damage assignments
+    until it counted those too.)"""
     lines = ["players: Ann, Ben", "active: Ann"]
     lines += [
-        f'Ann controls creature "M{i}" 2/2 with menace, must be blocked if able' for i in range(12)
+        f'Ann controls creature "M{i}" 2/2 with menace, must be blocked if able' for i in range(14)
     ]
-    lines += [f'Ben controls creature "B{j}" 2/2' for j in range(23)]
-    lines += [f'"M{i}" attacks Ben' for i in range(12)]
+    lines += [f'Ben controls creature "B{j}" 2/2' for j in range(27)]
+    lines += [f'"M{i}" attacks Ben' for i in range(14)]
     lines.append("ask blocks for Ben limit 1")
     return "\n".join(lines) + "\n"
 
