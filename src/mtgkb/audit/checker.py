@@ -650,10 +650,11 @@ class Checker:
             )
 
     def _check_blocks(self, case: Case, scene: Scene, question, result: dict, report) -> None:
+        defender = question.get("defender")
+        who = f" for {defender}" if defender else ""
         # the listing `mtgkb run` reads from the counting forms is blocks.lp's own
         grounded = self.grounded(case, question)
         if grounded is not None and grounded != result:
-            who = f" for {question.get('defender')}" if question.get("defender") else ""
             report(
                 f"'ask blocks{who}' read from its counting forms (queries/block_classes.lp) "
                 f"lists {_listing_text(result)} where blocks.lp's own grounding lists "
@@ -670,7 +671,6 @@ class Checker:
         attack = [f for f in scene.written if f.name in ("declared_attack", "band")]
         if self.legal(scene, [*attack, PHASES["declare_attackers"]]):
             return  # the declared attack is itself illegal: its blocks prove nothing
-        defender = question.get("defender")
         controller = {
             f.arguments[1].string: f.arguments[0].string
             for f in case.facts
@@ -720,7 +720,7 @@ class Checker:
             if not relevant(self.legal(scene, play)):
                 report(
                     f"'ask legal' finds the declaration {_declaration_text('blocks', declared)} "
-                    f"legal but 'ask blocks{' for ' + defender if defender else ''}' does not "
+                    f"legal but 'ask blocks{who}' does not "
                     "list it",
                     self.unlisted_rules("blocks", self._asked_facts(case, question), pairs),
                 )
@@ -736,7 +736,6 @@ class Checker:
             for f in case.facts
         ):
             return
-        who = f" for {defender}" if defender else ""
         play = [*attack, PHASES["declare_blockers"]]
         bad = relevant(self.legal(scene, play))
         if bad:

@@ -153,9 +153,9 @@ COUNTED_BY = registry.COUNTED_BY
 COUNTING_QUERIES = frozenset(COUNTED_BY.values())
 # The listings whose first declarations are read from their counting query's
 # model (mtgkb.engine.first_declarations), solved ahead by a batch or on its
-# own for a file alone: the query's atoms pair a
-# chooser with an option (`blocks(B,C)`), and its counting query shows what
-# every one of its models shows beside them.
+# own for a file alone: the query's atoms pair a chooser with an option
+# (`blocks(B,C)`), and its counting query shows what every one of its models
+# shows beside them.
 LISTED_FROM_FORMS = frozenset({"blocks"})
 
 
