@@ -164,3 +164,38 @@ def test_the_rule_base_in_use_follows_the_environment_and_its_folder(tmp_path, m
     shutil.rmtree(second)
     with pytest.raises(paths.RuleBaseError, match="no such folder"):
         paths.current()
+
+
+HOUSE_BLOCK = """% 509.1a: house rule: a creature of power 1 can't block
+pair_fault(B,C,"509.1a",house_small_blocker(B)) :- block_pair(B,C), power(B,1).
+message(house_small_blocker, "{1} is too small to block (house rule)").
+message_it(house_small_blocker, "{1} è troppo piccola per bloccare (regola della casa)").
+"""
+
+BLOCKED = """players: Ann, Ben
+Ann controls creature "Wisp" 2/2
+Ben controls creature "Bear" 1/1
+"Wisp" attacks Ben
+"Bear" blocks "Wisp"
+ask legal
+"""
+
+
+@pytest.mark.slow  # a --with file: its analysis is computed anew
+def test_a_kind_of_violation_added_with_with_speaks_its_own_texts(tmp_path):
+    # 509.1a: the house rule forbids the block; its violation is told with
+    # the texts the added file gives it, in English and in Italian
+    house = tmp_path / "house.lp"
+    house.write_text(HOUSE_BLOCK, encoding="utf-8")
+    scenario = tmp_path / "blocked.mtg"
+    scenario.write_text(BLOCKED, encoding="utf-8")
+    for lang, text in (
+        ("en", "Bear is too small to block (house rule)"),
+        ("it", "Bear è troppo piccola per bloccare (regola della casa)"),
+    ):
+        status, out, _ = mtgkb("run", str(scenario), "--json", "--with", str(house), "--lang", lang)
+        (legal,) = json.loads(out)["answers"]
+        assert status == 1 and legal["legal"] is False
+        (violation,) = legal["violations"]
+        assert violation["rule"] == "509.1a" and violation["kind"] == "house_small_blocker"
+        assert violation["message"] == text

@@ -26,11 +26,13 @@ def cache(tmp_path, monkeypatch):
 
 
 def _fresh(stamp: tuple | None = None) -> dict:
+    """The tables read afresh: the rule base's, or those of the word files
+    stamped `stamp` (no file added)."""
     words._tables.cache_clear()
-    return words._tables(words._stamp() if stamp is None else stamp)
+    return words._tables(words._stamp() if stamp is None else (stamp, ()))
 
 
-def _not_read_with_clingo(stamp):
+def _not_read_with_clingo(*stamps):
     raise AssertionError("the words were read with clingo")
 
 
@@ -94,12 +96,12 @@ def test_tables_read_from_a_file_changed_meanwhile_are_not_kept(cache, tmp_path,
     texts = kb / "texts.lp"
     real = words._read_tables
 
-    def edited_meanwhile(stamp):
+    def edited_meanwhile(*stamps):
         texts.write_text(
             texts.read_text(encoding="utf-8") + '\ntext(word, test_only_key, "edited").\n',
             encoding="utf-8",
         )
-        return real(stamp)
+        return real(*stamps)
 
     monkeypatch.setattr(words, "_read_tables", edited_meanwhile)
     read = _fresh(words.stamp(kb / name for name in words.FILES))

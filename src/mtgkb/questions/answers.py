@@ -375,22 +375,13 @@ def _located_violations(model, scenario, lang: str, session: Session | None) -> 
 
 
 def _violations(model, lang: str) -> list[dict]:
-    """The violations a model of `legal` shows, each with its message: in
-    English the rule base's own `message/2` the model shows, in another
-    language kb/messages.lp's twin."""
+    """The violations a model of `legal` shows, each with its message in
+    `lang` (the rule base's word tables: kb/messages.lp and the files added)."""
     pairs = [
         (rule.arguments[0] if rule.arguments else rule, args)
         for rule, args in atoms(model, "violation", 2)
     ]
-    if lang != "en":
-        return violation_entries(pairs, _words.messages(lang))
-    kinds = {_kind(args) for _, args in pairs}
-    messages = {}
-    for kind, text in atoms(model, "message", 2) if kinds else ():
-        key = str(value(kind))
-        if key in kinds:
-            messages[key] = value(text)
-    return violation_entries(pairs, messages)
+    return violation_entries(pairs, _words.messages(lang))
 
 
 def _kind(term: clingo.Symbol) -> str:

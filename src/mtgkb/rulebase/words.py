@@ -7,7 +7,8 @@ templates, text labels) as `text(Group, Key, "English")` with
 `text_it(Group, Key, "Italiano")` beside it. Both are read here once per
 process (as facts, with clingo, or from the user's cache of what was read,
 kept by the files' digest) and picked by language; nothing here is a rule
-of the game.
+of the game. The files added to the rule base (MTGKB_WITH, `--with`) are
+read too: a kind of violation they add has its texts there.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import clingo
 
 from mtgkb.rulebase.control import new_control, quiet
 from mtgkb.rulebase.disk_cache import kept_for_files
-from mtgkb.rulebase.location import data_dir
+from mtgkb.rulebase.location import current
 from mtgkb.rulebase.location import file_stamp as stamp
 from mtgkb.rulebase.symbol_texts import argument_texts, symbol_value, value_of
 
@@ -29,9 +30,11 @@ LANGS = ("en", "it")
 FILES = ("messages.lp", "texts.lp")
 
 
-def _stamp() -> tuple:
-    """What the tables are cached by: the word files of the rule base in use."""
-    return stamp(data_dir("kb") / name for name in FILES)
+def _stamp() -> tuple[tuple, tuple]:
+    """What the tables are cached by: the word files of the rule base in
+    use, and the files added to it."""
+    base = current()
+    return stamp(base.folder("kb") / name for name in FILES), stamp(base.extra)
 
 
 #: (name, arity) of the atoms the tables are made of, and the language of each
@@ -48,15 +51,18 @@ TABLES_VERSION = 1
 
 
 @lru_cache(maxsize=4)
-def _tables(stamp: tuple) -> dict:
-    """{(lang, group): {key: text}}: messages are group "message". Kept on
-    disk (mtgkb.rulebase.disk_cache: data, texts only) by the digest of the
-    word files' bytes, for the next process: reading them is a grounding
-    and a walk of 868 atoms (about 15 ms of `ask explain`'s cold run)."""
+def _tables(stamps: tuple[tuple, tuple]) -> dict:
+    """{(lang, group): {key: text}}: messages are group "message". `stamps`:
+    those of the rule base's word files and of the files added to it. Kept
+    on disk (mtgkb.rulebase.disk_cache: data, texts only) by the digest of
+    the files' names and bytes, for the next process: reading them is a
+    grounding and a walk of 868 atoms (about 15 ms of `ask explain`'s cold
+    run)."""
+    own, added = stamps
     return kept_for_files(
         f"words{TABLES_VERSION}",
-        [path for path, *_ in stamp],
-        lambda: _read_tables(stamp),
+        [path for path, *_ in own + added],
+        lambda: _read_tables(own, added),
         _sound_tables,
     )
 
@@ -75,19 +81,28 @@ def _sound_tables(data) -> bool:
     return True
 
 
-def _read_tables(stamp: tuple) -> dict:
-    """`_tables`, read from the word files with clingo."""
-    ctl = new_control(logger=quiet)
-    for path, *_ in stamp:
-        ctl.load(path)
-    ctl.ground([("base", [])])
+def _read_tables(own: tuple, added: tuple = ()) -> dict:
+    """`_tables`, read with clingo from the rule base's word files (`own`,
+    stamps), then from the files added to it (`added`), grounded on their
+    own: added files that do not ground alone add no words (the rule base's
+    reading reports their error)."""
     out: dict[tuple[str, str], dict[str, str]] = {}
-    for (name, arity), lang in _SIGNATURES.items():
-        for row in _rows(ctl, name, arity):
-            if arity == 2:
-                out.setdefault((lang, "message"), {})[row[0]] = row[1]
-            else:
-                out.setdefault((lang, row[0]), {})[row[1]] = row[2]
+    for stamps in (own, added) if added else (own,):
+        ctl = new_control(logger=quiet)
+        try:
+            for path, *_ in stamps:
+                ctl.load(path)
+            ctl.ground([("base", [])])
+        except RuntimeError:
+            if stamps is own:
+                raise
+            continue
+        for (name, arity), lang in _SIGNATURES.items():
+            for row in _rows(ctl, name, arity):
+                if arity == 2:
+                    out.setdefault((lang, "message"), {})[row[0]] = row[1]
+                else:
+                    out.setdefault((lang, row[0]), {})[row[1]] = row[2]
     return out
 
 
@@ -107,7 +122,7 @@ def _rows(ctl: clingo.Control, name: str, arity: int) -> list[tuple[str, ...]]:
 def tables_in(kb: Path) -> dict[tuple[str, str], dict[str, str]]:
     """{(lang, group): {key: text}} of the word files of the `kb` folder given
     (another rule base than the one in use: the audit's)."""
-    return _tables(stamp(kb / name for name in FILES if (kb / name).is_file()))
+    return _tables((stamp(kb / name for name in FILES if (kb / name).is_file()), ()))
 
 
 def table(group: str, lang: str = "en") -> dict[str, str]:
