@@ -847,17 +847,31 @@ def not_modelled_ahead(files_facts: Sequence, session: Session) -> None:
         return
     from mtgkb.engine.scenarios import fact_atoms_many
 
+    files = _not_modelled_files(session)
+    # of the facts, where their signatures are known, only those whose name
+    # the files' text holds (as for a file alone, _not_modelled)
+    words = _words_read(files)
+    given = [_facts_named(fixed, signed, words) for fixed, signed in todo.values()]
     found = fact_atoms_many(
-        [str(f) for f in _not_modelled_files(session)],
-        [fixed for fixed, _ in todo.values()],
+        [str(f) for f in files],
+        [fixed for fixed, _ in given],
         NOT_MODELLED_SIGNATURES,
         session.engine,
-        signatures=[signed for _, signed in todo.values()],
+        signatures=[signed for _, signed in given],
     )
     if found is None:
         return
     for key, held in zip(todo, found, strict=True):
         session.ahead[(NOT_MODELLED_QUERY, key)] = _declared_unmodelled(held)
+
+
+def _facts_named(fixed: list, signatures: list | None, words: set[str] | None) -> tuple:
+    """(facts, their signatures) of those of `fixed` whose name is one of
+    `words`; all of them where either is not known (None)."""
+    if words is None or signatures is None or len(signatures) != len(fixed):
+        return fixed, signatures
+    kept = [(f, s) for f, s in zip(fixed, signatures, strict=True) if s[0] in words]
+    return [f for f, _ in kept], [s for _, s in kept]
 
 
 def _not_modelled(
