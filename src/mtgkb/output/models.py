@@ -10,8 +10,9 @@ after its kind; `UnsupportedAnswer` for a kind not built yet and
 4); `Answer` is any of them; `RunResult` is what `mtgkb run --json` prints
 for one file (and `mtgkb.run` returns), `RunError` a file that could not be
 answered. The kinds of violation (`ViolationKind`) are those kb/messages.lp
-gives a message, read from the rule base. The models forbid keys the
-description does not name and take values as they are (strict).
+(and any file added with `--with`) gives a message, read from the rule
+base. The models forbid keys the description does not name and take values
+as they are (strict).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from mtgkb.rulebase import words as _words
 STRICT = ConfigDict(extra="forbid", strict=True)
 OPEN = ConfigDict(extra="allow", strict=True)
 
-#: Every kind of violation the rule base declares (kb/messages.lp), sorted.
+#: Every kind of violation the rule base declares (kb/messages.lp, the files added), sorted.
 VIOLATION_KINDS: tuple[str, ...] = tuple(sorted(_words.messages("en")))
 ViolationKind = Literal[VIOLATION_KINDS]  # type: ignore[valid-type]
 
