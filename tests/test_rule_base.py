@@ -5,7 +5,10 @@ when the current folder is a checkout that differs from the rule base in use."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 from helpers import ROOT
@@ -199,3 +202,29 @@ def test_a_kind_of_violation_added_with_with_speaks_its_own_texts(tmp_path):
         (violation,) = legal["violations"]
         assert violation["rule"] == "509.1a" and violation["kind"] == "house_small_blocker"
         assert violation["message"] == text
+
+
+TYPED = """
+import json, sys
+import mtgkb
+answer = mtgkb.run(sys.stdin.read())
+typed = mtgkb.RunResult.model_validate(answer)
+print(json.dumps([v.kind for v in typed.answers[0].violations]))
+"""
+
+
+@pytest.mark.slow  # a --with file: its analysis is computed anew
+def test_the_typed_answers_know_a_kind_of_violation_added_with_with(tmp_path):
+    # the Python API's typed answers (ViolationKind) take the kinds the
+    # added files give texts, as the answers do: 509.1a's house rule again
+    house = tmp_path / "house.lp"
+    house.write_text(HOUSE_BLOCK, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-c", TYPED],
+        input=BLOCKED,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MTGKB_WITH": str(house)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == ["house_small_blocker"]
