@@ -163,7 +163,7 @@ def test_802_3a_cant_attack_a_player_applies_only_to_attacking_that_player():
 
 def test_508_1c_no_more_than_n_creatures_can_attack():
     facts = TWO + "max_attackers(1).\n" + creature("Ann", "A") + creature("Ann", "B")
-    found, _, model = violations(facts + attack("A", "Ben") + attack("B", "Ben"))
+    found, _, _ = violations(facts + attack("A", "Ben") + attack("B", "Ben"))
     assert found == {'violation(rule("508.1c"),too_many_attackers(2,1))'}
     assert "too_many_attackers" in messages()  # its text, kb/messages.lp
     assert len(declarations(facts)) == 3
@@ -181,7 +181,7 @@ def test_508_1d_example_only_the_attacks_if_able_creature_attacks():
 
 
 def test_508_1d_example_attacking_with_neither_is_illegal():
-    found, rules, model = violations(EXAMPLE_508_1D + "phase(declare_attackers).\n")
+    found, _, _ = violations(EXAMPLE_508_1D + "phase(declare_attackers).\n")
     assert found == {'violation(rule("508.1d"),attack_requirement_unmet("Eager"))'}
     assert "attack_requirement_unmet" in messages()  # its text, kb/messages.lp
 

@@ -381,7 +381,7 @@ def _violations(model, lang: str) -> list[dict]:
         (rule.arguments[0] if rule.arguments else rule, args)
         for rule, args in atoms(model, "violation", 2)
     ]
-    return violation_entries(pairs, _words.messages(lang))
+    return violation_entries(pairs, _words.messages(lang)) if pairs else []
 
 
 def _kind(term: clingo.Symbol) -> str:
@@ -893,8 +893,7 @@ def _not_modelled(
         if signatures is not None and len(signatures) == len(fixed):
             words = _words_read(files)
             if words is not None:  # (no #script: the facts may come by signature)
-                signed = [(f, s) for f, s in zip(fixed, signatures, strict=True) if s[0] in words]
-                given = FactRules([f for f, _ in signed], [s for _, s in signed])
+                given = FactRules(*_facts_named(fixed, signatures, words))
                 ctl.add("base", [], given.text)
                 fixed = given.others
         with ctl.backend() as backend:

@@ -87,23 +87,27 @@ def _read_tables(own: tuple, added: tuple = ()) -> dict:
     own: added files that do not ground alone add no words (the rule base's
     reading reports their error)."""
     out: dict[tuple[str, str], dict[str, str]] = {}
-    for stamps in (own, added) if added else (own,):
-        ctl = new_control(logger=quiet)
+    _read_into(out, own)
+    if added:
         try:
-            for path, *_ in stamps:
-                ctl.load(path)
-            ctl.ground([("base", [])])
+            _read_into(out, added)
         except RuntimeError:
-            if stamps is own:
-                raise
-            continue
-        for (name, arity), lang in _SIGNATURES.items():
-            for row in _rows(ctl, name, arity):
-                if arity == 2:
-                    out.setdefault((lang, "message"), {})[row[0]] = row[1]
-                else:
-                    out.setdefault((lang, row[0]), {})[row[1]] = row[2]
+            pass
     return out
+
+
+def _read_into(out: dict, stamps: tuple) -> None:
+    """The words of the files `stamps` (grounded together) added to `out`."""
+    ctl = new_control(logger=quiet)
+    for path, *_ in stamps:
+        ctl.load(path)
+    ctl.ground([("base", [])])
+    for (name, arity), lang in _SIGNATURES.items():
+        for row in _rows(ctl, name, arity):
+            if arity == 2:
+                out.setdefault((lang, "message"), {})[row[0]] = row[1]
+            else:
+                out.setdefault((lang, row[0]), {})[row[1]] = row[2]
 
 
 def _rows(ctl: clingo.Control, name: str, arity: int) -> list[tuple[str, ...]]:
