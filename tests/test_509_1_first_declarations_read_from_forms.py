@@ -171,3 +171,46 @@ def test_a_walk_past_its_time_out_is_a_time_out_answer(monkeypatch):
     result = answer_now(MENACE, "late.mtg", Limits(timeout=60), Engine())
     assert seen and seen[0] is not None  # (the question's time-out reached the walk)
     assert result.status == EXIT_TIMEOUT and result.output["error"] == "timeout"
+
+
+#: No restriction (509.1a alone): Ben's three creatures each block one of
+#: Ann's three attackers or none, 4^3 = 64 declarations, all of them legal.
+FREE = """players: Ann, Ben
+active: Ann
+Ann controls creature "A1" 2/2
+Ann controls creature "A2" 2/2
+Ann controls creature "A3" 2/2
+Ben controls creature "B1" 2/2
+Ben controls creature "B2" 2/2
+Ben controls creature "B3" 2/2
+"A1" attacks Ben
+"A2" attacks Ben
+"A3" attacks Ben
+ask blocks for Ben limit 20
+"""
+
+
+def test_509_1a_picks_no_restriction_names_cost_one_count_a_creature(monkeypatch):
+    # A block no restriction names (no menace, no requirement) is as good as
+    # another: which attacker a creature blocks changes neither whether the
+    # declaration is legal nor the requirements it obeys. So the walk counts
+    # once for each creature's node it visits, not once for each declaration.
+    # The first 20: B1 blocks nothing, then B2's 4 picks under it, each with
+    # B3's 4 (16), then B1 blocks A1 with B2 none and B3's 4 (4): B1's node,
+    # 2 of B2's, 5 of B3's, and the count of the first declaration: 9 at
+    # most (one a declaration made 20).
+    counts = []
+    original = module.best_of
+
+    def counted(space, end=None):
+        counts.append(space)
+        return original(space, end)
+
+    monkeypatch.setattr(module, "best_of", counted)
+    (answer,) = _alone(FREE, Options.from_env())
+    assert (answer["count"], answer["complete"]) == (64, True)
+    assert answer == _alone(FREE)[0]  # (blocks.lp's own grounding lists the same 20)
+    assert answer["assignments"][:4] == [{}, {"B3": "A1"}, {"B3": "A2"}, {"B3": "A3"}]
+    assert "509.1a" in answer["rules"]
+    walked = len(counts) - 1  # (the first: the count of the whole space)
+    assert 1 <= walked <= 1 + 1 + 2 + 5

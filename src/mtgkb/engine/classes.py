@@ -410,28 +410,7 @@ def _best(space: Space, end: float | None) -> tuple[int, int]:
     for x in choosers:
         if x not in space.capacity:
             raise Unsupported(f"{x} has no capacity")
-    takers: dict[str, list[str]] = {}
-    for x in choosers:
-        for y in space.options[x]:
-            takers.setdefault(y, []).append(x)
-    # the options a constraint names, and the number of takers from which it holds
-    need: dict[str, int] = {}
-    for (y, group), n in space.min_takers.items():
-        mine = takers.get(y, [])
-        if any(space.choosers[x] != group for x in mine):
-            raise Unsupported(f"{y} is picked from several groups")
-        if n > 1 and mine:
-            need[y] = max(need.get(y, 0), n)
-    for y in space.reward_option:
-        if y in takers:
-            need.setdefault(y, 1)
-    # the options fewer may pick than could: their takers are counted too
-    most: dict[str, int] = {}
-    for y, n in space.max_takers.items():
-        if len(takers.get(y, ())) > n:
-            most[y] = n
-            need.setdefault(y, 1)
-    constrained_groups = {space.choosers[x] for x in space.not_alone} | set(space.max_choosers)
+    takers, need, most, constrained_groups = _constraints(space, choosers)
 
     # components: choosers that share a constrained option or a constrained group
     by_group: dict[str, list] = {}
@@ -469,6 +448,46 @@ def _best(space: Space, end: float | None) -> tuple[int, int]:
             one = min(one, 1)
         total, best = total * one**m, best + (m if picks else 0)
     return best, total
+
+
+def _constraints(space: Space, choosers: list[str]) -> tuple[dict, dict, dict, set]:
+    """Of `choosers`: the choosers that may pick each option; the options a
+    constraint names, each with the number of takers from which it holds
+    (`need`); the most takers of an option fewer may pick than could
+    (`most`); the groups with a constraint of their own."""
+    takers: dict[str, list[str]] = {}
+    for x in choosers:
+        for y in space.options[x]:
+            takers.setdefault(y, []).append(x)
+    need: dict[str, int] = {}
+    for (y, group), n in space.min_takers.items():
+        mine = takers.get(y, [])
+        if any(space.choosers[x] != group for x in mine):
+            raise Unsupported(f"{y} is picked from several groups")
+        if n > 1 and mine:
+            need[y] = max(need.get(y, 0), n)
+    for y in space.reward_option:
+        if y in takers:
+            need.setdefault(y, 1)
+    # the options fewer may pick than could: their takers are counted too
+    most: dict[str, int] = {}
+    for y, n in space.max_takers.items():
+        if len(takers.get(y, ())) > n:
+            most[y] = n
+            need.setdefault(y, 1)
+    constrained_groups = {space.choosers[x] for x in space.not_alone} | set(space.max_choosers)
+    return takers, need, most, constrained_groups
+
+
+def unconstrained_options(space: Space) -> frozenset[str]:
+    """The options of `space` that no constraint of several choosers names
+    and that earn nothing (none of `_best`'s tracked options): a chooser
+    picking one of them rather than another changes neither a declaration's
+    points nor whether it holds. Fixing some choosers' picks keeps them so:
+    it only takes takers away."""
+    choosers = sorted(space.choosers)
+    takers, need, _, _ = _constraints(space, choosers)
+    return frozenset(y for y in takers if y not in need)
 
 
 def _count_component(

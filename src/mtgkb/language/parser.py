@@ -167,22 +167,7 @@ def keyword_of(name: str) -> str | None:
         if pattern.fullmatch(name):
             return shown
     word = normal_word(name)
-    return repr(word) if word in _words_after_names(vocabulary()) else None
-
-
-@cache
-def _words_after_names(vocab: Vocabulary) -> frozenset[str]:
-    """The words that go on a phrase where a player's name may follow it:
-    with `can't attack PLAYER` and `can't attack alone`, a player called
-    Alone would be read as the ability, not as the name."""
-    found = set()
-    for before in vocab.abilities:
-        if before.shape == "player":
-            n = len(before.words)
-            for other in vocab.abilities:
-                if len(other.words) > n and other.words[:n] == before.words:
-                    found.add(other.words[n])
-    return frozenset(found)
+    return repr(word) if word in vocabulary().words_after_names() else None
 
 
 # -------------------- entry points

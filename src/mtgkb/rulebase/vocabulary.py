@@ -122,6 +122,23 @@ class Vocabulary:
         """The constant of every ability, each once, in the order of the file."""
         return tuple(dict.fromkeys(a.name for a in self.abilities))
 
+    def words_after_names(self) -> frozenset[str]:
+        """The words that go on a phrase where a player's name may follow it:
+        with `can't attack PLAYER` and `can't attack alone`, a player called
+        Alone would be read as the ability, not as the name."""
+        return self._words_after_names
+
+    @cached_property
+    def _words_after_names(self) -> frozenset[str]:
+        found = set()
+        for before in self.abilities:
+            if before.shape == "player":
+                n = len(before.words)
+                for other in self.abilities:
+                    if len(other.words) > n and other.words[:n] == before.words:
+                        found.add(other.words[n])
+        return frozenset(found)
+
 
 def normal_word(text: str) -> str:
     """A written word as the vocabulary spells it: lower case, `_` as `-`,
