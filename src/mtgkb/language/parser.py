@@ -104,6 +104,7 @@ def grammar() -> Lark:
 
 
 _NUMBER_TOKEN = re.compile(r"[+-]?[0-9]+")
+_NUMBER_FIRST = frozenset("+-0123456789")  # (what a number's text may start with)
 
 
 def _is_number(value: object) -> bool:
@@ -111,9 +112,22 @@ def _is_number(value: object) -> bool:
     cannot start with a digit; quoted names are left out)."""
     return (
         isinstance(value, Token)
+        and value[:1] in _NUMBER_FIRST
         and value.type != "STRING"
         and _NUMBER_TOKEN.fullmatch(value) is not None
     )
+
+
+def _all_tokens(tree: Tree, found: list[Token] | None = None) -> list[Token]:
+    """Every token under `tree`, in the order written (as Lark's
+    `scan_values` gives them, without a generator at every level)."""
+    found = [] if found is None else found
+    for child in tree.children:
+        if isinstance(child, Tree):
+            _all_tokens(child, found)
+        elif isinstance(child, Token):
+            found.append(child)
+    return found
 
 
 def _int_value(text: str) -> int | None:
@@ -707,7 +721,7 @@ class _Builder:
         (it is parsed on its own later), each at its place."""
         found: list[Token] = []
         plays: list[Token] = []
-        for tok in stmt.scan_values(lambda v: isinstance(v, Token)):  # (one walk for both)
+        for tok in _all_tokens(stmt):  # (one walk for both)
             if _is_number(tok):
                 found.append(tok)
             if tok.type == "CAN_PLAY":
@@ -1615,7 +1629,7 @@ class _Builder:
                 column=where[1],
                 source_line=self.lines[line - 1],
             ) from None
-        for t in tree.scan_values(lambda v: isinstance(v, Token)):
+        for t in _all_tokens(tree):
             t.line, t.column = place((t.column or 1) - 1 - len(PLAY_MARK))
         stmt = tree.children[0]
         question.params["text"] = _plain(rewritten)
