@@ -574,8 +574,12 @@ def _count_component(
         if end is not None and time.monotonic() > end:
             raise TimeoutError()
         following: dict[int, list[int]] = {}
+        alike = memo.setdefault(signature, {})
         for state, (points, ways) in states.items():
-            for after, gain, many in moves_of(signature, state):
+            moves = alike.get(state)
+            if moves is None:
+                moves = moves_of(signature, state)
+            for after, gain, many in moves:
                 reached = points + gain
                 found = following.get(after)
                 if found is None or reached > found[0]:
