@@ -83,7 +83,12 @@ def first_declarations(
     docstring). TimeoutError past `end` (a time.monotonic() value)."""
     forms, beside = [], []
     for symbol in model:
-        is_form = symbol.type == clingo.SymbolType.Function and symbol.name in FORMS
+        # (the name alone, one call into clingo: a symbol that is no function
+        # has none, and its type was a second call for each of thousands)
+        try:
+            is_form = symbol.name in FORMS
+        except RuntimeError:
+            is_form = False
         (forms if is_form else beside).append(symbol)
     names = _Names(forms, canonical)
     try:
