@@ -21,6 +21,7 @@ import random
 
 import pytest
 from helpers.answering import engine
+from helpers.counting_forms import THREE_ON_THREE
 
 from mtgkb.engine.state import Engine, Options
 from mtgkb.questions.answers import Limits
@@ -38,19 +39,7 @@ LIMITS = Limits(max_models=CAP)
 #: (mtgkb.engine.first_declarations): the searches these tests watch
 SEARCHED = Engine(Options.from_env().but(forms_listing=False))
 
-BLOCKS = """players: Ann, Ben
-active: Ann
-Ann controls creature "A1" 2/2
-Ann controls creature "A2" 2/2
-Ann controls creature "A3" 2/2
-Ben controls creature "B1" 2/2
-Ben controls creature "B2" 2/2
-Ben controls creature "B3" 2/2
-"A1" attacks Ben
-"A2" attacks Ben
-"A3" attacks Ben
-ask blocks for Ben limit 5
-"""
+BLOCKS = THREE_ON_THREE + "ask blocks for Ben limit 5\n"
 
 ATTACKS = """players: Ann, Ben, Cat
 active: Ann

@@ -13,7 +13,7 @@ import random
 
 import pytest
 from helpers import random_cases
-from helpers.counting_forms import random_combat, random_team_combat
+from helpers.counting_forms import THREE_ON_THREE, random_combat, random_team_combat
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -175,19 +175,7 @@ def test_a_walk_past_its_time_out_is_a_time_out_answer(monkeypatch):
 
 #: No restriction (509.1a alone): Ben's three creatures each block one of
 #: Ann's three attackers or none, 4^3 = 64 declarations, all of them legal.
-FREE = """players: Ann, Ben
-active: Ann
-Ann controls creature "A1" 2/2
-Ann controls creature "A2" 2/2
-Ann controls creature "A3" 2/2
-Ben controls creature "B1" 2/2
-Ben controls creature "B2" 2/2
-Ben controls creature "B3" 2/2
-"A1" attacks Ben
-"A2" attacks Ben
-"A3" attacks Ben
-ask blocks for Ben limit 20
-"""
+FREE = THREE_ON_THREE + "ask blocks for Ben limit 20\n"
 
 
 def test_509_1a_picks_no_restriction_names_cost_one_count_a_creature(monkeypatch):

@@ -42,6 +42,22 @@ THINGS = [
 ]
 
 
+#: Ann's three attackers against Ben's three creatures, no ability (509.1a
+#: alone): each of Ben's creatures blocks one of the attackers or none.
+THREE_ON_THREE = """players: Ann, Ben
+active: Ann
+Ann controls creature "A1" 2/2
+Ann controls creature "A2" 2/2
+Ann controls creature "A3" 2/2
+Ben controls creature "B1" 2/2
+Ben controls creature "B2" 2/2
+Ben controls creature "B3" 2/2
+"A1" attacks Ben
+"A2" attacks Ben
+"A3" attacks Ben
+"""
+
+
 def only_answer(text: str, *, max_models: int = 100000, engine: Engine | None = None) -> dict:
     """The answer of a file that asks one question (`max_models` listed at
     most), by `engine` (a fresh one when not given)."""
