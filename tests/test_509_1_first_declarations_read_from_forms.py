@@ -186,7 +186,7 @@ def test_509_1a_picks_no_restriction_names_cost_one_count_a_creature(monkeypatch
     # The first 20: B1 blocks nothing, then B2's 4 picks under it, each with
     # B3's 4 (16), then B1 blocks A1 with B2 none and B3's 4 (4): B1's node,
     # 2 of B2's, 5 of B3's, and the count of the first declaration: 9 at
-    # most (one a declaration made 20).
+    # most (one count a declaration, as before, made 20).
     counts = []
     original = module.best_of
 
