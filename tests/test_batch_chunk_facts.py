@@ -11,7 +11,7 @@ from helpers import LIFELINK_COMBAT as COMBAT
 
 from mtgkb.engine.scenarios import ChunkFacts, Readings, chunk_control, scenario_program, solve_many
 from mtgkb.engine.state import Engine
-from mtgkb.language.facts import fact_signatures, scenario_facts
+from mtgkb.language.facts import fact_arguments, fact_signatures, scenario_facts
 from mtgkb.language.parser import parse_text
 
 
@@ -79,3 +79,23 @@ def test_a_program_that_may_call_a_function_is_given_its_facts_by_the_backend():
     finally:
         program.calls_functions = False
     assert given is None
+
+
+def test_a_chunk_sliced_from_its_facts_signatures_keeps_what_reading_them_keeps():
+    # forward slicing of a chunk whose facts' signatures and arguments are
+    # known reads those (as a file alone does), not the symbols: the same
+    # statements may fire, and the chunk's own readings stay unread
+    engine = Engine()
+    program = scenario_program("outcome", engine)
+    files = _files()
+    signatures = [fact_signatures(facts) for facts in files]
+    arguments = [fact_arguments(facts) for facts in files]
+    assert None not in signatures and None not in arguments
+    read = program.live(files, Readings())
+    readings = Readings()
+    known = program.live(files, readings, signatures, arguments)
+    assert [str(node) for node in known] == [str(node) for node in read]
+    assert readings.slicing(program.described) == {}
+    # 702.15b and 704.5h fire on these facts: their statements are kept
+    kept = "\n".join(str(node) for node in known)
+    assert "lifelink" in kept and "deathtouch" in kept

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import clingo
 
-from mtgkb.engine.analysis import is_plain
+from mtgkb.engine.analysis import FactReadings, is_plain
 from mtgkb.engine.programs import external_parts, quiet, solve_within, stamp
 from mtgkb.engine.rule_base import calls_functions_in
 from mtgkb.engine.sharing import generated_location, guard_of
@@ -359,17 +359,29 @@ class ScenarioProgram:
         """How many of its statements are rewritten already (kept for the next chunk)."""
         return len(self._made)
 
-    def live(self, instances, readings: Readings | None = None) -> list:
+    def live(
+        self,
+        instances,
+        readings: Readings | None = None,
+        signatures: Sequence[Sequence[tuple[str, int]] | None] | None = None,
+        arguments: Sequence[Sequence[tuple[clingo.Symbol, ...]] | None] | None = None,
+    ) -> list:
         """The statements, with the scenario argument, that may fire for some
         of `instances` (the facts of each scenario): what cannot fire for
-        any leaves the chunk's grounding. Raises _Unsupported for a statement
-        the argument does not fit."""
+        any leaves the chunk's grounding. Where every instance's first
+        facts have their `signatures` known (and their `arguments`, where
+        known: fact_arguments), forward slicing reads those, as a file alone
+        does (FactReadings), not the symbols. Raises _Unsupported for a
+        statement the argument does not fit."""
         places = range(len(self.statements))
         if self.kept is not None:
             analysis = self.described
-            facts = itertools.chain.from_iterable(instances)
-            kept = None if readings is None else readings.slicing(analysis)
-            sources = analysis.sources(facts, self.derived, kept)
+            if signatures is not None and None not in signatures:
+                sources = _known_sources(analysis, self.derived, instances, signatures, arguments)
+            else:
+                facts = itertools.chain.from_iterable(instances)
+                kept = None if readings is None else readings.slicing(analysis)
+                sources = analysis.sources(facts, self.derived, kept)
             fired = analysis.live(self.kept, sources)
             live = set(analysis.needed(self.queries, fired) if self.queries else fired)
             groups = [group for group, _ in self.statements]
@@ -382,17 +394,31 @@ class ScenarioProgram:
         return out
 
 
+def _known_sources(analysis, derived, instances, signatures, arguments) -> dict[str, set[tuple]]:
+    """Analysis.sources of every instance's facts with what the queries
+    derive (`derived`), each instance read with the signatures (and the
+    arguments, where known) its first facts were made with."""
+    out = {name: set(fixed) for name, fixed in (derived or {}).items()}
+    for n, facts in enumerate(instances):
+        made = None if arguments is None else arguments[n]
+        readings = FactReadings(facts, signatures[n], made)
+        for name, values in analysis.sources(facts, readings=readings).items():
+            out.setdefault(name, set()).update(values)
+    return out
+
+
 def _grounded(
     program: ScenarioProgram,
     instances: Sequence[Sequence[clingo.Symbol]],
     readings: Readings | None = None,
     signatures: Sequence[Sequence[tuple[str, int]] | None] | None = None,
     switchable: Sequence[Sequence[clingo.Symbol]] | None = None,
+    arguments: Sequence[Sequence[tuple[clingo.Symbol, ...]] | None] | None = None,
 ) -> clingo.Control | None:
     """`program` grounded with the facts of every instance, each given its
     number as the scenario argument (chunk_control); None when there is no
     instance or a statement the scenario argument does not fit."""
-    made = chunk_control(program, instances, readings, signatures, switchable)
+    made = chunk_control(program, instances, readings, signatures, switchable, arguments)
     if made is None:
         return None
     ctl, given, switches = made
@@ -465,13 +491,15 @@ def chunk_control(
     readings: Readings | None = None,
     signatures: Sequence[Sequence[tuple[str, int]] | None] | None = None,
     switchable: Sequence[Sequence[clingo.Symbol]] | None = None,
+    arguments: Sequence[Sequence[tuple[clingo.Symbol, ...]] | None] | None = None,
 ) -> tuple[clingo.Control, ChunkFacts | None, list] | None:
     """A Control given `program` and the facts of every instance, each with
     its number as the scenario argument, not yet grounded (bench/issue26.py
     times gringo's part alone), the context to ground it with (None: no
     context) and the parts to ground beside "base" (the externals); None as
     for `_grounded`. `signatures`: the (name, arity) of each instance's
-    first facts, where the caller knows them (ChunkFacts); `switchable`:
+    first facts, where the caller knows them (ChunkFacts, and forward
+    slicing with `arguments`, their arguments: ScenarioProgram.live); `switchable`:
     atoms of each instance declared free externals (each solve assumes each
     true or false), with its number as the scenario argument."""
     import clingo.ast
@@ -483,7 +511,7 @@ def chunk_control(
     if switchable is not None:  # (read as facts by forward slicing: they may be true)
         sliced = [[*facts, *more] for facts, more in zip(instances, switchable, strict=True)]
     try:
-        statements = program.live(sliced, readings)
+        statements = program.live(sliced, readings, signatures, arguments)
     except _Unsupported:
         return None
     ctl = new_control(["--project=show", "--models=1"], quiet)
@@ -530,6 +558,7 @@ def solve_merged(
     engine: Engine | None = None,
     readings: Readings | None = None,
     signatures: Sequence[Sequence[tuple[str, int]] | None] | None = None,
+    arguments: Sequence[Sequence[tuple[clingo.Symbol, ...]] | None] | None = None,
     timeout: float | None = None,
 ) -> dict[str, list[list[clingo.Symbol] | None]] | None:
     """solve_many for several single-model queries at once, in one grounding
@@ -552,7 +581,7 @@ def solve_merged(
         list(dict.fromkeys([*guards.values(), *(a for q in queries for a in given.get(q, ()))]))
         for given in asked
     ]
-    ctl = _grounded(program, files, readings, signatures, switched)
+    ctl = _grounded(program, files, readings, signatures, switched, arguments)
     if ctl is None:
         return None
     externals = [
@@ -733,6 +762,7 @@ def solve_many(
     engine: Engine | None = None,
     readings: Readings | None = None,
     signatures: Sequence[Sequence[tuple[str, int]] | None] | None = None,
+    arguments: Sequence[Sequence[tuple[clingo.Symbol, ...]] | None] | None = None,
 ) -> list[list[clingo.Symbol]] | None:
     """The shown atoms of one (optimal) model for each instance (the facts of
     one scenario and question), all grounded and solved together. Meant for
@@ -742,13 +772,19 @@ def solve_many(
     whose rule base, options and kept programs (a fresh one when not given);
     `readings`: what was read of the facts, kept for the chunk's next query;
     `signatures`: the (name, arity) of each instance's first facts, where
-    the caller knows them (ChunkFacts)."""
+    the caller knows them (ChunkFacts), and `arguments` their arguments
+    (chunk_control)."""
     engine = Engine() if engine is None else engine
     program = scenario_program(query, engine)
     if program is None:
         return None
     return solve_scenarios(
-        program, instances, timeout=timeout, readings=readings, signatures=signatures
+        program,
+        instances,
+        timeout=timeout,
+        readings=readings,
+        signatures=signatures,
+        arguments=arguments,
     )
 
 
@@ -759,11 +795,12 @@ def solve_scenarios(
     timeout: float | None = None,
     readings: Readings | None = None,
     signatures: Sequence[Sequence[tuple[str, int]] | None] | None = None,
+    arguments: Sequence[Sequence[tuple[clingo.Symbol, ...]] | None] | None = None,
 ) -> list[list[clingo.Symbol]] | None:
     """solve_many for `program`: the shown atoms of one (optimal) model for
     each instance, all grounded and solved together; None when this cannot
     be done (a statement the scenario argument does not fit, or no model)."""
-    ctl = _grounded(program, instances, readings, signatures)
+    ctl = _grounded(program, instances, readings, signatures, arguments=arguments)
     if ctl is None:
         return None
     model = _optimal_model(ctl, timeout)

@@ -211,7 +211,7 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
     ]
     from mtgkb.engine.scenarios import Readings, solve_many
     from mtgkb.language.checks import input_errors_many
-    from mtgkb.language.facts import fact_signatures, scenario_facts
+    from mtgkb.language.facts import fact_arguments, fact_signatures, scenario_facts
     from mtgkb.questions import answers
 
     read: list = []
@@ -260,6 +260,7 @@ def _answer_combined(items: list[Item], limits: Limits, engine: Engine) -> list[
             engine=engine,
             readings=readings,
             signatures=[fact_signatures(own) for own in facts],
+            arguments=[fact_arguments(own) for own in facts],
         )
         if models is None:
             continue
@@ -285,7 +286,7 @@ def _solved_together(
     The queries so solved (none when fewer than two can be, or they cannot
     share a grounding: then each is solved on its own)."""
     from mtgkb.engine.scenarios import solve_merged
-    from mtgkb.language.facts import asked_facts, fact_signatures, fixed_facts
+    from mtgkb.language.facts import asked_facts, fact_arguments, fact_signatures, fixed_facts
     from mtgkb.questions import answers
 
     def on_own_facts(instances) -> bool:
@@ -310,6 +311,7 @@ def _solved_together(
         engine=engine,
         readings=readings,
         signatures=[fact_signatures(file_facts[p]) for p in places],
+        arguments=[fact_arguments(file_facts[p]) for p in places],
     )
     if found is None:
         return []
