@@ -13,7 +13,10 @@ figures), on 127.0.0.1 only, with a bounded number of requests:
   reported.
 - issue 26's two figures, from that grid: one client, 1 worker: the median
   latency (target <= 20 ms); 2 workers, 8 clients: scenarios per floor
-  (target >= 6). Beside them, the same scenarios answered warm in this
+  (target >= 6), and where that cell's time goes: the CPU time of the
+  workers and of the server process a request (from /proc), how many
+  requests were answered together on average (GET /health), and how busy
+  that kept the 2 CPUs. Beside them, the same scenarios answered warm in this
   process (mtgkb.Answerer with MTGKB_POOL=0): what the server cannot go
   below without faster answers; the floors of ten of these scenarios
   answered alone (in a fresh process: Lark parsing each, gringo grounding
@@ -93,6 +96,17 @@ def resident_kb(pid: int) -> int:
         return 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) one process has used so far, in seconds
+    (0 when it has gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def children(pid: int) -> list[int]:
     """The processes `pid` forked (its workers), from /proc."""
     found = []
@@ -145,6 +159,19 @@ class Server:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+
+def gathering(port: int) -> dict:
+    """The server's counts of requests answered together (GET /health's
+    "gathering": chunks of two or more, and the requests in them)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        _, status, answer = timed_request(connection, "GET", "/health")
+    finally:
+        connection.close()
+    if status != 200:
+        raise RuntimeError("the server did not answer GET /health with 200")
+    return json.loads(answer)["gathering"]
 
 
 def post_all(port: int, bodies: list[bytes], refused: list | None = None) -> list[float]:
@@ -315,7 +342,10 @@ def bench_server_load(ctx, command: list[str]) -> None:
                 data["round_trip_ms"] = round_trip(server.port) * 1000
             for clients in CLIENTS:
                 sent = bodies[: max(per_cell, 4 * clients)]
+                before = server_cpu(server), gathering(server.port)
                 latencies, wall, refused = load(server.port, sent, clients)
+                if (workers, clients) == (2, 8):
+                    data["cpu_2x8"] = cpu_use(server, before, len(sent), wall)
                 p50, p99 = statistics.median(latencies), percentile(latencies, 0.99)
                 per_floor = len(sent) / wall * floor
                 report.add(
@@ -352,6 +382,17 @@ def bench_server_load(ctx, command: list[str]) -> None:
         "issue 26: 2 workers, 8 clients: scenarios per floor",
         throughput,
         verdict(TARGETS, "per_floor_2_workers_8_clients", throughput),
+    )
+    use = data["cpu_2x8"]
+    workers_floor = use["workers_ms"] / 1000 / floor
+    report.add(
+        "server_load",
+        f"  where its time goes: the workers' CPU {use['workers_ms']:.1f} ms a request"
+        f" ({workers_floor:.2f} floor), the server's {use['server_ms']:.1f} ms;"
+        f" {use['together']:.1f} requests answered together on average"
+        f" ({use['alone']} alone); the 2 CPUs {use['busy'] * 100:.0f}% busy: at this CPU"
+        f" a request, at most {2 / workers_floor:.1f} scenarios per floor",
+        "",
     )
     alone = request_floors(ctx, bodies[:10])
     grounding = alone["ground"]
@@ -405,6 +446,32 @@ def bench_server_load(ctx, command: list[str]) -> None:
     )
     data["memory"] = memory_run(ctx, command, 2_000 if ctx.quick else MEMORY_REQUESTS)
     ctx.report.data["server_load"] = data
+
+
+def server_cpu(server: Server) -> dict[int, float]:
+    """The CPU seconds the server process and each of its workers have used."""
+    pids = [server.process.pid, *children(server.process.pid)]
+    return {pid: cpu_seconds(pid) for pid in pids}
+
+
+def cpu_use(server: Server, before: tuple, requests: int, wall: float) -> dict:
+    """What `requests` answered in `wall` seconds cost the server process and
+    its workers in CPU time (ms a request; a worker recycled meanwhile is
+    left out), how many were answered together on average (the server's
+    chunks: mtgkb.serve.gathering) and how busy they kept 2 CPUs."""
+    cpu, gathered = before
+    after, now = server_cpu(server), gathering(server.port)
+    spent = {pid: after[pid] - cpu[pid] for pid in after if pid in cpu}
+    own = spent.pop(server.process.pid, 0.0)
+    chunks = now["groups"] - gathered["groups"]
+    together = now["gathered"] - gathered["gathered"]
+    return {
+        "server_ms": own / requests * 1000,
+        "workers_ms": sum(spent.values()) / requests * 1000,
+        "together": together / chunks if chunks else 1.0,
+        "alone": requests - together,
+        "busy": (own + sum(spent.values())) / wall / 2,
+    }
 
 
 def memory_run(ctx, command: list[str], requests: int) -> dict:

@@ -81,3 +81,41 @@ def test_the_servers_floors_are_clingo_and_lark_on_its_own_scenarios(tmp_path):
         "server_floor_00.mtg",
         "server_floor_01.mtg",
     ]
+
+
+def test_a_processs_cpu_time_is_read_from_proc():
+    import os
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import sys; sum(range(3_000_000)); sys.stdin.read()"],
+        stdin=subprocess.PIPE,
+    )
+    try:
+        spent = 0.0
+        while spent == 0.0 and child.poll() is None:  # (until its first clock tick)
+            spent = server_load.cpu_seconds(child.pid)
+        assert spent > 0
+    finally:
+        child.kill()
+        child.wait()
+    assert server_load.cpu_seconds(child.pid) == 0.0
+    assert server_load.cpu_seconds(os.getpid()) > 0
+
+
+def test_the_2x8_cells_cpu_is_told_per_request(monkeypatch):
+    # the server process (pid 1 here) and two workers; one worker recycled
+    # meanwhile (pid 4, new) is left out; 40 requests, 30 of them in 10 chunks
+    from types import SimpleNamespace
+
+    server = SimpleNamespace(process=SimpleNamespace(pid=1))
+    before = ({1: 1.0, 2: 2.0, 3: 3.0}, {"groups": 10, "gathered": 30})
+    monkeypatch.setattr(server_load, "server_cpu", lambda _: {1: 1.5, 2: 4.0, 3: 5.0, 4: 9.0})
+    monkeypatch.setattr(server_load, "gathering", lambda _: {"groups": 20, "gathered": 60})
+    use = server_load.cpu_use(SimpleNamespace(port=0, **vars(server)), before, 40, 3.0)
+    assert use == {
+        "server_ms": 12.5,
+        "workers_ms": 100.0,
+        "together": 3.0,
+        "alone": 10,
+        "busy": 0.75,
+    }
