@@ -24,6 +24,11 @@ def test_the_server_load_part_is_registered():
     assert server_load.CLIENTS == (1, 8, 50)
     assert server_load.WORKERS == (1, 2)
     assert server_load.MEMORY_REQUESTS == 10_000
+    # the chunk floor grounds as many requests as a worker takes in the
+    # 2 workers x 8 clients cell: its share of the requests in the server
+    from mtgkb.serve.gathering import Gathering
+
+    assert server_load.SHARE == Gathering().share(8, 2) == 4
 
 
 def test_509_1a_the_memory_runs_scenarios_are_legal_with_fresh_names():
