@@ -18,6 +18,7 @@ from mtgkb.audit.editions import edition_check
 from mtgkb.audit.render import to_json, to_markdown, to_text
 from mtgkb.audit.report import audit
 from mtgkb.audit.sources import Base, scan
+from mtgkb.cli import build_parser
 from mtgkb.rulebase.index import load_index, sort_key
 
 # The slow tier (the full audit):
@@ -225,6 +226,23 @@ def test_audit_command_exit_status(monkeypatch, capsys, tmp_path):
     missing = argparse.Namespace(json=False, markdown=False, cr=tmp_path / "no-such-cr.txt")
     assert audit_command(missing) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_audit_command_passes_its_time_out_on(monkeypatch, capsys):
+    # `mtgkb audit --timeout S` bounds each scenario's check and each
+    # conflict's search by S seconds; without it, the audit's own default
+    seen = []
+    clean = {"rules": [], "lint": [], "warnings": [], "conflicts": [], "summary": {"ok": True}}
+    monkeypatch.setattr(command_module, "audit", lambda root, cr, **kw: seen.append(kw) or clean)
+    parser = build_parser("audit")
+    assert audit_command(parser.parse_args(["audit", "--json", "--timeout", "600"])) == 0
+    assert audit_command(parser.parse_args(["audit", "--json"])) == 0
+    capsys.readouterr()
+    assert seen[0]["timeout"] == 600.0 and "timeout" not in seen[1]
+    with pytest.raises(SystemExit) as stopped:  # bad input: exit 2, said by argparse
+        parser.parse_args(["audit", "--timeout", "0"])
+    assert stopped.value.code == 2
+    assert "more than 0 seconds" in capsys.readouterr().err
 
 
 @needs_shared

@@ -536,6 +536,15 @@ def _audit_command(sub) -> None:
         action="store_true",
         help="show the progress of the long steps on stderr (the default at a terminal)",
     )
+    audit.add_argument(
+        "--timeout",
+        type=_option(check_timeout, "the time-out"),
+        default=None,
+        metavar="S",
+        help="the seconds each scenario's check, and the search for the statements behind "
+        "each conflict, may take (default 10; one that takes longer is reported as such, a "
+        f"conflict then without its statements); S > 0, at most {MAX_TIMEOUT:g}",
+    )
     _rule_base_options(audit)
     audit.set_defaults(handler=cmd_audit)
 

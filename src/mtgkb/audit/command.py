@@ -29,7 +29,7 @@ def progress_printer(enabled: bool):
 
 
 def audit_command(args: argparse.Namespace) -> int:
-    """`mtgkb audit [--json | --markdown] [--cr FILE]... [--progress]`: exit 1 on
+    """`mtgkb audit [--json | --markdown] [--cr FILE]... [--progress] [--timeout S]`: exit 1 on
     lint, conflicts or examples whose answers differ from their expectation."""
     cr = getattr(args, "cr", None)
     crs = [cr] if isinstance(cr, (str, Path)) else list(cr or [])
@@ -57,6 +57,8 @@ def audit_command(args: argparse.Namespace) -> int:
         options["against"] = Path(against)
     if getattr(args, "save_baseline", False):
         options["save_baseline"] = True
+    if getattr(args, "timeout", None) is not None:
+        options["timeout"] = args.timeout
     try:
         report = audit(None, [Path(f) for f in crs] or None, **options)
     except ValueError as err:
