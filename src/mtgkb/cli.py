@@ -55,6 +55,17 @@ def _rule_base_options(command: argparse.ArgumentParser) -> None:
     )
 
 
+def _timeout_option(command: argparse.ArgumentParser, what: str) -> None:
+    """`--timeout S` (none by default): `what` it bounds, then its range."""
+    command.add_argument(
+        "--timeout",
+        type=_option(check_timeout, "the time-out"),
+        default=None,
+        metavar="S",
+        help=f"{what}; S > 0, at most {MAX_TIMEOUT:g}",
+    )
+
+
 def choose_rule_base(args: argparse.Namespace):
     """Make the rule base the options name this process's (and its workers');
     say on stderr when the current folder is a checkout that differs from it.
@@ -357,14 +368,7 @@ def _run_command(sub) -> None:
     form = run.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="print the answers as JSON")
     form.add_argument("--jsonl", action="store_true", help="print one JSON object per file")
-    run.add_argument(
-        "--timeout",
-        type=_option(check_timeout, "the time-out"),
-        default=None,
-        metavar="S",
-        help="stop a file's work, its reading included, after S seconds (exit 3); "
-        f"S > 0, at most {MAX_TIMEOUT:g}",
-    )
+    _timeout_option(run, "stop a file's work, its reading included, after S seconds (exit 3)")
     run.add_argument(
         "--max-models",
         type=_option(check_count, "the number of models", 0),
@@ -536,14 +540,11 @@ def _audit_command(sub) -> None:
         action="store_true",
         help="show the progress of the long steps on stderr (the default at a terminal)",
     )
-    audit.add_argument(
-        "--timeout",
-        type=_option(check_timeout, "the time-out"),
-        default=None,
-        metavar="S",
-        help="the seconds each scenario's check, and the search for the statements behind "
-        "each conflict, may take (default 10; one that takes longer is reported as such, a "
-        f"conflict then without its statements); S > 0, at most {MAX_TIMEOUT:g}",
+    _timeout_option(
+        audit,
+        "the seconds each scenario's check, and the search for the statements behind each "
+        "conflict, may take (default 10; one that takes longer is reported as such, a conflict "
+        "then without its statements)",
     )
     _rule_base_options(audit)
     audit.set_defaults(handler=cmd_audit)
