@@ -226,9 +226,7 @@ def bench_floors(ctx, cold_file, game_file, targets: dict) -> None:
     check = subprocess.run(parse, capture_output=True, text=True)
     if check.returncode != 0:
         raise RuntimeError(f"the parser's floor did not run: {check.stderr.strip()}")
-    runs = ctx.versus_floor(parse, repeat)
-    floor = ctx.floor()
-    parser = min(r.seconds for r in runs) / floor
+    parser = ctx.versus_floor(parse, repeat).ratio()
     ctx.report.add(
         "floors",
         "Lark: shipped tables loaded, c06 parsed once, fresh process / floor",
@@ -236,8 +234,12 @@ def bench_floors(ctx, cold_file, game_file, targets: dict) -> None:
         _against(parser, targets["cold"][1], "cold"),
     )
     game = [sys.executable, "-c", PARSER_SCRIPT, str(game_file)]
-    game_parse = min(r.seconds for r in ctx.versus_floor(game, repeat)) / ctx.floor()
-    got = in_fresh_process(ctx, ["bench.floors", str(max(5, ctx.repeat))], "the grounding floors")
+    game_parse = ctx.versus_floor(game, repeat).ratio()
+    got, floor = ctx.beside_floor(
+        lambda: in_fresh_process(
+            ctx, ["bench.floors", str(max(5, ctx.repeat))], "the grounding floors"
+        )
+    )
     statements, bare, again = got["request_statements"], got["request"], got["request_again"]
     ctx.report.add(
         "floors",

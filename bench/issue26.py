@@ -43,7 +43,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from .suite import COLD_FILE, FLOOR, Context, best, best_in_turn, mtgkb_command, part, warm_up
+from .suite import COLD_FILE, FLOOR, Context, best, measure, mtgkb_command, part, warm_up
 from .targets import verdict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -316,16 +316,16 @@ def _floors(ctx: Context, paths: dict[str, Path], repeat: int) -> dict[str, dict
     from .floors import PARSER_SCRIPT, in_fresh_process
 
     module = ["bench.issue26", str(repeat), *(str(p) for p in paths.values())]
-    ground = in_fresh_process(ctx, module, "the grounding floors")
+    ground, floor = ctx.beside_floor(lambda: in_fresh_process(ctx, module, "the grounding floors"))
     out = {}
     for name, path in paths.items():
         parse = [sys.executable, "-c", PARSER_SCRIPT, str(path)]
-        runs = ctx.versus_floor(parse, repeat)
         out[name] = {
-            "parse": best(runs) / ctx.floor(),
-            "ground": ground[str(path)]["ground"] / ctx.floor(),
-            "forms": ground[str(path)]["forms"] / ctx.floor(),
-            "solve": ground[str(path)]["solve"] / ctx.floor(),
+            "parse": ctx.versus_floor(parse, repeat).ratio(),
+            "ground": ground[str(path)]["ground"] / floor,
+            "forms": ground[str(path)]["forms"] / floor,
+            "solve": ground[str(path)]["solve"] / floor,
+            "floor": floor,
         }
     return out
 
@@ -335,22 +335,26 @@ def _chunk_floors(ctx: Context, paths: list[str], repeat: int) -> dict:
     from .floors import in_fresh_process
 
     module = ["bench.issue26", "--chunk", str(repeat), *paths]
-    seconds = in_fresh_process(ctx, module, "the chunk floors")
-    floor = ctx.floor()
+    seconds, floor = ctx.beside_floor(lambda: in_fresh_process(ctx, module, "the chunk floors"))
     return {**seconds, "ground": seconds["ground"] / floor, "parse": seconds["parse"] / floor}
 
 
 def _phases(ctx: Context, paths: dict[str, Path], runs: int) -> dict[str, dict]:
-    """Where each file's cold run spends its time (bench.phases), in seconds."""
-    from .phases import measure
+    """Where each file's cold run spends its time (bench.phases), in seconds,
+    with the floor of about then (`floor`, in seconds: Context.beside_floor)."""
+    from .phases import measure as measure_phases
 
-    return {name: measure(str(path), runs, ctx.env) for name, path in paths.items()}
+    out = {}
+    for name, path in paths.items():
+        measured, floor = ctx.beside_floor(lambda p=path: measure_phases(str(p), runs, ctx.env))
+        out[name] = {**measured, "floor": floor}
+    return out
 
 
-def _phase_note(measured: dict, floor: float) -> str:
+def _phase_note(measured: dict) -> str:
     from .phases import described
 
-    return "mtgkb run's largest phases / floor: " + described(measured, floor)
+    return "mtgkb run's largest phases / floor: " + described(measured, measured["floor"])
 
 
 def _floor_note(floors: dict, target: float) -> str:
@@ -386,11 +390,12 @@ def bench_issue26(ctx: Context) -> None:
     times = {}
     for name, path in files.items():
         if name != "count":
-            times[name] = best(ctx.versus_floor(run + [str(path)])) / ctx.floor()
+            times[name] = ctx.versus_floor(run + [str(path)]).ratio()
     # the count bounded (it took minutes): its answer from its first run, and
-    # no second run after one that was stopped
-    counted, seconds = None, []
+    # no second run after one that was stopped; each run after one of the floor
+    counted, seconds, floor_runs = None, [], []
     for _ in range(ctx.repeat):
+        floor_runs.append(measure(FLOOR, ctx.env))
         start = time.perf_counter()
         done = subprocess.run(
             run + ["--timeout", str(COUNT_TIMEOUT), str(files["count"])],
@@ -403,7 +408,9 @@ def bench_issue26(ctx: Context) -> None:
             counted = done
         if done.returncode == 3:
             break
-    times["count"] = min(seconds) / ctx.floor()
+    ctx.floor_runs.extend(floor_runs)
+    ctx.turn_floors.append(best(floor_runs))
+    times["count"] = min(seconds) / best(floor_runs)
     floors = _floors(ctx, {**files, "cold": COLD_FILE}, max(2, ctx.repeat // 3))
     phased = {"game", "count", "explain25"}
     phases = _phases(
@@ -420,7 +427,7 @@ def bench_issue26(ctx: Context) -> None:
         verdict(TARGETS, "game", game),
     )
     report.add("issue26", "  " + _floor_note(floors["game"], TARGETS["game"][1]), "")
-    report.add("issue26", "  " + _phase_note(phases["game"], ctx.floor()), "")
+    report.add("issue26", "  " + _phase_note(phases["game"]), "")
 
     stopped = counted.returncode == 3
     answer = {} if stopped else json.loads(counted.stdout)["answers"][0]
@@ -433,7 +440,7 @@ def bench_issue26(ctx: Context) -> None:
     digits = len(str(answer.get("count", 0)))
     report.add("issue26", f"  count: {digits} digits, complete: {answer.get('complete')}", "")
     report.add("issue26", "  " + _floor_note(floors["count"], TARGETS["count"][1]), "")
-    report.add("issue26", "  " + _phase_note(phases["count"], ctx.floor()), "")
+    report.add("issue26", "  " + _phase_note(phases["count"]), "")
 
     n = ctx.batch
     texts = [scenario(4, 8, seed=seed) for seed in range(n)]
@@ -443,19 +450,17 @@ def bench_issue26(ctx: Context) -> None:
     # chunk), and in one worker (--jobs 1: what a scenario costs one CPU);
     # the best of half the repeats, two at least (one run of each moved the
     # figure by half on a noisy machine: 0.13 to 0.21 in one session)
-    runs = best_in_turn(
+    versus = ctx.in_turn(
         {
-            "floor": FLOOR,
             "one": base + paths[:1],
             "all": base + paths,
             "single": base + ["--jobs", "1"] + paths,
         },
         max(2, (ctx.repeat + 1) // 2),
-        ctx.env,
     )
-    ctx.floor_runs.extend(runs["floor"])
-    marginal = (best(runs["all"]) - best(runs["one"])) / (n - 1) / ctx.floor()
-    single = (best(runs["single"]) - best(runs["one"])) / (n - 1) / ctx.floor()
+    runs = versus.runs
+    marginal = (best(runs["all"]) - best(runs["one"])) / (n - 1) / versus.floor
+    single = (best(runs["single"]) - best(runs["one"])) / (n - 1) / versus.floor
     report.add(
         "issue26",
         f"batch: marginal per scenario, {n} x 4p x 8c, 3 questions / floor",
@@ -466,11 +471,16 @@ def bench_issue26(ctx: Context) -> None:
     sample = {p: Path(p) for p in paths[:10]}
     per_file = _floors(ctx, sample, 1)
     grounding = sum(f["ground"] + f["forms"] for f in per_file.values()) / len(per_file)
+    grounding_ms = (
+        1000
+        * sum((f["ground"] + f["forms"]) * f["floor"] for f in per_file.values())
+        / len(per_file)
+    )
     report.add(
         "issue26",
         "  floor: gringo grounding one scenario's groundings alone (its counting forms"
         f" included) / floor: {grounding:.3f}"
-        f" ({grounding * ctx.floor() * 1000:.1f} ms: the server's median target is 20 ms)",
+        f" ({grounding_ms:.1f} ms: the server's median target is 20 ms)",
         "",
     )
     chunk = _chunk_floors(ctx, paths[:50], max(2, ctx.repeat // 3))
@@ -486,10 +496,10 @@ def bench_issue26(ctx: Context) -> None:
         "",
     )
 
-    cold = best(ctx.versus_floor(run + [str(COLD_FILE)], ctx.repeat)) / ctx.floor()
+    cold = ctx.versus_floor(run + [str(COLD_FILE)], ctx.repeat).ratio()
     report.add("issue26", "cold mtgkb run of c06 / floor", cold, verdict(TARGETS, "cold", cold))
     report.add("issue26", "  " + _floor_note(floors["cold"], TARGETS["cold"][1]), "")
-    report.add("issue26", "  " + _phase_note(phases["cold"], ctx.floor()), "")
+    report.add("issue26", "  " + _phase_note(phases["cold"]), "")
 
     explain = times["explain25"]
     growth = times["explain50"] / times["explain25"]
@@ -500,7 +510,7 @@ def bench_issue26(ctx: Context) -> None:
         verdict(TARGETS, "explain", explain),
     )
     report.add("issue26", "  " + _floor_note(floors["explain25"], TARGETS["explain"][1]), "")
-    report.add("issue26", "  " + _phase_note(phases["explain25"], ctx.floor()), "")
+    report.add("issue26", "  " + _phase_note(phases["explain25"]), "")
     report.add(
         "issue26", "  8p x 50c / 8p x 25c", growth, verdict(TARGETS, "explain_growth", growth)
     )
@@ -519,7 +529,7 @@ def bench_issue26(ctx: Context) -> None:
         explain_growth=growth,
         floors=floors,
         phases={
-            name: {**m, "per_floor": {p: v / ctx.floor() for p, v in m["phases"].items()}}
+            name: {**m, "per_floor": {p: v / m["floor"] for p, v in m["phases"].items()}}
             for name, m in phases.items()
         },
     )

@@ -330,10 +330,10 @@ def bench_server_load(ctx, command: list[str]) -> None:
     except ImportError:
         ctx.report.add("server_load", "needs mtgkb[serve]: skipped", "-")
         return
-    report, floor = ctx.report, ctx.floor()
+    report = ctx.report
     per_cell = 60 if ctx.quick else 200
     bodies = batch_bodies(max(per_cell, 4 * max(CLIENTS)))
-    data: dict = {"floor_ms": floor * 1000, "cells": {}}
+    data: dict = {"floor_ms": ctx.floor() * 1000, "cells": {}}
     for workers in WORKERS:
         server = Server(command, workers, ctx.env)
         try:
@@ -346,10 +346,12 @@ def bench_server_load(ctx, command: list[str]) -> None:
                 data["round_trip_ms"] = round_trip(server.port) * 1000
             for clients in CLIENTS:
                 sent = bodies[: max(per_cell, 4 * clients)]
-                before = server_cpu(server), gathering(server.port)
-                latencies, wall, refused = load(server.port, sent, clients)
+                # (each cell against the floor of about then: Context.beside_floor)
+                (latencies, wall, refused, use), floor = ctx.beside_floor(
+                    lambda s=server, b=sent, c=clients: load_cell(s, b, c), 2
+                )
                 if (workers, clients) == (2, 8):
-                    data["cpu_2x8"] = cpu_use(server, before, len(sent), wall)
+                    data["cpu_2x8"] = {**use, "floor": floor}
                 p50, p99 = statistics.median(latencies), percentile(latencies, 0.99)
                 per_floor = len(sent) / wall * floor
                 report.add(
@@ -368,6 +370,7 @@ def bench_server_load(ctx, command: list[str]) -> None:
                     "per_second": len(sent) / wall,
                     "per_floor": per_floor,
                     "refused": len(refused),
+                    "floor_ms": floor * 1000,
                 }
         finally:
             server.stop()
@@ -388,7 +391,7 @@ def bench_server_load(ctx, command: list[str]) -> None:
         verdict(TARGETS, "per_floor_2_workers_8_clients", throughput),
     )
     use = data["cpu_2x8"]
-    workers_floor = use["workers_ms"] / 1000 / floor
+    workers_floor = use["workers_ms"] / 1000 / use["floor"]
     report.add(
         "server_load",
         f"  where its time goes: the workers' CPU {use['workers_ms']:.1f} ms a request"
@@ -398,7 +401,7 @@ def bench_server_load(ctx, command: list[str]) -> None:
         f" a request, at most {2 / workers_floor:.1f} scenarios per floor",
         "",
     )
-    alone = request_floors(ctx, bodies[:10])
+    alone, floor = ctx.beside_floor(lambda: request_floors(ctx, bodies[:10]))
     grounding = alone["ground"]
     trip = data["round_trip_ms"]
     lone = (alone["parse"] + grounding + alone["solve"]) * 1000 + trip
@@ -423,7 +426,7 @@ def bench_server_load(ctx, command: list[str]) -> None:
         " scenarios per floor" + (" (below the target by itself)" if cap < 6 else ""),
         "",
     )
-    chunked = chunk_floor(ctx, bodies[:SHARE])
+    chunked, floor = ctx.beside_floor(lambda: chunk_floor(ctx, bodies[:SHARE]))
     chunk_cap = 2 / (chunked / floor)
     report.add(
         "server_load",
@@ -451,6 +454,15 @@ def bench_server_load(ctx, command: list[str]) -> None:
     )
     data["memory"] = memory_run(ctx, command, 2_000 if ctx.quick else MEMORY_REQUESTS)
     ctx.report.data["server_load"] = data
+
+
+def load_cell(server: Server, sent: list[bytes], clients: int) -> tuple:
+    """One cell of the grid: `sent` posted by `clients` clients; the
+    latencies, the wall time, the refusals and what the requests cost the
+    server and its workers (cpu_use)."""
+    before = server_cpu(server), gathering(server.port)
+    latencies, wall, refused = load(server.port, sent, clients)
+    return latencies, wall, refused, cpu_use(server, before, len(sent), wall)
 
 
 def server_cpu(server: Server) -> dict[int, float]:

@@ -23,7 +23,10 @@ the same on a fast and on a slow machine.
 Each part is a function registered with `@part(name)`; another figure (`ask
 fix`, the server's latency) is one more such function, with its target in
 TARGETS. Times are the best of several runs, taken in turn (floor, subject,
-floor, ...), which is what survives a busy machine best.
+floor, ...), which is what survives a busy machine best, each divided by the
+floor's best in the same turns (Versus): the machine's speed moves within a
+session, and the session's fastest floor would make a figure measured while
+it was slow read higher.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from . import generate
 from .targets import verdict
@@ -64,6 +68,7 @@ TARGETS = {
 }
 
 FLOOR = [sys.executable, "-c", "import clingo, lark"]
+T = TypeVar("T")
 SPEEDUP_FLAGS = (
     "MTGKB_SLICING",
     "MTGKB_SHARE",
@@ -197,6 +202,27 @@ def _set_flags(speedups: bool) -> None:
             solve.COUNT_PARTS = speedups
 
 
+@dataclass(frozen=True)
+class Versus:
+    """Runs of commands taken in turn with the floor's (floor, a, b, floor,
+    a, b, ...): a figure is a ratio to the floor of its own turns, the
+    machine's speed while it ran, not to the session's fastest floor. (The
+    machine's speed moves by up to 2x within a session: against the
+    session's fastest floor, a figure measured while it was slow reads that
+    much higher.)"""
+
+    runs: dict[str, list[Run]]  # each command's runs, the floor's under "floor"
+
+    @property
+    def floor(self) -> float:
+        """The floor's best run in these turns, in seconds."""
+        return best(self.runs["floor"])
+
+    def ratio(self, name: str = "it") -> float:
+        """The best run of command `name` / the floor's best in the same turns."""
+        return best(self.runs[name]) / self.floor
+
+
 @dataclass
 class Context:
     """What every part is given: where to report, how often to repeat, the
@@ -210,8 +236,12 @@ class Context:
     jobs: int = 2
     quick: bool = False
     tmp: Path = field(default_factory=lambda: Path(tempfile.gettempdir()))
+    #: the floor's best in each series of turns (Versus.floor), in order
+    turn_floors: list[float] = field(default_factory=list)
 
     def floor(self) -> float:
+        """The session's fastest floor so far (a figure is a ratio to the
+        floor of its own turns: Versus, beside_floor, floor_now)."""
         return best(self.floor_runs)
 
     def file(self, name: str, text: str) -> Path:
@@ -219,11 +249,38 @@ class Context:
         path.write_text(text, encoding="utf-8")
         return path
 
-    def versus_floor(self, cmd: list[str], repeat: int | None = None) -> list[Run]:
-        """Runs of `cmd` in turn with the floor; the floor's join the others."""
-        runs = best_in_turn({"floor": FLOOR, "it": cmd}, repeat or self.repeat, self.env)
+    def in_turn(self, commands: dict[str, list[str]], repeat: int | None = None) -> Versus:
+        """Each of `commands` run `repeat` times, in turn with the floor; the
+        floor's runs join the session's."""
+        runs = best_in_turn({"floor": FLOOR, **commands}, repeat or self.repeat, self.env)
         self.floor_runs.extend(runs["floor"])
-        return runs["it"]
+        versus = Versus(runs)
+        self.turn_floors.append(versus.floor)
+        return versus
+
+    def versus_floor(self, cmd: list[str], repeat: int | None = None) -> Versus:
+        """`cmd` run in turn with the floor (its runs under "it")."""
+        return self.in_turn({"it": cmd}, repeat)
+
+    def floor_now(self, repeat: int = 3, *, turn: bool = True) -> list[Run]:
+        """`repeat` runs of the floor now, for a part that measures in process
+        what follows (they join the session's; `turn`: their best is one of
+        `turn_floors`)."""
+        runs = [measure(FLOOR, self.env) for _ in range(repeat)]
+        self.floor_runs.extend(runs)
+        if turn:
+            self.turn_floors.append(best(runs))
+        return runs
+
+    def beside_floor(self, work: Callable[[], T], repeat: int = 3) -> tuple[T, float]:
+        """`work()` (seconds measured in process, not by runs of a command)
+        between two series of `repeat` runs of the floor: its result and the
+        floor's best of those runs, the machine's speed about then."""
+        runs = self.floor_now(repeat, turn=False)
+        result = work()
+        runs += self.floor_now(repeat, turn=False)
+        self.turn_floors.append(best(runs))
+        return result, best(runs)
 
 
 PARTS: dict[str, Callable[[Context], None]] = {}
@@ -251,13 +308,11 @@ def _output(cmd: list[str], env: dict) -> dict | list:
 def bench_cold(ctx: Context) -> None:
     cmd = mtgkb_command() + ["run", str(COLD_FILE), "--json"]
     measure(cmd, ctx.env)  # the first run of a rule base builds its analysis cache
-    runs = ctx.versus_floor(cmd)
-    ratio = best(runs) / ctx.floor()
+    ratio = ctx.versus_floor(cmd).ratio()
     ctx.report.add(
         "cold", "mtgkb run, c06-like blocks file / floor", ratio, verdict(TARGETS, "cold", ratio)
     )
-    combat = ctx.versus_floor(mtgkb_command() + ["run", str(COMBAT_FILE), "--json"])
-    other = best(combat) / ctx.floor()
+    other = ctx.versus_floor(mtgkb_command() + ["run", str(COMBAT_FILE), "--json"]).ratio()
     ctx.report.add("cold", "  3-player combat, legal + blocks + outcome / floor", other)
     ctx.report.data["cold"] = {"ratio": ratio, "combat_ratio": other}
 
@@ -273,9 +328,9 @@ def bench_audit(ctx: Context) -> None:
     if not ctx.quick:
         modes.append(("full", [], 1))
     for name, options, repeat in modes:
-        runs = ctx.versus_floor(base + options, repeat=repeat)
-        wall = best(runs) / ctx.floor()
-        cpu = best_cpu(runs) / best_cpu(ctx.floor_runs)
+        versus = ctx.versus_floor(base + options, repeat=repeat)
+        wall = versus.ratio()
+        cpu = best_cpu(versus.runs["it"]) / best_cpu(versus.runs["floor"])
         shown = "mtgkb audit " + (" ".join(options) or "(whole)")
         ctx.report.add(
             "audit", f"{shown} / floor, wall", wall, verdict(TARGETS, f"audit_{name}", wall)
@@ -301,13 +356,12 @@ def bench_batch(ctx: Context) -> None:
     warm_up(ctx.env)
     # "all": as a user runs it (its --jobs the default: a worker per CPU past
     # one chunk); "single": in one worker, what a scenario costs one CPU
-    commands = {"floor": FLOOR, "one": base + paths[:1], "all": base + paths}
+    commands = {"one": base + paths[:1], "all": base + paths}
     commands["single"] = base + ["--jobs", "1"] + paths
     if ctx.jobs > 1:
         commands["jobs"] = base + ["--jobs", str(ctx.jobs)] + paths
-    runs = best_in_turn(commands, max(2, ctx.repeat // 3), ctx.env)
-    ctx.floor_runs.extend(runs["floor"])
-    floor = ctx.floor()
+    versus = ctx.in_turn(commands, max(2, ctx.repeat // 3))
+    runs, floor = versus.runs, versus.floor
     one, all_ = best(runs["one"]), best(runs["all"])
     marginal = (all_ - one) / (n - 1)
     ratio = marginal / floor
@@ -356,8 +410,7 @@ def bench_game(ctx: Context) -> None:
     path = ctx.file("game_8x50.mtg", game_text())
     cmd = mtgkb_command() + ["run", str(path), "--json"]
     warm_up(ctx.env)
-    runs = ctx.versus_floor(cmd, max(3, ctx.repeat // 2))
-    ratio = best(runs) / ctx.floor()
+    ratio = ctx.versus_floor(cmd, max(3, ctx.repeat // 2)).ratio()
     peak, vs = _peak_vs_floor(ctx, cmd)
     ctx.report.add(
         "game",
@@ -375,8 +428,7 @@ def bench_count(ctx: Context) -> None:
     path = ctx.file("count_2x100.mtg", text)
     cmd = mtgkb_command() + ["run", str(path), "--json"]
     warm_up(ctx.env)
-    runs = ctx.versus_floor(cmd, max(3, ctx.repeat // 2))
-    ratio = best(runs) / ctx.floor()
+    ratio = ctx.versus_floor(cmd, max(3, ctx.repeat // 2)).ratio()
     answer = _output(cmd, ctx.env)["answers"][0]
     exact = answer.get("complete") is True
     ctx.report.add(
@@ -473,7 +525,7 @@ def bench_orders(ctx: Context) -> None:
         path = ctx.file(f"orders_{name}.mtg", text)
         cmd = mtgkb_command() + ["run", str(path), "--json"]
         cmd += ["--max-models", str(cap)] if cap else []
-        ratio = best(ctx.versus_floor(cmd, max(3, ctx.repeat // 2))) / ctx.floor()
+        ratio = ctx.versus_floor(cmd, max(3, ctx.repeat // 2)).ratio()
         answer = _output(cmd, ctx.env)["answers"][0]
         exact = answer.get("complete") is True
         ctx.report.add("orders", f"{label} / floor", ratio, "exact" if exact else "NOT exact")
@@ -490,13 +542,14 @@ def explain_text(creatures: int, players: int = 8) -> str:
 @part("explain")
 def bench_explain(ctx: Context) -> None:
     warm_up(ctx.env)
-    times = {}
+    ratios = {}
     for n in (25, 50):
         path = ctx.file(f"explain_8x{n}.mtg", explain_text(n))
         cmd = mtgkb_command() + ["run", str(path), "--json"]
-        times[n] = best(ctx.versus_floor(cmd, max(1, ctx.repeat // 3)))
-    ratio = times[25] / ctx.floor()
-    growth = times[50] / times[25]
+        ratios[n] = ctx.versus_floor(cmd, max(1, ctx.repeat // 3)).ratio()
+    ratio = ratios[25]
+    # (each against the floor of its own turns: the machine's speed may move between them)
+    growth = ratios[50] / ratios[25]
     ctx.report.add(
         "explain",
         "8 players x 25 creatures, legal + outcome + explain / floor",
@@ -885,17 +938,17 @@ def bench_run_many(report: Report, floor_runs: list[Run], n: int = 200) -> None:
 
 @part("run_many")
 def _run_many_part(ctx: Context) -> None:
-    bench_run_many(ctx.report, ctx.floor_runs, 50 if ctx.quick else ctx.batch)
+    bench_run_many(ctx.report, ctx.floor_now(), 50 if ctx.quick else ctx.batch)
 
 
 @part("pool")
 def _pool_part(ctx: Context) -> None:
-    bench_pool(ctx.report, max(3, ctx.repeat // 2), ctx.floor_runs)
+    bench_pool(ctx.report, max(3, ctx.repeat // 2), ctx.floor_now())
 
 
 @part("server")
 def _server_part(ctx: Context) -> None:
-    bench_server(ctx.report, ctx.floor_runs, ctx.batch)
+    bench_server(ctx.report, ctx.floor_now(), ctx.batch)
 
 
 @part("fix")
@@ -911,9 +964,8 @@ def bench_fix(ctx: Context) -> None:
     }
     warm_up(ctx.env)
     answer = _output(cmds["fix"], ctx.env)["answers"][0]
-    runs = best_in_turn({"floor": FLOOR, **cmds}, max(3, ctx.repeat // 2), ctx.env)
-    ctx.floor_runs.extend(runs["floor"])
-    ratio = best(runs["fix"]) / ctx.floor()
+    versus = ctx.in_turn(cmds, max(3, ctx.repeat // 2))
+    runs, ratio = versus.runs, versus.ratio("fix")
     versus_legal = best(runs["fix"]) / best(runs["legal"])
     ctx.report.add("fix", "ask fix, 8 players x 50 creatures / floor", ratio)
     ctx.report.add("fix", "  / ask legal on the same file", versus_legal)
@@ -979,7 +1031,16 @@ def run_suite(
                 function(ctx)
                 if progress is not None:
                     progress(report, first)
+        turns = ctx.turn_floors
     report.data["floor_seconds"] = best(floor_runs)
+    report.data["turn_floor_seconds"] = turns
+    if turns:
+        report.add(
+            "floor",
+            f"the floor: {best(floor_runs) * 1000:.0f} ms at the session's fastest; the best of"
+            f" each figure's own turns {min(turns) * 1000:.0f}-{max(turns) * 1000:.0f} ms",
+            "",
+        )
     return report
 
 
@@ -1003,7 +1064,7 @@ def print_report(report: Report, out=sys.stdout) -> None:
     )
     print(
         "every figure is a ratio against a baseline measured in this run "
-        "(floor = python -c 'import clingo, lark')",
+        "(floor = python -c 'import clingo, lark'), taken in turn with it",
         file=out,
     )
     group = None
