@@ -43,7 +43,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from .suite import COLD_FILE, FLOOR, Context, best, measure, mtgkb_command, part, warm_up
+from .suite import COLD_FILE, Context, best, mtgkb_command, part, warm_up
 from .targets import verdict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -395,7 +395,7 @@ def bench_issue26(ctx: Context) -> None:
     # no second run after one that was stopped; each run after one of the floor
     counted, seconds, floor_runs = None, [], []
     for _ in range(ctx.repeat):
-        floor_runs.append(measure(FLOOR, ctx.env))
+        floor_runs += ctx.floor_now(1, turn=False)
         start = time.perf_counter()
         done = subprocess.run(
             run + ["--timeout", str(COUNT_TIMEOUT), str(files["count"])],
@@ -408,9 +408,7 @@ def bench_issue26(ctx: Context) -> None:
             counted = done
         if done.returncode == 3:
             break
-    ctx.floor_runs.extend(floor_runs)
-    ctx.turn_floors.append(best(floor_runs))
-    times["count"] = min(seconds) / best(floor_runs)
+    times["count"] = min(seconds) / ctx.turn_floor(floor_runs)
     floors = _floors(ctx, {**files, "cold": COLD_FILE}, max(2, ctx.repeat // 3))
     phased = {"game", "count", "explain25"}
     phases = _phases(

@@ -254,9 +254,8 @@ class Context:
         floor's runs join the session's."""
         runs = best_in_turn({"floor": FLOOR, **commands}, repeat or self.repeat, self.env)
         self.floor_runs.extend(runs["floor"])
-        versus = Versus(runs)
-        self.turn_floors.append(versus.floor)
-        return versus
+        self.turn_floor(runs["floor"])
+        return Versus(runs)
 
     def versus_floor(self, cmd: list[str], repeat: int | None = None) -> Versus:
         """`cmd` run in turn with the floor (its runs under "it")."""
@@ -269,7 +268,7 @@ class Context:
         runs = [measure(FLOOR, self.env) for _ in range(repeat)]
         self.floor_runs.extend(runs)
         if turn:
-            self.turn_floors.append(best(runs))
+            self.turn_floor(runs)
         return runs
 
     def beside_floor(self, work: Callable[[], T], repeat: int = 3) -> tuple[T, float]:
@@ -279,8 +278,12 @@ class Context:
         runs = self.floor_now(repeat, turn=False)
         result = work()
         runs += self.floor_now(repeat, turn=False)
+        return result, self.turn_floor(runs)
+
+    def turn_floor(self, runs: list[Run]) -> float:
+        """The floor's best of `runs`, one series of turns (kept in `turn_floors`)."""
         self.turn_floors.append(best(runs))
-        return result, best(runs)
+        return self.turn_floors[-1]
 
 
 PARTS: dict[str, Callable[[Context], None]] = {}
