@@ -67,3 +67,28 @@ def test_a_damaged_field_makes_the_descriptions_unsound(field, value):
 def test_the_unknown_atom_is_a_pattern_a_head_or_a_need_may_be():
     assert sound_statements(_damaged("heads", [UNKNOWN]), SOURCE)
     assert sound_statements(_damaged("needs", [UNKNOWN, ("deadly", 1, None)]), SOURCE)
+
+
+def _rekeyed(change) -> list[dict]:
+    statements = _described()
+    statements[1] = change(dict(statements[1]))
+    return statements
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: {k: v for k, v in d.items() if k != "needs"},  # a field missing
+        lambda d: {**d, "extra": []},  # a field too many
+        lambda d: {("needed" if k == "needs" else k): v for k, v in d.items()},  # one renamed
+    ],
+    ids=["missing", "extra", "renamed"],
+)
+def test_a_description_without_exactly_its_fields_is_unsound(change):
+    # (a missing field may also be found by the field read raising KeyError,
+    # which the cache's reader takes as unsound: either way, not used)
+    try:
+        sound = sound_statements(_rekeyed(change), SOURCE)
+    except KeyError:
+        sound = False
+    assert not sound
