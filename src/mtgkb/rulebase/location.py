@@ -87,11 +87,12 @@ def file_stamp(files) -> tuple:
     """(path, mtime_ns, size) of each file that exists: what caches are keyed by."""
     out = []
     for f in files:
+        path = os.fspath(f)
         try:
-            st = f.stat()
+            st = os.stat(path)
         except OSError:
             continue
-        out.append((str(f), st.st_mtime_ns, st.st_size))
+        out.append((path, st.st_mtime_ns, st.st_size))
     return tuple(out)
 
 
@@ -105,16 +106,27 @@ def digest_of(
     and contents) and of the extra files: equal digests, equal rule bases.
     `known`: digests worked out before, keyed by the files' stamps (looked
     up, and the new one added)."""
-    files = [f for name in names for f in sorted((root / name).glob("*.lp"))] + list(extra)
-    key = (str(root), names, file_stamp(files))
+    # (each file named by its path under `root`, as text: the digest is read
+    # on every start, and pathlib's own relative paths cost more than the
+    # hashing)
+    named = [
+        (f"{name}/{f.name}", f)
+        for name in names
+        for f in sorted((root / name).glob("*.lp"), key=lambda f: os.path.normcase(f.name))
+    ]
+    named += [
+        (f.relative_to(root).as_posix() if f.is_relative_to(root) else f"with/{f.name}", f)
+        for f in extra
+    ]
+    key = (str(root), names, file_stamp([f for _, f in named]))
     if known is not None and key in known:
         return known[key]
     h = hashlib.sha256()
-    for f in files:
-        rel = f.relative_to(root).as_posix() if f.is_relative_to(root) else f"with/{f.name}"
+    for rel, f in named:
         h.update(rel.encode("utf-8") + b"\0")
         try:
-            h.update(f.read_bytes())
+            with open(f, "rb") as read:
+                h.update(read.read())
         except OSError:
             pass
         h.update(b"\0")
