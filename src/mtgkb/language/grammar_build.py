@@ -163,12 +163,16 @@ def _plain(value):
 # the state shifted to, or the rule's key in the memo).
 
 
+#: The action of a reduction in Lark's serialized states (a shift's is 0).
+_REDUCE = 1
+
+
 def _states_encoded(states: dict) -> list:
     out = []
     for state, actions in states.items():
         flat = []
         for token, (action, argument) in actions.items():
-            flat += [token, action, argument["@"] if action == 1 else argument]
+            flat += [token, action, argument["@"] if action == _REDUCE else argument]
         out.append([state, flat])
     return out
 
@@ -176,7 +180,9 @@ def _states_encoded(states: dict) -> list:
 def _states_decoded(shipped: list) -> dict:
     return {
         state: {
-            flat[i]: (1, {"@": flat[i + 2]}) if flat[i + 1] == 1 else (flat[i + 1], flat[i + 2])
+            flat[i]: (_REDUCE, {"@": flat[i + 2]})
+            if flat[i + 1] == _REDUCE
+            else (flat[i + 1], flat[i + 2])
             for i in range(0, len(flat), 3)
         }
         for state, flat in shipped
@@ -192,8 +198,8 @@ _SYMBOLS = {"Terminal": "T", "NonTerminal": "N"}
 def _memo_encoded(entry: dict) -> list:
     if entry["__type__"] == "TerminalDef":
         pattern = entry["pattern"]
-        kind = {"PatternStr": "S", "PatternRE": "E"}[pattern["__type__"]]
-        fields = [_encode(pattern[f]) for f in _PATTERN_FIELDS[kind]]
+        kind = _PATTERN_CODES[pattern["__type__"]]
+        fields = [_encode(pattern[f]) for f in _PATTERNS[kind].__serialize_fields__]
         return ["D", entry["name"], [kind, *fields], entry["priority"]]
     if entry["__type__"] != "Rule":
         raise TypeError(f"cannot ship a {entry['__type__']} in the parser tables")
@@ -213,8 +219,9 @@ def _symbol_encoded(symbol: dict) -> list:
     return [code, symbol["name"], symbol["filter_out"]] if code == "T" else [code, symbol["name"]]
 
 
-_PATTERN_FIELDS = {"S": PatternStr.__serialize_fields__, "E": PatternRE.__serialize_fields__}
+#: A pattern's class by its letter in the memo, and the letter by the class's name.
 _PATTERNS = {"S": PatternStr, "E": PatternRE}
+_PATTERN_CODES = {cls.__name__: code for code, cls in _PATTERNS.items()}
 
 
 def _memo_object(entry: list):
@@ -225,8 +232,9 @@ def _memo_object(entry: list):
     frozenset, where Lark's loading leaves the list)."""
     if entry[0] == "D":
         _, name, (kind, *fields), priority = entry
-        pattern = _PATTERNS[kind].__new__(_PATTERNS[kind])
-        for field, value in zip(_PATTERN_FIELDS[kind], fields, strict=True):
+        cls = _PATTERNS[kind]
+        pattern = cls.__new__(cls)
+        for field, value in zip(cls.__serialize_fields__, fields, strict=True):
             setattr(pattern, field, _plain(value))
         return TerminalDef(name, pattern, priority)
     _, origin, expansion, order, alias, options = entry
