@@ -11,7 +11,7 @@ read their tables here instead of writing their own.
 
 The answering functions are named by `module:function` and imported only
 when a question of that kind is answered (`Entry.answerer`): this module
-imports nothing of mtgkb (its one record class is a plain dataclass),
+imports nothing of mtgkb but mtgkb.rulebase.records (which imports none),
 so that any module may read it without an import cycle, and a run pays
 only for the answering modules its questions use. It lives in the lowest
 package (mtgkb.rulebase), beside the queries it names,
@@ -33,11 +33,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from types import MappingProxyType
 
+from mtgkb.rulebase.records import record
 
-@dataclass(frozen=True, eq=False)  # one instance per kind: compared by identity (and cheaper)
+
+@record(frozen=True, eq=False)  # one instance per kind: compared by identity (and cheaper)
 class Entry:
     """One kind of question."""
 
