@@ -15,6 +15,7 @@ from __future__ import annotations
 import clingo
 from helpers import PLANESWALKER
 
+import mtgkb.engine.analysis as analysis_module
 from mtgkb.engine.analysis import FactReadings
 from mtgkb.engine.solve import FactRules, Grounding
 from mtgkb.engine.state import Engine
@@ -85,13 +86,13 @@ def test_the_same_facts_read_again_are_not_read_one_by_one(monkeypatch):
     readings = FactReadings(fixed, fact_signatures(facts), fact_arguments(facts))
     atoms = [*fixed, *facts.asked]
     reads: list[int] = []
-    original = type(analysis)._read_sources
+    original = analysis_module._read_sources
 
-    def counted(self, atoms, out, readings):
+    def counted(atoms, positions, out, readings):
         reads.append(len(atoms))
-        return original(self, atoms, out, readings)
+        return original(atoms, positions, out, readings)
 
-    monkeypatch.setattr(type(analysis), "_read_sources", counted)
+    monkeypatch.setattr(analysis_module, "_read_sources", counted)
     first = analysis.sources(atoms, also={"q": {()}}, readings=readings)
     again = analysis.sources(list(atoms), also={"q": {()}}, readings=readings)
     assert again == first and reads == [len(atoms)]

@@ -11,6 +11,7 @@ import bisect
 import operator
 import re
 from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
 
 import clingo
 
@@ -518,6 +519,74 @@ def _remembered(memo: dict, key: tuple, work: Callable[[], tuple[int, ...]]) -> 
     return list(found)
 
 
+def fact_sources(
+    atoms: Iterable[clingo.Symbol],
+    positions: dict[str, tuple[int, ...]],
+    readings: dict | FactReadings | None = None,
+) -> dict[str, set[tuple]]:
+    """`atoms` (the facts, say) as forward slicing reads them: by name, the
+    values at the `positions` some body literal of the program fixes
+    (`DescribedProgram.fixed_positions`; the others are not read: a
+    symbol's arguments cost a call into clingo). `readings` keeps what was
+    read of each atom, for the next call on the same atoms (the questions of
+    a batch chunk share their files' facts; those of one file,
+    FactReadings). (What is returned is not to be changed: it may be what
+    `readings` keeps.)"""
+    in_order = readings.in_order if isinstance(readings, FactReadings) else None
+    if in_order is not None:
+        atoms = list(atoms)
+        if not readings.same_atoms(atoms):
+            # (else the very atoms read last time: their values as found then)
+            found_by_name: dict[str, set[tuple]] = {}
+            _read_sources(atoms, positions, found_by_name, readings)
+            readings.atoms, readings.found = atoms, found_by_name
+        return readings.found
+    out: dict[str, set[tuple]] = {}
+    _read_sources(atoms, positions, out, readings)
+    return out
+
+
+def _read_sources(
+    atoms: Iterable[clingo.Symbol],
+    positions: dict[str, tuple[int, ...]],
+    out: dict[str, set[tuple]],
+    readings,
+) -> None:
+    """`fact_sources` of `atoms`, added to `out`."""
+    in_order = readings.in_order if isinstance(readings, FactReadings) else None
+    for place, atom in enumerate(atoms):
+        if in_order is not None and place < len(in_order) and in_order[place][0] is atom:
+            found = in_order[place][1]
+            if found[0]:
+                out.setdefault(found[0], set()).add(found[1])
+            continue
+        found = None if readings is None or in_order is not None else readings.get(atom)
+        if found is None:
+            # (name, fixed) of the atom; ("", ()) for one that is not a
+            # function (clingo has no name for it: one call, not two)
+            try:
+                name = atom.name if in_order is None else readings.name(place, atom)
+            except RuntimeError:
+                found = ("", ())
+            else:
+                read = positions.get(name)
+                if read is None:
+                    found = (name, ())
+                elif in_order is not None:
+                    found = (name, readings.values_at(place, atom, read))
+                else:
+                    found = (name, _fixed_values(atom, read))
+            if in_order is not None:  # (kept by place, not hashed)
+                if place < len(in_order):
+                    in_order[place] = (atom, found)
+                else:
+                    in_order.append((atom, found))
+            elif readings is not None:
+                readings[atom] = found
+        if found[0]:
+            out.setdefault(found[0], set()).add(found[1])
+
+
 class DescribedProgram:
     """A program's statements as `analyse` describes them: the text of any
     of them (read from the program itself, at the byte offsets the analysis
@@ -554,8 +623,13 @@ class DescribedProgram:
 
     def program(self, indices: Iterable[int]) -> str:
         """The text of the statements `indices` (ascending)."""
-        texts = self.statement_texts()
-        return "\n".join(texts[i] for i in self._firsts(indices))
+        if self._texts is not None:
+            texts = self._texts
+            return "\n".join(texts[i] for i in self._firsts(indices))
+        # (only these statements read: a run that slices reads a part of them)
+        source, statements = self.source, self.statements
+        spans = (statements[i]["span"] for i in self._firsts(indices))
+        return "\n".join(source[start:end].decode("utf-8") for start, end in spans)
 
     def statement_texts(self) -> list[str]:
         """The text of each statement (read at its offsets once)."""
@@ -675,8 +749,10 @@ class DescribedProgram:
         if self._positions is None:
             positions: dict[str, set[int]] = {}
             if self.values_trusted:
-                for st in self.statements:
-                    for name, _, fixed in st["fixed_needs"]:
+                # (each distinct pattern once: most are read by many statements)
+                read = set(chain.from_iterable(st["fixed_needs"] for st in self.statements))
+                for name, _, fixed in read:
+                    if fixed:
                         positions.setdefault(name, set()).update(f[0] for f in fixed)
             self._positions = {name: tuple(sorted(p)) for name, p in positions.items() if p}
         return self._positions
@@ -687,65 +763,12 @@ class DescribedProgram:
         also: dict[str, set[tuple]] | None = None,
         readings: dict | FactReadings | None = None,
     ) -> dict[str, set[tuple]]:
-        """`atoms` (the facts, say) as `live` reads them, with the sources
-        `also` (what the queries derive, `query_heads`): by name, the values
-        at the positions some body literal fixes (the others are not read:
-        a symbol's arguments cost a call into clingo). `readings` keeps what
-        was read of each atom, for the next call on the same atoms (the
-        questions of a batch chunk share their files' facts; those of one
-        file, FactReadings)."""
+        """`atoms` (the facts, say) as `live` reads them (`fact_sources`),
+        with the sources `also` (what the queries derive, `query_heads`)."""
         out = {name: set(fixed) for name, fixed in (also or {}).items()}
-        in_order = readings.in_order if isinstance(readings, FactReadings) else None
-        if in_order is not None:
-            atoms = list(atoms)
-            if not readings.same_atoms(atoms):
-                # (else the very atoms read last time: their values as found then)
-                found_by_name: dict[str, set[tuple]] = {}
-                self._read_sources(atoms, found_by_name, readings)
-                readings.atoms, readings.found = atoms, found_by_name
-            for name, values in readings.found.items():
-                out.setdefault(name, set()).update(values)
-            return out
-        self._read_sources(atoms, out, readings)
+        for name, values in fact_sources(atoms, self.fixed_positions(), readings).items():
+            out.setdefault(name, set()).update(values)
         return out
-
-    def _read_sources(
-        self, atoms: Iterable[clingo.Symbol], out: dict[str, set[tuple]], readings
-    ) -> None:
-        """`sources` of `atoms`, added to `out`."""
-        positions = self.fixed_positions()
-        in_order = readings.in_order if isinstance(readings, FactReadings) else None
-        for place, atom in enumerate(atoms):
-            if in_order is not None and place < len(in_order) and in_order[place][0] is atom:
-                found = in_order[place][1]
-                if found[0]:
-                    out.setdefault(found[0], set()).add(found[1])
-                continue
-            found = None if readings is None or in_order is not None else readings.get(atom)
-            if found is None:
-                # (name, fixed) of the atom; ("", ()) for one that is not a
-                # function (clingo has no name for it: one call, not two)
-                try:
-                    name = atom.name if in_order is None else readings.name(place, atom)
-                except RuntimeError:
-                    found = ("", ())
-                else:
-                    read = positions.get(name)
-                    if read is None:
-                        found = (name, ())
-                    elif in_order is not None:
-                        found = (name, readings.values_at(place, atom, read))
-                    else:
-                        found = (name, _fixed_values(atom, read))
-                if in_order is not None:  # (kept by place, not hashed)
-                    if place < len(in_order):
-                        in_order[place] = (atom, found)
-                    else:
-                        in_order.append((atom, found))
-                elif readings is not None:
-                    readings[atom] = found
-            if found[0]:
-                out.setdefault(found[0], set()).add(found[1])
 
     def live(self, kept: list[int], sources: dict[str, set[tuple]]) -> list[int]:
         """Of `kept`, the statements that may fire (forward slicing) when the
@@ -812,6 +835,16 @@ class DescribedProgram:
             users: list[list[int]] = []
             of: dict[int, set[int]] = {}
             heads: dict[int, list] = {}
+            # (each distinct head pattern's values by position made once, and
+            # shared: nothing changes them)
+            by_fixed: dict[tuple, dict] = {}
+
+            def positioned(fixed: tuple) -> dict[int, tuple[str, str]]:
+                found = by_fixed.get(fixed)
+                if found is None:
+                    found = by_fixed[fixed] = _by_position(fixed)
+                return found
+
             for i in kept:
                 st = self.statements[i]
                 mine = of[i] = set()
@@ -824,7 +857,7 @@ class DescribedProgram:
                         mine.add(needs[key])
                         users[needs[key]].append(i)
                 heads[i] = [
-                    (h[0], _by_position(h[2]) if trusted else {}) if len(h) == 3 else None
+                    (h[0], positioned(h[2]) if trusted else {}) if len(h) == 3 else None
                     for h in st["fixed_heads"]
                 ]
             if len(self._forward_of) >= 8:  # a few slicings of the rule base at a time
@@ -860,6 +893,12 @@ class Analysis(DescribedProgram):
         self._kept: dict[tuple, list[int] | None] = {}
         #: `needed`'s answers, by what it was asked (the newest LIVE_MEMO kept)
         self._needed_of: dict[tuple, tuple[int, ...]] = {}
+
+    def said(self) -> dict[str, tuple[bool, dict[str, list[str]]]]:
+        """What it says of each query: whether its statements can be guarded
+        (`guardable`), and the digests of the rules defining each predicate
+        in it (`definitions`)."""
+        return {q: (bool(self.guardable.get(q)), self.definitions.get(q, {})) for q in self.queries}
 
     def kept(self, queries: tuple[str, ...]) -> list[int] | None:
         """Indices of the rule base statements the queries may need (backward

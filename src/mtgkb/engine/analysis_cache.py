@@ -95,11 +95,18 @@ def sound_statements(statements, source: bytes) -> bool:
     in order, each ending with a full stop, only blanks and comments between."""
     if type(statements) is not list or not _sound_descriptions(statements, _STATEMENT_KEYS):
         return False
+    return sound_spans([st["span"] for st in statements], source)
+
+
+def sound_spans(spans: list, source: bytes) -> bool:
+    """Every span a (start, end) pair of byte offsets, and together the
+    statements of `source`: in order, each ending with a full stop, only
+    blanks and comments between (a span given again, for several statements
+    of one, as a #minimize's elements)."""
     at = 0
     last = None
     gap = _GAP.fullmatch
-    for st in statements:
-        span = st["span"]
+    for span in spans:
         if type(span) is not tuple or len(span) != 2:
             return False
         start, end = span

@@ -13,6 +13,7 @@ import clingo
 
 from mtgkb.engine.analysis import (
     ANALYSIS_VERSION,
+    RULE_BASE_PARSE_AFTER,
     Analysis,
     analyse,
     negative_cycles,
@@ -20,6 +21,7 @@ from mtgkb.engine.analysis import (
 )
 from mtgkb.engine.analysis_cache import StatementMemo, load_analysis, store_analysis
 from mtgkb.engine.sharing import guarded_query, query_definitions
+from mtgkb.engine.slice_memo import SliceMemo
 from mtgkb.rulebase.citations import program_texts
 from mtgkb.rulebase.disk_cache import content_digest
 from mtgkb.rulebase.grounding import check_grounds
@@ -45,13 +47,19 @@ class LoadedRuleBase:
         query_files: list[Path],
         queries: Path,
         cache_dir: Path | None = None,
+        slice_memo: bool = True,
     ):
         """The `files` and `query_files` as they read now (`stamp` names
         them); `queries` is the folder of the query files, `cache_dir` where
-        the analysis is cached (None: it is not)."""
+        the analysis is cached (None: it is not), and, with `slice_memo`,
+        the slices of the first groundings (mtgkb.engine.slice_memo)."""
         self.stamp = stamp
         self.queries = queries
         self.cache_dir = cache_dir
+        self._remembers_slices = slice_memo and cache_dir is not None
+        self._slices: SliceMemo | None = None
+        self._source: bytes | None = None
+        self._analysis_key: str | None = None
         texts = program_texts(files)  # with the generated citations, the parts read
         self.text = "\n".join(texts)
         self.files = list(files)
@@ -85,11 +93,43 @@ class LoadedRuleBase:
         return self.query_texts[name]
 
     def _key(self) -> str:
-        """A digest of everything the analysis depends on."""
-        parts = [f"{ANALYSIS_VERSION} {clingo.__version__}", self.text]
-        parts += [f"%%query {q}\n{self.query_texts[q]}" for q in sorted(self.query_texts)]
-        data = "\n".join(parts).encode("utf-8")
-        return content_digest(data)
+        """A digest of everything the analysis depends on (worked out once)."""
+        if self._analysis_key is None:
+            parts = [f"{ANALYSIS_VERSION} {clingo.__version__}", self.text]
+            parts += [f"%%query {q}\n{self.query_texts[q]}" for q in sorted(self.query_texts)]
+            data = "\n".join(parts).encode("utf-8")
+            self._analysis_key = content_digest(data)
+        return self._analysis_key
+
+    def source(self) -> bytes:
+        """The rule base's text as UTF-8: what statements' offsets count."""
+        if self._source is None:
+            self._source = self.text.encode("utf-8")
+        return self._source
+
+    def slice_memo(self) -> SliceMemo | None:
+        """The slices remembered on disk (mtgkb.engine.slice_memo), for this
+        process's first groundings (RULE_BASE_PARSE_AFTER, those given the
+        statements as text); None for the others, or when slices are not
+        remembered (no cache folder, MTGKB_SLICE_MEMO=0)."""
+        if not self._remembers_slices or self.controls >= RULE_BASE_PARSE_AFTER:
+            return None
+        if self._slices is None:
+            self._slices = SliceMemo(self.cache_dir, self._key(), self.source())
+        return self._slices
+
+    def add_statements(self, ctl: clingo.Control, kept: list[int], also: str) -> None:
+        """Give `ctl` the rule base's statements `kept` and the program text
+        `also` (Analysis.add), from the remembered slices' offsets while the
+        analysis has not been read (the statements then go as text, as the
+        analysis gives them to a process's first groundings)."""
+        memo = self._slices
+        if self._analysis is None and memo is not None and memo.spans:
+            ctl.add("base", [], memo.program(kept))
+            if also:
+                ctl.add("base", [], also)
+            return
+        self.analysis().add(ctl, kept, also)
 
     def analysis(self) -> Analysis:
         """What slicing and sharing need to know of each statement: from the
@@ -104,7 +144,7 @@ class LoadedRuleBase:
         if self._analysis is not None:
             return self._analysis
         key = self._key()
-        source = self.text.encode("utf-8")
+        source = self.source()
         folder = self.cache_dir
         name = f"analysis-{key}.marshal"
         data = load_analysis(folder / name, key, source, self.query_texts) if folder else None
@@ -139,8 +179,7 @@ class LoadedRuleBase:
         """The query's statements, each made conditional on `_mtgkb_query(name)`,
         as text (made from the query file, once per process); None when some
         statement cannot be guarded."""
-        analysis = self.analysis()
-        if not analysis.guardable.get(name):
+        if not self.guardable(name):
             return None
         if name not in self._guarded:
             self._guarded[name] = guarded_query(self.query_text(name), name)
@@ -184,9 +223,25 @@ class LoadedRuleBase:
 
     def guardable(self, name: str) -> bool:
         """Whether `guarded(name)` is a text (not None), without making it:
-        the analysis knows it of each query."""
+        the analysis knows it of each query (and the slices remembered, what
+        it knew)."""
+        remembered = self._remembered()
+        if remembered is not None:
+            return bool(remembered.guardable.get(name))
         return bool(self.analysis().guardable.get(name))
 
     def definitions(self, name: str) -> dict[str, list[str]]:
         """Predicate name -> digests of the rules defining it in the query."""
+        remembered = self._remembered()
+        if remembered is not None:
+            return remembered.definitions.get(name, {})
         return self.analysis().definitions.get(name, {})
+
+    def _remembered(self) -> SliceMemo | None:
+        """The slices remembered on disk, while the analysis is not read, if
+        any were (they hold what the analysis says of each query)."""
+        if self._analysis is not None or not self._remembers_slices:
+            return None
+        if self._slices is None:
+            self._slices = SliceMemo(self.cache_dir, self._key(), self.source())
+        return self._slices if self._slices.spans else None

@@ -280,7 +280,7 @@ class Grounding:
             ctl.add("base", [], self.query_text)
         else:
             # (parsed once, after the first time)
-            self._base.analysis().add(ctl, self.kept, self.query_text)
+            self._base.add_statements(ctl, self.kept, self.query_text)
 
     def _rule_base_statements(
         self, base: LoadedRuleBase, facts, slicing: bool, queries: Sequence[str] | None = None
@@ -290,6 +290,12 @@ class Grounding:
         queries = self.queries if queries is None else queries
         if not slicing or isinstance(facts, str):
             return None
+        atoms = [*facts, *self._switchable]
+        memo = base.slice_memo()  # (a process's first groundings: mtgkb.engine.slice_memo)
+        if memo is not None:
+            remembered = memo.looked_up(queries, atoms, self._readings)
+            if remembered is not None:
+                return remembered
         analysis = base.analysis()
         if any(q not in analysis.queries for q in queries):
             return None
@@ -297,13 +303,13 @@ class Grounding:
         if kept is None:
             kept = list(range(len(analysis.base)))
         derived = analysis.query_heads(queries)
-        if derived is None:
-            return kept
-        sources = analysis.sources(
-            [*facts, *self._switchable], also=derived, readings=self._readings
-        )
-        sources.setdefault(GUARD, set()).add(())
-        return analysis.needed(tuple(queries), analysis.live(kept, sources))
+        if derived is not None:
+            sources = analysis.sources(atoms, also=derived, readings=self._readings)
+            sources.setdefault(GUARD, set()).add(())
+            kept = analysis.needed(tuple(queries), analysis.live(kept, sources))
+        if memo is not None:
+            memo.remember(queries, atoms, self._readings, kept, analysis, analysis.said())
+        return kept
 
     def stacked_model(
         self, query: str, true: Iterable[clingo.Symbol] = (), end: float | None = None

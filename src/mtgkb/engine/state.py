@@ -41,6 +41,9 @@ class Options:
     combine: bool = True  # MTGKB_COMBINE: a batch solves a chunk's scenarios at once
     forms_listing: bool = True  # MTGKB_FORMS_LISTING: `ask blocks` listed from its
     # counting forms (mtgkb.engine.first_declarations), with no grounding of its own
+    # MTGKB_SLICE_MEMO: a process's first groundings sliced as remembered on disk
+    # (mtgkb.engine.slice_memo), the analysis read only for new ones
+    slice_memo: bool = True
     cache_dir: Path | None = None  # MTGKB_CACHE(_DIR): the analysis cache on disk
 
     @classmethod
@@ -54,6 +57,7 @@ class Options:
             count_classes=switched_on(env, "MTGKB_COUNT_CLASSES"),
             combine=switched_on(env, "MTGKB_COMBINE"),
             forms_listing=switched_on(env, "MTGKB_FORMS_LISTING"),
+            slice_memo=switched_on(env, "MTGKB_SLICE_MEMO"),
             cache_dir=cache_dir(env),
         )
 
@@ -111,7 +115,12 @@ class Engine:
         stamped = stamp(files + queries)
         if self._base is None or self._base.stamp != stamped:
             self._base = LoadedRuleBase(
-                stamped, files, queries, self.location.folder("queries"), self.options.cache_dir
+                stamped,
+                files,
+                queries,
+                self.location.folder("queries"),
+                self.options.cache_dir,
+                self.options.slice_memo,
             )
         self._checked = now
         return self._base

@@ -23,6 +23,7 @@ from clingo import Function, Number, String, Symbol
 from mtgkb.engine.analysis import ANALYSIS_VERSION, DescribedProgram, FactReadings, analyse
 from mtgkb.engine.analysis_cache import sound_statements
 from mtgkb.engine.programs import add_facts, quiet, stamp
+from mtgkb.engine.slice_memo import SliceMemo
 from mtgkb.engine.state import Options
 from mtgkb.language.errors import ScenarioError
 from mtgkb.language.facts import fact_signatures, option_symbol, scenario_facts
@@ -33,6 +34,8 @@ from mtgkb.rulebase.disk_cache import content_digest, load_checked, store_checke
 from mtgkb.rulebase.location import input_check_files
 
 SHOW = "#show input_error/3. #show input_error_at/4. #show first_round/1."
+#: what the checks' slices are remembered under (mtgkb.engine.slice_memo)
+CHECKS = ("input_checks",)
 
 
 def _at(part: Symbol, where: Position) -> Symbol:
@@ -134,6 +137,31 @@ def _program() -> _Checks:
     return _program_of(stamp(input_check_files()), Options.from_env().cache_dir)
 
 
+def _slices() -> SliceMemo | None:
+    """The slices of the checks remembered on disk (mtgkb.engine.slice_memo),
+    for this process's first check of a table; None where not remembered."""
+    options = Options.from_env()
+    if options.cache_dir is None or not options.slice_memo:
+        return None
+    return _slices_of(stamp(input_check_files()), options.cache_dir)
+
+
+@cache
+def _source_of(files: tuple) -> tuple[bytes, str]:
+    """The checks' text (the files with their generated citations) and its key."""
+    texts = program_texts([path for path, *_ in files])
+    source = "\n".join(texts + [SHOW]).encode("utf-8")
+    return source, f"{CHECKS_VERSION}-{ANALYSIS_VERSION}-{content_digest(source)}"
+
+
+@cache
+def _slices_of(files: tuple, cache_dir: Path) -> SliceMemo:
+    source, key = _source_of(files)
+    # (the first check of a process: later ones add the statements parsed, kept
+    # by the program, DescribedProgram.add)
+    return SliceMemo(cache_dir, f"checks-{key}", source, first=1)
+
+
 @cache
 def _program_of(files: tuple, cache_dir: Path | None) -> _Checks:
     """The checks' text and statements. The statements are worked out from
@@ -141,10 +169,8 @@ def _program_of(files: tuple, cache_dir: Path | None) -> _Checks:
     offsets into this text (checked to tile it, statement by statement, with
     only blanks and comments between, each beginning as its description
     says), never program text."""
-    texts = program_texts([path for path, *_ in files])  # with their generated citations
-    source = "\n".join(texts + [SHOW]).encode("utf-8")
-    key = content_digest(source)
-    name = f"input-checks-{CHECKS_VERSION}-{ANALYSIS_VERSION}-{key}.marshal"
+    source, key = _source_of(files)
+    name = f"input-checks-{key}.marshal"
     if cache_dir is not None:
         found = load_checked(cache_dir / name, lambda d: _sound(d, source))
         if found is not None:
@@ -254,15 +280,21 @@ def input_errors(sc: Scenario, sliced: bool = True) -> list[Symbol]:
     first_round/1 and the texts."""
     facts, signatures = _signed_table_facts(sc)
     ctl = new_control(["--models=1", "--warn=none"], quiet)
-    program = _program()
     # only the statements that may fire on these facts (forward slicing, as
     # for the rule base): most of the grounding where there is nothing to check
-    if sliced:
-        read = program.sources(facts, readings=FactReadings(facts, signatures))
-        kept = program.live(program.rules, read)
+    memo = _slices() if sliced else None
+    readings = FactReadings(facts, signatures)
+    remembered = None if memo is None else memo.looked_up(CHECKS, facts, readings)
+    if remembered is not None:
+        ctl.add("base", [], memo.program(remembered))
     else:
+        program = _program()
         kept = program.rules
-    program.add(ctl, kept)  # (parsed once, after the first time)
+        if sliced:
+            kept = program.live(program.rules, program.sources(facts, readings=readings))
+        if memo is not None:
+            memo.remember(CHECKS, facts, readings, kept, program, {CHECKS[0]: (False, {})})
+        program.add(ctl, kept)  # (parsed once, after the first time)
     add_facts(ctl, facts)
     ctl.ground([("base", [])])
     shown: list[Symbol] = []
