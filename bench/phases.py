@@ -17,15 +17,18 @@ in a process that then runs `mtgkb run --json FILE` as the command line does:
 - rule base read: `Engine.rule_base` (the rule files read, their citations
   generated);
 - caches read and checked: `disk_cache.load_checked` (the slicing analysis
-  and the input checks' statements: the file read, its digest, marshal,
-  and the check of every value; the words and the vocabulary);
+  and the input checks' statements, or the slices remembered of both: the
+  file read, its digest, marshal, and the check of every value; the words
+  and the vocabulary);
 - rule base digest: `location.digest_of` (every file of the rule base read
   and hashed, for the `digest` an answer names);
 - program given to clingo: `Control.add`, `DescribedProgram.add` and
   `add_statements` (clingo parsing the statements kept, or adding them
   parsed);
 - slicing: `DescribedProgram.sources`, `.live` and `Analysis.needed`
-  (which statements a grounding keeps);
+  (which statements a grounding keeps), or `SliceMemo.looked_up` (the
+  slice remembered: mtgkb.engine.slice_memo; its file read and checked is
+  a cache's);
 - gringo: `Control.ground`; clasp: `Control.solve` (but the models read);
 - models read: `Model.symbols` (a model's atoms read into Python);
 - listings: `first_or_every` (the first models of a listing in the
@@ -76,6 +79,7 @@ PHASES = (
     ("slicing", "mtgkb.engine.analysis", "DescribedProgram.sources"),
     ("slicing", "mtgkb.engine.analysis", "DescribedProgram.live"),
     ("slicing", "mtgkb.engine.analysis", "Analysis.needed"),
+    ("slicing", "mtgkb.engine.slice_memo", "SliceMemo.looked_up"),
     ("gringo", "clingo.control", "Control.ground"),
     ("clasp", "clingo.control", "Control.solve"),
     ("models read", "clingo.solving", "Model.symbols"),

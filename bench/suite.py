@@ -71,6 +71,7 @@ FLOOR = [sys.executable, "-c", "import clingo, lark"]
 T = TypeVar("T")
 SPEEDUP_FLAGS = (
     "MTGKB_SLICING",
+    "MTGKB_SLICE_MEMO",
     "MTGKB_SHARE",
     "MTGKB_FAST_COUNT",
     "MTGKB_COMBINE",
