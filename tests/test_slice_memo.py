@@ -274,3 +274,14 @@ def test_a_table_checked_before_is_checked_without_the_checks_analysis(checks_fo
     assert _checked(THIRD_TEAM) == expected  # (its slice remembered; its text read)
     assert len(list(checks._slices().path.parent.glob("slices-checks-*"))) == 1
     assert len(checks._slices().slices) == 2
+
+
+def test_slices_remembered_by_another_version_of_the_slicing_code_are_not_read(folder, monkeypatch):
+    _run(BLOCKS, folder)
+    assert _run(BLOCKS, folder)[1].rule_base()._analysis is None
+    slice_memo.code_digest.cache_clear()
+    monkeypatch.setattr(slice_memo, "DECIDING", ("analysis.py", "slice_memo.py"))
+    try:
+        assert _run(BLOCKS, folder)[1].rule_base()._analysis is not None
+    finally:
+        slice_memo.code_digest.cache_clear()

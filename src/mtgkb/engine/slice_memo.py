@@ -15,7 +15,9 @@ up here first, and only a new one reads the analysis, and is then
 remembered.
 
 The file, keyed by the analysis's own key (its rule base's and queries'
-texts, ANALYSIS_VERSION, clingo's version), holds what the look-up needs:
+texts, ANALYSIS_VERSION, clingo's version) and by a digest of the code that
+slices (DECIDING: another version of it reads none of it), holds what the
+look-up needs:
 the queries' names, the fixed positions, each statement's byte offsets
 (checked against the statements of the text, as the analysis's are), and
 the answers, each under a BLAKE2b digest of what it answers (no name of a
@@ -30,13 +32,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 from pathlib import Path
 
 import clingo
 
 from mtgkb.engine.analysis import DescribedProgram, FactReadings, fact_sources
 from mtgkb.engine.analysis_cache import sound_spans
-from mtgkb.rulebase.disk_cache import load_checked, store_checked
+from mtgkb.rulebase.disk_cache import content_digest, load_checked, store_checked
 
 #: How many answers a file keeps (the newest); each is a bit a statement
 #: (about 210 bytes for the rule base).
@@ -51,18 +54,19 @@ class SliceMemo:
     def __init__(self, folder: Path, key: str, source: bytes, first: int | None = None):
         """`first`: how many look-ups of this process it answers (None: all),
         those of the groundings given the statements as text."""
-        self.path = folder / f"slices-{key}.marshal"
+        code = code_digest()
+        self.path = folder / f"slices-{key}-{code}.marshal"
         self.key = key
         self.source = source
-        self.first = first
+        self.first = first if code else 0  # (nothing looked up, nor remembered)
         self.queries: frozenset[str] = frozenset()
         self.positions: dict[str, tuple[int, ...]] = {}
         self.spans: list[tuple[int, int]] = []
-        self.slices: dict[str, tuple[int, ...]] = {}
+        self.slices: dict[str, bytes] = {}
         # what the analysis says of each query (Analysis.guardable, .definitions)
         self.guardable: dict[str, bool] = {}
         self.definitions: dict[str, dict[str, list[str]]] = {}
-        found = load_checked(self.path, self._sound)
+        found = load_checked(self.path, self._sound) if code else None
         if found is not None:
             self.queries = frozenset(found["queries"])
             self.positions = found["positions"]
@@ -102,6 +106,8 @@ class SliceMemo:
         write the file; one that cannot be written is no error. `said`: what
         the analysis says of each query (whether it can be guarded, the
         digests of the rules defining each predicate in it)."""
+        if self.first == 0 and not code_digest():
+            return
         if not self.spans:
             self.queries = frozenset(said)
             self.positions = program.fixed_positions()
@@ -202,6 +208,22 @@ def _sound_queries(guardable, definitions, queries: set[str]) -> bool:
     if not set(map(type, (digests for _, digests in named))) <= {list}:
         return False
     return set(map(type, (d for _, digests in named for d in digests))) <= {str}
+
+
+#: The engine's modules whose code decides a slice (beside this one).
+DECIDING = ("analysis.py", "slice_memo.py", "solve.py")
+
+
+@cache
+def code_digest() -> str:
+    """A digest of the code that decides a slice (DECIDING): a slice
+    remembered by another version of it is not read. ("" when that code
+    cannot be read: then nothing is remembered.)"""
+    try:
+        data = b"".join(Path(__file__).with_name(name).read_bytes() for name in DECIDING)
+    except OSError:
+        return ""
+    return content_digest(data)
 
 
 def _bits(kept: Iterable[int], size: int) -> bytes:
