@@ -43,6 +43,9 @@ def _fresh(monkeypatch, folder) -> None:
     """The next engine reads the rule base and its analysis again, with `folder`."""
     monkeypatch.setenv("MTGKB_CACHE_DIR", str(folder))
     monkeypatch.setenv("MTGKB_CACHE", "1")
+    # (the analysis read every time: with the slices remembered, a file run
+    # before reads none; their own file's damage is tests/test_slice_memo.py's)
+    monkeypatch.setenv("MTGKB_SLICE_MEMO", "0")
 
 
 def _answers() -> list[dict]:
