@@ -149,10 +149,12 @@ def _first_slice(data) -> tuple[str, bytes]:
 
 
 def _past_the_last(data) -> bytes:
-    """The first slice with the bit after the last statement's set."""
+    """The first slice with the bit after the last statement's set (in a byte
+    more when the statements fill their last byte)."""
     bits = bytearray(_first_slice(data)[1])
     size = len(data["spans"])
-    assert size % 8, "the rule base's statements fill their last byte: no bit past them"
+    if size % 8 == 0:
+        bits.append(0)
     bits[size // 8] |= 1 << (size % 8)
     return bytes(bits)
 
