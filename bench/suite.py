@@ -150,12 +150,19 @@ def peak_memory(cmd: list[str], env: dict) -> int:
     return int(out.stdout.strip() or 0)
 
 
-def best_in_turn(commands: dict[str, list[str]], repeat: int, env: dict) -> dict[str, list[Run]]:
-    """Each command `repeat` times, in turn; the runs of each."""
+def best_in_turn(
+    commands: dict[str, list[str]],
+    repeat: int,
+    env: dict,
+    own_env: dict[str, dict[str, str]] | None = None,
+) -> dict[str, list[Run]]:
+    """Each command `repeat` times, in turn; the runs of each. `own_env`: the
+    variables some commands run with besides `env` (by name)."""
     runs: dict[str, list[Run]] = {name: [] for name in commands}
+    envs = {name: {**env, **(own_env or {}).get(name, {})} for name in commands}
     for _ in range(repeat):
         for name, cmd in commands.items():
-            runs[name].append(measure(cmd, env))
+            runs[name].append(measure(cmd, envs[name]))
     return runs
 
 
@@ -250,10 +257,15 @@ class Context:
         path.write_text(text, encoding="utf-8")
         return path
 
-    def in_turn(self, commands: dict[str, list[str]], repeat: int | None = None) -> Versus:
+    def in_turn(
+        self,
+        commands: dict[str, list[str]],
+        repeat: int | None = None,
+        own_env: dict[str, dict[str, str]] | None = None,
+    ) -> Versus:
         """Each of `commands` run `repeat` times, in turn with the floor; the
-        floor's runs join the session's."""
-        runs = best_in_turn({"floor": FLOOR, **commands}, repeat or self.repeat, self.env)
+        floor's runs join the session's. (`own_env`: as for `best_in_turn`.)"""
+        runs = best_in_turn({"floor": FLOOR, **commands}, repeat or self.repeat, self.env, own_env)
         self.floor_runs.extend(runs["floor"])
         self.turn_floor(runs["floor"])
         return Versus(runs)

@@ -92,3 +92,22 @@ def test_the_report_shows_the_session_floor_beside_the_turns_floors(monkeypatch)
     assert group == "floor" and "100 ms at the session's fastest" in shown
     assert "150-150 ms" in shown
     assert report.data["turn_floor_seconds"] == pytest.approx([0.15])
+
+
+def test_a_command_of_the_turns_may_run_with_variables_of_its_own(monkeypatch, tmp_path):
+    """(issue 26's cold figure and the same run with MTGKB_SLICE_MEMO=0, in one
+    series of turns: no `env` program put before the one command, which
+    costs a process of its own.)"""
+    seen: list[tuple[str, str | None]] = []
+    machine = Machine({"floor": 0.1, "same": 0.2})
+
+    def measure(cmd, env=None, stdin=None):
+        seen.append((cmd[0] if cmd != suite.FLOOR else "floor", (env or {}).get("SWITCH")))
+        return machine.measure(cmd, env, stdin)
+
+    ctx = _context(monkeypatch, tmp_path, machine, session_floor=0.1)
+    monkeypatch.setattr(suite, "measure", measure)
+    ctx.env = {"KEPT": "1"}
+    versus = ctx.in_turn({"it": ["same"], "off": ["same"]}, 2, own_env={"off": {"SWITCH": "0"}})
+    assert seen == [("floor", None), ("same", None), ("same", "0")] * 2
+    assert versus.ratio() == versus.ratio("off") == 2.0
