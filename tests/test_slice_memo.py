@@ -287,3 +287,17 @@ def test_slices_remembered_by_another_version_of_the_slicing_code_are_not_read(f
         assert _run(BLOCKS, folder)[1].rule_base()._analysis is not None
     finally:
         slice_memo.code_digest.cache_clear()
+
+
+def test_a_process_checks_its_later_tables_by_the_checks_program(checks_folder):
+    """Only a process's first table is looked up and remembered: the later
+    ones are given the checks' statements parsed and kept (a server's, a
+    batch's), and write nothing."""
+    checks._slices_of.cache_clear()
+    parse_text(BLOCKS, "t.mtg")
+    memo = checks._slices()
+    written = memo.path.read_bytes()
+    with pytest.raises(ScenarioError):  # 810.1 (another shape: not remembered)
+        parse_text(THIRD_TEAM, "t.mtg")
+    assert memo.asked == 2 and not memo.answers()
+    assert memo.path.read_bytes() == written and len(memo.slices) == 1

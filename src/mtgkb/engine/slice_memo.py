@@ -52,13 +52,15 @@ class SliceMemo:
     text, as bytes) remembered in `folder`."""
 
     def __init__(self, folder: Path, key: str, source: bytes, first: int | None = None):
-        """`first`: how many look-ups of this process it answers (None: all),
-        those of the groundings given the statements as text."""
+        """`first`: how many look-ups of this process it answers, and
+        remembers the slices of (None: all), those of the groundings given
+        the statements as text."""
         code = code_digest()
         self.path = folder / f"slices-{key}-{code}.marshal"
         self.key = key
         self.source = source
         self.first = first if code else 0  # (nothing looked up, nor remembered)
+        self.asked = 0  # look-ups so far
         self.queries: frozenset[str] = frozenset()
         self.positions: dict[str, tuple[int, ...]] = {}
         self.spans: list[tuple[int, int]] = []
@@ -84,14 +86,16 @@ class SliceMemo:
         """The statements a grounding of `queries` on the facts `atoms` keeps,
         as remembered; None when not remembered. (`readings`: as for
         `fact_sources`.)"""
-        if not self.spans or not self.queries.issuperset(queries) or self.first == 0:
+        self.asked += 1
+        if not self.answers() or not self.spans or not self.queries.issuperset(queries):
             return None
         found = self.slices.get(self._digest(queries, atoms, readings))
-        if found is None:
-            return None
-        if self.first is not None:
-            self.first -= 1
-        return _numbers(found)
+        return None if found is None else _numbers(found)
+
+    def answers(self) -> bool:
+        """Whether it answers this process's look-ups still (`first`), and
+        remembers what they did not find."""
+        return self.first is None or self.asked <= self.first
 
     def remember(
         self,
@@ -106,7 +110,7 @@ class SliceMemo:
         write the file; one that cannot be written is no error. `said`: what
         the analysis says of each query (whether it can be guarded, the
         digests of the rules defining each predicate in it)."""
-        if self.first == 0 and not code_digest():
+        if not self.answers():
             return
         if not self.spans:
             self.queries = frozenset(said)
