@@ -12,6 +12,7 @@ import marshal
 import os
 
 import pytest
+from helpers import ZERO_LIFE
 
 from mtgkb.engine import rule_base
 from mtgkb.engine.state import Engine
@@ -21,13 +22,6 @@ from mtgkb.running.runner import answer_text
 # slow tier: caches of the slicing analysis, edited and damaged on purpose
 pytestmark = pytest.mark.slow
 
-ZERO_LIFE = """players: Ann, Ben
-life: Ben 3
-Ann controls creature "Hill Giant" 3/3
-"Hill Giant" attacks Ben
-combat damage
-ask outcome
-"""
 BLOCKS = """players: Ann, Ben
 active: Ann
 Ann controls creature "Hill Giant" 3/3

@@ -16,6 +16,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from helpers import ZERO_LIFE
 
 from mtgkb.engine import slice_memo
 from mtgkb.engine.slice_memo import SliceMemo
@@ -39,13 +40,6 @@ ask blocks for Zqxjvbe
 # the same shape, other creatures' names: sliced alike (the defender's name
 # is read: it stands in the question, `asked(blocks("Zqxjvbe"))`)
 RENAMED = BLOCKS.replace("Giant Spider", "Tall Spider").replace("Serra Angel", "Angel")
-ZERO_LIFE = """players: Ann, Ben
-life: Ben 3
-Ann controls creature "Hill Giant" 3/3
-"Hill Giant" attacks Ben
-combat damage
-ask outcome
-"""
 
 
 @pytest.fixture(scope="module")

@@ -538,6 +538,17 @@ def much_work() -> str:
     return "\n".join(lines) + "\n"
 
 
+#: Ben at 3 life takes the Hill Giant's 3 combat damage: he loses (104.3b,
+#: 119.3; the caches' tests answer it with and without them).
+ZERO_LIFE = """players: Ann, Ben
+life: Ben 3
+Ann controls creature "Hill Giant" 3/3
+"Hill Giant" attacks Ben
+combat damage
+ask outcome
+"""
+
+
 #: A creature attacking a planeswalker, its damage and outcome asked: the
 #: loyalty damage of 120.3c is not modelled (tests of the rules not modelled).
 PLANESWALKER = """players: Ann, Ben
