@@ -1,5 +1,5 @@
-"""The rule base's slices remembered on disk, so that a cold run whose
-groundings were sliced before reads no analysis.
+"""The rule base's slices (and the input checks') remembered on disk, so
+that a cold run whose groundings were sliced before reads no analysis.
 
 Which statements of the rule base a grounding keeps (`Analysis.needed`
 after `Analysis.live`: backward, forward, backward slicing) is a function of
@@ -17,10 +17,11 @@ remembered.
 The file, keyed by the analysis's own key (its rule base's and queries'
 texts, ANALYSIS_VERSION, clingo's version) and by a digest of the code that
 slices (DECIDING: another version of it reads none of it), holds what the
-look-up needs:
-the queries' names, the fixed positions, each statement's byte offsets
-(checked against the statements of the text, as the analysis's are), and
-the answers, each under a BLAKE2b digest of what it answers (no name of a
+look-up needs: the queries' names, the fixed positions, each statement's
+byte offsets (checked against the statements of the text, as the
+analysis's are), what the analysis says of each query (whether it can be
+guarded, its definitions: what grouping a file's questions reads), and the
+answers, each under a BLAKE2b digest of what it answers (no name of a
 user's is written), each a set of statement numbers as bits.
 It is read only from a folder of this user's that no one else may write to,
 and checked whole before use; anything amiss and it is as if empty. Its
