@@ -519,6 +519,18 @@ def _remembered(memo: dict, key: tuple, work: Callable[[], tuple[int, ...]]) -> 
     return list(found)
 
 
+def statements_text(source: bytes, spans: Iterable[tuple[int, int]]) -> str:
+    """The text of the statements of `source` at `spans` (ascending), one a
+    line, each once: clingo reads a #minimize's elements as statements of
+    their own, with one span."""
+    texts, last = [], None
+    for span in spans:
+        if span != last:
+            texts.append(source[span[0] : span[1]].decode("utf-8"))
+            last = span
+    return "\n".join(texts)
+
+
 def fact_sources(
     atoms: Iterable[clingo.Symbol],
     positions: dict[str, tuple[int, ...]],
@@ -627,9 +639,7 @@ class DescribedProgram:
             texts = self._texts
             return "\n".join(texts[i] for i in self._firsts(indices))
         # (only these statements read: a run that slices reads a part of them)
-        source, statements = self.source, self.statements
-        spans = (statements[i]["span"] for i in self._firsts(indices))
-        return "\n".join(source[start:end].decode("utf-8") for start, end in spans)
+        return statements_text(self.source, (self.statements[i]["span"] for i in indices))
 
     def statement_texts(self) -> list[str]:
         """The text of each statement (read at its offsets once)."""

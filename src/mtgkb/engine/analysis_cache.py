@@ -172,24 +172,32 @@ def _sound(data, key: str, source: bytes, query_texts: Mapping[str, str]) -> boo
     if data["key"] != key or not sound_statements(data["base"], source):
         return False
     names = set(query_texts)
-    queries, guardable, definitions = data["queries"], data["guardable"], data["definitions"]
+    queries = data["queries"]
     if type(queries) is not dict or queries.keys() != names:
         return False
+    if not sound_said(data["guardable"], data["definitions"], names):
+        return False
+    return all(sound_statements(queries[q], query_texts[q].encode("utf-8")) for q in names)
+
+
+def sound_said(guardable, definitions, names: set[str]) -> bool:
+    """What the analysis says of each of the queries `names`, of its types:
+    whether it can be guarded (a truth value), and the digests of the rules
+    defining each predicate in it (a text -> a list of texts)."""
     if type(guardable) is not dict or guardable.keys() != names:
+        return False
+    if not set(map(type, guardable.values())) <= {bool}:
         return False
     if type(definitions) is not dict or definitions.keys() != names:
         return False
-    for q in names:
-        if not sound_statements(queries[q], query_texts[q].encode("utf-8")):
-            return False
-        if type(guardable[q]) is not bool or type(definitions[q]) is not dict:
-            return False
-        for pred, digests in definitions[q].items():
-            if type(pred) is not str or type(digests) is not list:
-                return False
-            if not all(type(d) is str for d in digests):
-                return False
-    return True
+    if not set(map(type, definitions.values())) <= {dict}:
+        return False
+    named = [item for found in definitions.values() for item in found.items()]
+    if not set(map(type, (name for name, _ in named))) <= {str}:
+        return False
+    if not set(map(type, (digests for _, digests in named))) <= {list}:
+        return False
+    return set(map(type, (d for _, digests in named for d in digests))) <= {str}
 
 
 def _shared(data):

@@ -38,8 +38,13 @@ from pathlib import Path
 
 import clingo
 
-from mtgkb.engine.analysis import DescribedProgram, FactReadings, fact_sources
-from mtgkb.engine.analysis_cache import sound_spans
+from mtgkb.engine.analysis import (
+    DescribedProgram,
+    FactReadings,
+    fact_sources,
+    statements_text,
+)
+from mtgkb.engine.analysis_cache import sound_said, sound_spans
 from mtgkb.rulebase.disk_cache import content_digest, load_checked, store_checked
 
 #: How many answers a file keeps (the newest); each is a bit a statement
@@ -138,13 +143,7 @@ class SliceMemo:
     def program(self, kept: Iterable[int]) -> str:
         """The text of the statements `kept` (ascending), as
         `DescribedProgram.program` makes it: read from the rule base's text."""
-        spans, source = self.spans, self.source
-        texts, last = [], None
-        for i in kept:
-            if spans[i] != last:  # (a #minimize's elements share one statement)
-                last = spans[i]
-                texts.append(source[last[0] : last[1]].decode("utf-8"))
-        return "\n".join(texts)
+        return statements_text(self.source, (self.spans[i] for i in kept))
 
     def _digest(
         self,
@@ -193,26 +192,7 @@ class SliceMemo:
             return False
         if any(kept[-1] >> (8 - spare) for kept in slices.values()):
             return False
-        return _sound_queries(data["guardable"], data["definitions"], set(queries))
-
-
-def _sound_queries(guardable, definitions, queries: set[str]) -> bool:
-    """What the analysis says of each query, of its types: whether it can be
-    guarded, and the digests of the rules defining each predicate in it."""
-    if type(guardable) is not dict or guardable.keys() != queries:
-        return False
-    if not set(map(type, guardable.values())) <= {bool}:
-        return False
-    if type(definitions) is not dict or definitions.keys() != queries:
-        return False
-    if not set(map(type, definitions.values())) <= {dict}:
-        return False
-    named = [item for found in definitions.values() for item in found.items()]
-    if not set(map(type, (name for name, _ in named))) <= {str}:
-        return False
-    if not set(map(type, (digests for _, digests in named))) <= {list}:
-        return False
-    return set(map(type, (d for _, digests in named for d in digests))) <= {str}
+        return sound_said(data["guardable"], data["definitions"], set(queries))
 
 
 #: The engine's modules whose code decides a slice (beside this one).
