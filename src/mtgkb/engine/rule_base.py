@@ -114,6 +114,10 @@ class LoadedRuleBase:
         remembered (no cache folder, MTGKB_SLICE_MEMO=0)."""
         if not self._remembers_slices or self.controls >= RULE_BASE_PARSE_AFTER:
             return None
+        return self._slice_file()
+
+    def _slice_file(self) -> SliceMemo:
+        """The slices remembered, read from disk once (when remembered)."""
         if self._slices is None:
             self._slices = SliceMemo(self.cache_dir, self._key(), self.source())
         return self._slices
@@ -242,6 +246,5 @@ class LoadedRuleBase:
         any were (they hold what the analysis says of each query)."""
         if self._analysis is not None or not self._remembers_slices:
             return None
-        if self._slices is None:
-            self._slices = SliceMemo(self.cache_dir, self._key(), self.source())
-        return self._slices if self._slices.spans else None
+        remembered = self._slice_file()
+        return remembered if remembered.spans else None

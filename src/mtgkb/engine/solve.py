@@ -291,9 +291,12 @@ class Grounding:
         if not slicing or isinstance(facts, str):
             return None
         atoms = [*facts, *self._switchable]
+        readings = self._readings
         memo = base.slice_memo()  # (a process's first groundings: mtgkb.engine.slice_memo)
         if memo is not None:
-            remembered = memo.looked_up(queries, atoms, self._readings)
+            if readings is None:  # (the facts read once: looked up, sliced, remembered)
+                readings = FactReadings()
+            remembered = memo.looked_up(queries, atoms, readings)
             if remembered is not None:
                 return remembered
         analysis = base.analysis()
@@ -304,11 +307,11 @@ class Grounding:
             kept = list(range(len(analysis.base)))
         derived = analysis.query_heads(queries)
         if derived is not None:
-            sources = analysis.sources(atoms, also=derived, readings=self._readings)
+            sources = analysis.sources(atoms, also=derived, readings=readings)
             sources.setdefault(GUARD, set()).add(())
             kept = analysis.needed(tuple(queries), analysis.live(kept, sources))
         if memo is not None:
-            memo.remember(queries, atoms, self._readings, kept, analysis, analysis.said())
+            memo.remember(queries, atoms, readings, kept, analysis, analysis.said())
         return kept
 
     def stacked_model(
