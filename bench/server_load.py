@@ -25,9 +25,9 @@ figures), on 127.0.0.1 only, with a bounded number of requests:
   /health), against the median's target; gringo's part alone caps 2
   workers at 2 / it scenarios per floor; and, for the requests a worker answers
   together (mtgkb.serve.gathering), gringo grounding as one chunk as many
-  of them as a worker takes under 8 clients (its share, 8 / 2 = 4: SHARE)
-  and Lark parsing them (bench.issue26.chunk_seconds), a scenario: the cap
-  of 2 workers answering every request gathered so. The
+  of them as a worker takes under 8 clients (its share, 8 / 2 = 4: SHARE),
+  clasp solving it and Lark parsing them (bench.issue26.chunk_seconds), a
+  scenario: the cap of 2 workers answering every request gathered so. The
   workers are warmed up first, for gathered requests too (more clients
   than workers: their engines' chunk programs made).
 - memory: the resident memory (RSS) of the server process, and of the
@@ -311,14 +311,14 @@ def round_trip(port: int, times: int = 50) -> float:
 
 def chunk_floor(ctx, bodies: list[bytes]) -> float:
     """gringo's grounding of `bodies` as one chunk (as a worker answers the
-    requests gathered for it, mtgkb.serve.gathering) and Lark's parse, a
-    scenario, in seconds (bench.issue26.chunk_seconds, in a fresh process):
-    what a gathered request costs at least."""
+    requests gathered for it, mtgkb.serve.gathering), clasp's solving of it
+    and Lark's parse, a scenario, in seconds (bench.issue26.chunk_seconds,
+    in a fresh process): what a gathered request costs at least."""
     from .floors import in_fresh_process
 
     paths = [str(ctx.file(f"server_chunk_{i:02d}.mtg", b.decode())) for i, b in enumerate(bodies)]
     found = in_fresh_process(ctx, ["bench.issue26", "--chunk", "2", *paths], "the chunk floor")
-    return found["ground"] + found["parse"]
+    return found["ground"] + found["solve"] + found["parse"]
 
 
 def bench_server_load(ctx, command: list[str]) -> None:
@@ -432,7 +432,7 @@ def bench_server_load(ctx, command: list[str]) -> None:
         "server_load",
         f"  floor: 2 workers, each answering its requests gathered {SHARE} at a time"
         " (8 clients' share of a worker; gringo"
-        f" grounding them as one chunk + Lark, {chunked * 1000:.1f} ms a scenario): at most"
+        f" grounding them as one chunk + clasp + Lark, {chunked * 1000:.1f} ms a scenario): at most"
         f" {chunk_cap:.1f} scenarios per floor" + (" (below the target)" if chunk_cap < 6 else ""),
         "",
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import sys
+from pathlib import Path
 
 from clingo import Number
 from helpers import ROOT
@@ -54,37 +55,88 @@ def test_the_abilities_drawn_are_the_issues_seven():
     assert {"flying", "reach", "menace", "lifelink"} <= drawn
 
 
-def test_509_1a_the_batch_floor_grounds_the_questions_once_for_the_whole_chunk(tmp_path):
-    # the batch's floor: legal, blocks (509.1a) and outcome grounded as one
-    # scenario program for all the files (each query's statements guarded,
-    # as a chunk's single-model questions are solved together), which every
-    # file's questions need
+MENACE_BLOCKED_BY_ONE = """players: Ann, Ben
+active: Ann
+phase: declare-blockers
+Ann controls creature "Rogue" 3/3 with menace
+Ann controls creature "Bear" 2/2
+Ben controls creature "Wall" 0/4
+Ben controls creature "Elf" 1/1
+"Rogue" attacks Ben
+"Bear" attacks Ben
+"Wall" blocks "Rogue"
+combat damage
+ask legal
+ask blocks
+ask outcome
+"""
+
+
+def test_702_111b_the_batch_floor_grounds_legal_apart_from_the_blocks_it_judges(tmp_path):
+    # the floor grounds what plain clingo can answer: a file whose declared
+    # block breaks 702.111b (a menace creature blocked by one) has no model of
+    # `legal` (which judges the declared blocks) and `blocks` (which lists the
+    # legal ones) together, so they are never one program of the floor
+    from mtgkb.engine.scenarios import chunk_control
+    from mtgkb.engine.state import Engine
+
+    answers = answer_text(MENACE_BLOCKED_BY_ONE, "m.mtg", engine=engine()).output["answers"]
+    assert answers[0]["legal"] is False and "702.111b" in answers[0]["rules"]
     paths = []
-    for seed in range(3):
+    for seed in range(2):
         path = tmp_path / f"s{seed}.mtg"
         path.write_text(issue26.scenario(4, 8, seed=seed), encoding="utf-8")
         paths.append(str(path))
+    (tmp_path / "menace.mtg").write_text(MENACE_BLOCKED_BY_ONE, encoding="utf-8")
+    paths.append(str(tmp_path / "menace.mtg"))
     floors = issue26.chunk_seconds(paths, 1)
-    assert floors["queries"] == ["legal", "blocks", "outcome"]
-    assert floors["together"] is True
-    assert floors["ground"] > 0 and floors["parse"] > 0
+    assert sorted(floors["queries"]) == ["blocks", "legal", "outcome"]
+    assert not any({"legal", "blocks"} <= set(group) for group in floors["groups"])
+    assert floors["ground"] > 0 and floors["solve"] > 0 and floors["parse"] > 0
+    # and every program the floor times has a model: it answers its questions
+    texts = [Path(p).read_text(encoding="utf-8") for p in paths]
+    for _, program, instances, signatures in issue26.chunk_programs(texts, Engine()):
+        ctl, given, _ = chunk_control(program, instances, signatures=signatures)
+        ctl.ground([("base", [])], context=given)
+        assert ctl.solve().satisfiable
+
+
+def test_the_floor_tries_every_grouping_of_the_questions():
+    # the Bell numbers: 5 ways to group three queries, 15 to group four, each
+    # query in exactly one group of each
+    for items, count in ((["a", "b", "c"], 5), (["a", "b", "c", "d"], 15)):
+        groupings = issue26.set_partitions(items)
+        assert len(groupings) == count
+        assert len({tuple(sorted(g)) for g in map(tuple, groupings)}) == count
+        for grouping in groupings:
+            assert sorted(q for group in grouping for q in group) == items
+    # the cheapest grouping of those whose every group has a model
+    costs = {("a",): 1.0, ("b",): 1.0, ("a", "b"): 1.5}
+    assert issue26.feasible_groups(["a", "b"], costs.get) == [("a", "b")]
+    # a group with no model (no cost) is never taken, however cheap
+    del costs[("a", "b")]
+    assert issue26.feasible_groups(["a", "b"], costs.get) == [("a",), ("b",)]
 
 
 def test_509_1a_the_batch_floor_grounds_each_defenders_choice_of_blocks(tmp_path):
     # each file's questions are known to the floor's chunk program: the
     # blocks the defender asked about may declare (509.1a) are grounded as
-    # choices, beyond the blocks the file declares (legal judges those)
+    # choices, beyond the blocks its creatures declare (legal judges those)
     from mtgkb.engine.scenarios import chunk_control
     from mtgkb.engine.state import Engine
 
     texts = [issue26.scenario(4, 8, seed=seed) for seed in range(3)]
-    ((names, program, instances, signatures),) = issue26.chunk_programs(texts, Engine())
-    assert names == ("legal", "blocks", "outcome")
+    groups = issue26.chunk_programs(texts, Engine())
+    ((names, program, instances, signatures),) = [g for g in groups if "blocks" in g[0]]
     ctl, given, _ = chunk_control(program, instances, signatures=signatures)
     ctl.ground([("base", [])], context=given)
     first = [a.symbol for a in ctl.symbolic_atoms if a.symbol.arguments[:1] == [Number(0)]]
-    declared = [s for s in first if s.name == "declared_block"]
-    chosen = [s for s in first if s.name == "blocks"]
+
+    def by_p1(s) -> bool:  # (the generated files name P1's creatures "P1 1", "P1 2", ...)
+        return s.arguments[1].string.startswith("P1 ")
+
+    declared = [s for s in first if s.name == "declared_block" and by_p1(s)]
+    chosen = [s for s in first if s.name == "blocks" and by_p1(s)]
     assert len(chosen) > len(declared)
 
 
