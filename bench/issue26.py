@@ -24,8 +24,8 @@ grounding shared at its best (each question grounded once for all of them,
 as `mtgkb.engine.scenarios` grounds a chunk, in the cheapest grouping of
 the questions whose every program has a model), gringo's part, clasp's
 and Lark's parse of each file, per scenario (`python -m bench.issue26
---chunk N FILE...`); and the server's median beside gringo grounding one scenario
-alone, in milliseconds. And where a cold run of the game, the count, c06
+--chunk N FILE...`); and the server's median beside gringo grounding one
+scenario alone, in milliseconds. And where a cold run of the game, the count, c06
 and explain 8 x 25 spends its time, phase by phase (bench/phases.py: the
 largest phases, each / the floor): what is left of each figure above its
 floors, said by name.
@@ -280,10 +280,13 @@ def chunk_programs(texts: list[str], engine) -> list[tuple]:
         instances = [[*f, *guards, *a] for f, a in zip(fixed, asked, strict=True)]
         return names, program, instances, signatures
 
-    return [made_for(names) for names in feasible_groups(queries, lambda g: _solved(made_for(g)))]
+    return [
+        made_for(names)
+        for names in feasible_groups(queries, lambda g: _seconds_if_answered(made_for(g)))
+    ]
 
 
-def _solved(made: tuple | None) -> float | None:
+def _seconds_if_answered(made: tuple | None) -> float | None:
     """The seconds gringo takes on a group's program (`made`: as
     chunk_programs makes it), grounded and solved once in this process;
     None when there is no program or it has no model."""
