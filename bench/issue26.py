@@ -290,16 +290,25 @@ def _seconds_if_answered(made: tuple | None) -> float | None:
     """The seconds gringo takes on a group's program (`made`: as
     chunk_programs makes it), grounded and solved once in this process;
     None when there is no program or it has no model."""
-    from mtgkb.engine.scenarios import chunk_control
-
     if made is None:
         return None
-    _, program, instances, signatures = made
+    ground, _, satisfiable = _ground_and_solve(*made[1:])
+    return ground if satisfiable else None
+
+
+def _ground_and_solve(program, instances, signatures) -> tuple[float, float, bool]:
+    """A chunk's program given its files' facts in a fresh Control (not
+    timed): the seconds of gringo's ground() and of clasp's solve for a
+    first model, and whether it has one."""
+    from mtgkb.engine.scenarios import chunk_control
+
     ctl, given, _ = chunk_control(program, instances, signatures=signatures)
     start = time.perf_counter()
     ctl.ground([("base", [])], context=given)
-    spent = time.perf_counter() - start
-    return spent if ctl.solve().satisfiable else None
+    ground = time.perf_counter() - start
+    start = time.perf_counter()
+    satisfiable = ctl.solve().satisfiable
+    return ground, time.perf_counter() - start, bool(satisfiable)
 
 
 def feasible_groups(queries: list[str], cost) -> list[tuple[str, ...]]:
@@ -343,26 +352,16 @@ def chunk_seconds(paths: list[str], repeat: int) -> dict[str, float]:
     of a chunk's program are the files' together: its optimum where the
     program has one), and Lark parsing each file with the shipped tables,
     warm (best of `repeat`)."""
-    from mtgkb.engine.scenarios import chunk_control
     from mtgkb.engine.state import Engine
     from mtgkb.language.parser import grammar
 
     texts = [Path(p).read_text(encoding="utf-8") for p in paths]
     programs = chunk_programs(texts, Engine())
     ground = solve = 0.0
-    for _, program, instances, signatures in programs:
-        best_ground = best_solve = float("inf")
-        for _ in range(repeat):
-            ctl, given, _ = chunk_control(program, instances, signatures=signatures)
-            start = time.perf_counter()
-            ctl.ground([("base", [])], context=given)
-            best_ground = min(best_ground, time.perf_counter() - start)
-            start = time.perf_counter()
-            ctl.solve()
-            best_solve = min(best_solve, time.perf_counter() - start)
-            del ctl
-        ground += best_ground
-        solve += best_solve
+    for _, *made in programs:
+        timed = [_ground_and_solve(*made) for _ in range(repeat)]
+        ground += min(seconds for seconds, _, _ in timed)
+        solve += min(seconds for _, seconds, _ in timed)
     parser = grammar()
     parse = float("inf")
     for _ in range(repeat):
@@ -374,9 +373,7 @@ def chunk_seconds(paths: list[str], repeat: int) -> dict[str, float]:
         "ground": ground / len(paths),
         "solve": solve / len(paths),
         "parse": parse / len(paths),
-        "queries": [q for names, *_ in programs for q in names],
         "groups": [list(names) for names, *_ in programs],
-        "together": len(programs) == 1 and len(programs[0][0]) > 1,
     }
 
 
