@@ -1,5 +1,8 @@
 """Where one cold `mtgkb run --json FILE` spends its time, phase by phase
-(`python -m bench.phases RUNS FILE`: in fresh processes, prints JSON).
+(`python -m bench.phases RUNS FILE`: in fresh processes, prints JSON); and
+where a batch scenario's does (`python -m bench.phases --batch RUNS
+FILE...`, `batch_run`: `mtgkb run --jsonl --jobs 1` over the files, their
+chunks answered in one warm process, each phase per scenario).
 
 Each phase is the time inside one function (its own time only: a phase
 called inside another is counted in the inner one), measured by wrapping it
@@ -31,6 +34,14 @@ in a process that then runs `mtgkb run --json FILE` as the command line does:
   a cache's);
 - gringo: `Control.ground`; clasp: `Control.solve` (but the models read);
 - models read: `Model.symbols` (a model's atoms read into Python);
+- the chunk's own work, in a batch (mtgkb.running.batch): its input checks
+  (`input_errors_many`: the tables made into facts, their checks read),
+  the rules not modelled (`not_modelled_ahead`), the facts given to clingo
+  (`chunk_control`: a chunk's Control made, its statements added, its
+  facts given) and the statements its grounding keeps (slicing:
+  `ScenarioProgram.live`);
+- answers made: `answer_scenario` (a file's answers made from its models,
+  past the phases it calls: in a batch, where the chunk's models are read);
 - listings: `first_or_every` (the first models of a listing in the
   canonical order: its atoms read and ranked, its solves' own Python) and
   `first_declarations` (the first blocks read from the counting forms, with
@@ -57,6 +68,7 @@ import contextlib
 import importlib
 import io
 import json
+import os
 import subprocess
 import sys
 import time
@@ -80,6 +92,11 @@ PHASES = (
     ("slicing", "mtgkb.engine.analysis", "DescribedProgram.live"),
     ("slicing", "mtgkb.engine.analysis", "Analysis.needed"),
     ("slicing", "mtgkb.engine.slice_memo", "SliceMemo.looked_up"),
+    ("slicing", "mtgkb.engine.scenarios", "ScenarioProgram.live"),
+    ("input checks", "mtgkb.language.checks", "input_errors_many"),
+    ("not modelled", "mtgkb.questions.answers", "not_modelled_ahead"),
+    ("facts given to clingo", "mtgkb.engine.scenarios", "chunk_control"),
+    ("answers made", "mtgkb.running.runner", "answer_scenario"),
     ("gringo", "clingo.control", "Control.ground"),
     ("clasp", "clingo.control", "Control.solve"),
     ("models read", "clingo.solving", "Model.symbols"),
@@ -199,27 +216,85 @@ def one_run(path: str) -> dict:
     return {"phases": phases, "total": total, "missing": missing}
 
 
+#: What clingo and Lark do themselves, of the phases: the rest is mtgkb's
+#: own Python (and the imports).
+CLINGO_AND_LARK = ("Lark", "gringo", "clasp", "models read")
+
+
+def batch_run(paths: list[str]) -> dict:
+    """The phases of `mtgkb run --jsonl --jobs 1` over `paths`, warm, in
+    this (fresh) process, each in seconds: the marginal cost of a scenario,
+    as the issue 26 figure takes it (the run of all the files less the run
+    of their first chunk, over the files between). Its chunks are answered
+    here (MTGKB_POOL=0), as a worker answers them: combined, past
+    COMBINE_FROM files (mtgkb.running.batch). Warmed up first on that chunk
+    (a batch's worker is warm past its first chunk)."""
+    import clingo  # noqa: F401  (the floor's own imports: not counted)
+    import lark  # noqa: F401
+
+    os.environ["MTGKB_POOL"] = "0"
+    import mtgkb.cli
+    from mtgkb.running.batch import CHUNK
+
+    clock = Clock()
+    missing = install(clock)
+    first = paths[:CHUNK] if len(paths) > CHUNK else []
+
+    def timed(files: list[str]) -> tuple[dict[str, float], float]:
+        clock.own.clear()
+        start = time.perf_counter()
+        if files:
+            mtgkb.cli.main(["run", "--jsonl", "--jobs", "1", *files])
+        return dict(clock.own), time.perf_counter() - start
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        timed(paths[:CHUNK])
+        before, before_total = timed(first)
+        after, total = timed(paths)
+    between = len(paths) - len(first)
+    phases = {name: (after[name] - before.get(name, 0.0)) / between for name in after}
+    phases["other"] = (total - before_total) / between - sum(phases.values())
+    return {"phases": phases, "total": (total - before_total) / between, "missing": missing}
+
+
+def measure_batch(paths: list[str], runs: int, env: dict | None = None) -> dict:
+    """`batch_run` in `runs` fresh processes: each phase the least of them."""
+    return _least([_fresh(["--batch-one", *paths], env) for _ in range(runs)])
+
+
 def measure(path: str, runs: int, env: dict | None = None) -> dict:
     """Each phase the least of `runs` fresh processes (`one_run`), run with
     `env` (None: this process's environment)."""
-    found = []
-    for _ in range(runs):
-        done = subprocess.run(
-            [sys.executable, "-m", "bench.phases", "--one", path],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            env=env,
-        )
-        if done.returncode != 0:
-            raise RuntimeError(f"bench.phases did not run on {path}: {done.stderr.strip()}")
-        found.append(json.loads(done.stdout))
+    return _least([_fresh(["--one", path], env) for _ in range(runs)])
+
+
+def _fresh(arguments: list[str], env: dict | None) -> dict:
+    """What `python -m bench.phases ARGUMENTS` prints, run in a fresh process."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.phases", *arguments],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"bench.phases {arguments[0]} did not run: {done.stderr.strip()}")
+    return json.loads(done.stdout)
+
+
+def _least(found: list[dict]) -> dict:
+    """Each phase the least of several runs' (and the least total)."""
     phases = {p: min(run["phases"].get(p, 0.0) for run in found) for p in ORDER}
     return {
         "phases": phases,
         "total": min(run["total"] for run in found),
         "missing": sorted({m for run in found for m in run["missing"]}),
     }
+
+
+def clingo_and_lark(measured: dict) -> float:
+    """The seconds clingo and Lark spend of a measure's phases (CLINGO_AND_LARK)."""
+    return sum(measured["phases"].get(name, 0.0) for name in CLINGO_AND_LARK)
 
 
 def described(measured: dict, floor: float, largest: int = 6) -> str:
@@ -234,5 +309,9 @@ def described(measured: dict, floor: float, largest: int = 6) -> str:
 if __name__ == "__main__":
     if sys.argv[1] == "--one":
         print(json.dumps(one_run(sys.argv[2])))
+    elif sys.argv[1] == "--batch-one":
+        print(json.dumps(batch_run(sys.argv[2:])))
+    elif sys.argv[1] == "--batch":
+        print(json.dumps(measure_batch(sys.argv[3:], int(sys.argv[2]))))
     else:
         print(json.dumps(measure(sys.argv[2], int(sys.argv[1]))))

@@ -63,3 +63,62 @@ def test_a_renamed_phase_is_said_missing_not_counted_as_nothing():
     said = phases.described(measured, 0.1)
     assert said.startswith("gringo 2.00, Lark 1.00")
     assert said.endswith("not measured (renamed?): gone (m.f)")
+
+
+def test_509_1a_a_batch_scenario_is_measured_in_the_phases_of_its_chunk(tmp_path):
+    # 16 files of issue 26's batch (508.1a: every creature of P0 attacks;
+    # 509.1a: each defender's creatures block), enough to be answered as one
+    # combined chunk (mtgkb.running.batch.COMBINE_FROM), as a worker does
+    from bench import issue26
+    from mtgkb.running.batch import COMBINE_FROM
+
+    paths = []
+    for seed in range(COMBINE_FROM):
+        path = tmp_path / f"b{seed:02d}.mtg"
+        path.write_text(issue26.scenario(4, 8, seed=seed), encoding="utf-8")
+        paths.append(str(path))
+    run = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "bench.phases", "--batch-one", *paths],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=True,
+        ).stdout
+    )
+    assert run["missing"] == []
+    found = run["phases"]
+    assert set(found) <= set(phases.ORDER)
+    # the chunk's own work: its tables checked and its undeclared rules read
+    # for all its files at once, its facts given to one grounding, sliced
+    for phase in (
+        "input checks",
+        "not modelled",
+        "facts given to clingo",
+        "slicing",
+        "gringo",
+        "clasp",
+        "Lark",
+        "answers made",
+    ):
+        assert found[phase] > 0, phase
+    # a scenario's share of each phase: together they are its share of the run
+    assert abs(sum(found.values()) - run["total"]) < 1e-9
+    assert phases.clingo_and_lark(run) == sum(found[p] for p in phases.CLINGO_AND_LARK)
+
+
+def test_the_batch_note_says_when_clingo_and_lark_alone_take_what_the_target_leaves():
+    from bench import issue26
+
+    measured = {
+        "phases": {"gringo": 0.010, "Lark": 0.003, "answers made": 0.004},
+        "total": 0.017,
+        "missing": [],
+        "floor": 0.1,
+    }
+    said = issue26.batch_phase_note(measured, workers=2)
+    assert "all 0.170 on one CPU" in said
+    assert "clingo and Lark (gringo, clasp, Lark, models read) 0.130" in said
+    assert "mtgkb's own Python 0.040" in said
+    assert "leaves 0.200 of one CPU" in said and "take more by themselves" not in said
+    assert "take more by themselves" in issue26.batch_phase_note(measured, workers=1)
