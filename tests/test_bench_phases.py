@@ -22,9 +22,10 @@ from bench import phases  # noqa: E402
 C06 = ROOT / "bench" / "data" / "cold_c06_blocks.mtg"
 
 
-def _one_run(path) -> dict:
+def _measured(*arguments: str) -> dict:
+    """What `python -m bench.phases ARGUMENTS` measures, in a fresh process."""
     done = subprocess.run(
-        [sys.executable, "-m", "bench.phases", "--one", str(path)],
+        [sys.executable, "-m", "bench.phases", *arguments],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -33,24 +34,25 @@ def _one_run(path) -> dict:
     return json.loads(done.stdout)
 
 
-def test_509_1a_a_blocks_listing_run_is_measured_in_every_phase_it_goes_through():
-    run = _one_run(C06)
+def _spent_in_each(run: dict, gone_through: tuple[str, ...]) -> dict:
+    """A measure's phases, after checking that each phase it names is
+    measured (none renamed away), that every phase `gone_through` took time,
+    and that the phases add up to the total (each its own time only)."""
     assert run["missing"] == []  # every wrapped function still has its name
     found = run["phases"]
     assert set(found) <= set(phases.ORDER)
-    # a run that parses, checks, grounds, solves and lists spends time in each
-    for phase in (
-        "Lark",
-        "scenario built",
-        "facts",
-        "gringo",
-        "clasp",
-        "listings",
-        "rule base digest",
-    ):
+    for phase in gone_through:
         assert found[phase] > 0, phase
-    # each phase its own time only: together they are the run
     assert abs(sum(found.values()) - run["total"]) < 1e-6
+    return found
+
+
+def test_509_1a_a_blocks_listing_run_is_measured_in_every_phase_it_goes_through():
+    # a run that parses, checks, grounds, solves and lists spends time in each
+    found = _spent_in_each(
+        _measured("--one", str(C06)),
+        ("Lark", "scenario built", "facts", "gringo", "clasp", "listings", "rule base digest"),
+    )
     assert all(seconds >= 0 for name, seconds in found.items() if name != "other")
 
 
@@ -77,33 +79,23 @@ def test_509_1a_a_batch_scenario_is_measured_in_the_phases_of_its_chunk(tmp_path
         path = tmp_path / f"b{seed:02d}.mtg"
         path.write_text(issue26.scenario(4, 8, seed=seed), encoding="utf-8")
         paths.append(str(path))
-    run = json.loads(
-        subprocess.run(
-            [sys.executable, "-m", "bench.phases", "--batch-one", *paths],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            check=True,
-        ).stdout
-    )
-    assert run["missing"] == []
-    found = run["phases"]
-    assert set(found) <= set(phases.ORDER)
+    run = _measured("--batch-one", *paths)
     # the chunk's own work: its tables checked and its undeclared rules read
-    # for all its files at once, its facts given to one grounding, sliced
-    for phase in (
-        "input checks",
-        "not modelled",
-        "facts given to clingo",
-        "slicing",
-        "gringo",
-        "clasp",
-        "Lark",
-        "answers made",
-    ):
-        assert found[phase] > 0, phase
-    # a scenario's share of each phase: together they are its share of the run
-    assert abs(sum(found.values()) - run["total"]) < 1e-9
+    # for all its files at once, its facts given to one grounding, sliced; a
+    # scenario's share of each phase, together its share of the run
+    found = _spent_in_each(
+        run,
+        (
+            "input checks",
+            "not modelled",
+            "facts given to clingo",
+            "slicing",
+            "gringo",
+            "clasp",
+            "Lark",
+            "answers made",
+        ),
+    )
     assert phases.clingo_and_lark(run) == sum(found[p] for p in phases.CLINGO_AND_LARK)
 
 
