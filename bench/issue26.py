@@ -296,11 +296,11 @@ def _seconds_if_answered(made: tuple | None) -> float | None:
     None when there is no program or it has no model."""
     if made is None:
         return None
-    ground, _, satisfiable = _ground_and_solve(*made[1:])
+    ground, _, satisfiable = ground_and_solve(*made[1:])
     return ground if satisfiable else None
 
 
-def _ground_and_solve(program, instances, signatures) -> tuple[float, float, bool]:
+def ground_and_solve(program, instances, signatures) -> tuple[float, float, bool]:
     """A chunk's program given its files' facts in a fresh Control (not
     timed): the seconds of gringo's ground() and of clasp's solve for a
     first model, and whether it has one."""
@@ -348,6 +348,15 @@ def set_partitions(items: list[str]) -> list[list[tuple[str, ...]]]:
     return out
 
 
+#: The parts of the chunk floor (chunk_seconds), each seconds a scenario.
+CHUNK_PARTS = ("ground", "solve", "parse")
+
+
+def chunk_total(seconds: dict) -> float:
+    """The chunk floor of a scenario: its parts (CHUNK_PARTS) together."""
+    return sum(seconds[part] for part in CHUNK_PARTS)
+
+
 def chunk_seconds(paths: list[str], repeat: int) -> dict[str, float]:
     """The batch's floors per scenario, in seconds, in this process, the
     files in one chunk as a batch shares its grounding at its best: gringo's
@@ -363,7 +372,7 @@ def chunk_seconds(paths: list[str], repeat: int) -> dict[str, float]:
     programs = chunk_programs(texts, Engine())
     ground = solve = 0.0
     for _, *made in programs:
-        timed = [_ground_and_solve(*made) for _ in range(repeat)]
+        timed = [ground_and_solve(*made) for _ in range(repeat)]
         ground += min(seconds for seconds, _, _ in timed)
         solve += min(seconds for _, seconds, _ in timed)
     parser = grammar()
@@ -410,7 +419,7 @@ def _chunk_floors(ctx: Context, paths: list[str], repeat: int) -> dict:
 
     module = ["bench.issue26", "--chunk", str(repeat), *paths]
     seconds, floor = ctx.beside_floor(lambda: in_fresh_process(ctx, module, "the chunk floors"))
-    per_floor = {part: seconds[part] / floor for part in ("ground", "solve", "parse")}
+    per_floor = {part: seconds[part] / floor for part in CHUNK_PARTS}
     return {**seconds, **per_floor}
 
 
@@ -453,6 +462,12 @@ def batch_phase_note(measured: dict, workers: int) -> str:
         f" {allowed:.3f} of one CPU a scenario"
         + (" (clingo and Lark take more by themselves)" if theirs > allowed else "")
     )
+
+
+def _with_per_floor(measured: dict) -> dict:
+    """A phases measure (with its `floor`) and each phase / that floor."""
+    floor = measured["floor"]
+    return {**measured, "per_floor": {p: v / floor for p, v in measured["phases"].items()}}
 
 
 def _phase_note(measured: dict) -> str:
@@ -588,7 +603,7 @@ def bench_issue26(ctx: Context) -> None:
         "",
     )
     chunk = _chunk_floors(ctx, paths[:50], max(2, ctx.repeat // 3))
-    shared = chunk["ground"] + chunk["solve"] + chunk["parse"]
+    shared = chunk_total(chunk)
     grouped = " | ".join("+".join(group) for group in chunk["groups"])
     # (the figure is the run's wall time, its files shared by a worker a CPU:
     # the floor's CPU time shared alike is what stands against it)
@@ -654,19 +669,13 @@ def bench_issue26(ctx: Context) -> None:
         batch_grounding_floor=grounding,
         batch_chunk_floor=chunk,
         batch_workers=workers,
-        batch_phases={
-            **batch_phases,
-            "per_floor": {p: v / batch_phases["floor"] for p, v in batch_phases["phases"].items()},
-        },
+        batch_phases=_with_per_floor(batch_phases),
         cold=cold,
         cold_not_remembered=unremembered,
         explain=explain,
         explain_growth=growth,
         floors=floors,
-        phases={
-            name: {**m, "per_floor": {p: v / m["floor"] for p, v in m["phases"].items()}}
-            for name, m in phases.items()
-        },
+        phases={name: _with_per_floor(m) for name, m in phases.items()},
     )
     report.data["issue26"] = data
 

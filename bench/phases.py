@@ -252,9 +252,10 @@ def batch_run(paths: list[str]) -> dict:
         before, before_total = timed(first)
         after, total = timed(paths)
     between = len(paths) - len(first)
+    share = (total - before_total) / between
     phases = {name: (after[name] - before.get(name, 0.0)) / between for name in after}
-    phases["other"] = (total - before_total) / between - sum(phases.values())
-    return {"phases": phases, "total": (total - before_total) / between, "missing": missing}
+    phases["other"] = share - sum(phases.values())
+    return {"phases": phases, "total": share, "missing": missing}
 
 
 def measure_batch(paths: list[str], runs: int, env: dict | None = None) -> dict:

@@ -315,10 +315,11 @@ def chunk_floor(ctx, bodies: list[bytes]) -> float:
     and Lark's parse, a scenario, in seconds (bench.issue26.chunk_seconds,
     in a fresh process): what a gathered request costs at least."""
     from .floors import in_fresh_process
+    from .issue26 import chunk_total
 
     paths = [str(ctx.file(f"server_chunk_{i:02d}.mtg", b.decode())) for i, b in enumerate(bodies)]
     found = in_fresh_process(ctx, ["bench.issue26", "--chunk", "2", *paths], "the chunk floor")
-    return found["ground"] + found["solve"] + found["parse"]
+    return chunk_total(found)
 
 
 def bench_server_load(ctx, command: list[str]) -> None:

@@ -77,7 +77,6 @@ def test_702_111b_the_batch_floor_grounds_legal_apart_from_the_blocks_it_judges(
     # block breaks 702.111b (a menace creature blocked by one) has no model of
     # `legal` (which judges the declared blocks) and `blocks` (which lists the
     # legal ones) together, so they are never one program of the floor
-    from mtgkb.engine.scenarios import chunk_control
     from mtgkb.engine.state import Engine
 
     answers = answer_text(MENACE_BLOCKED_BY_ONE, "m.mtg", engine=engine()).output["answers"]
@@ -95,10 +94,9 @@ def test_702_111b_the_batch_floor_grounds_legal_apart_from_the_blocks_it_judges(
     assert floors["ground"] > 0 and floors["solve"] > 0 and floors["parse"] > 0
     # and every program the floor times has a model: it answers its questions
     texts = [Path(p).read_text(encoding="utf-8") for p in paths]
-    for _, program, instances, signatures in issue26.chunk_programs(texts, Engine()):
-        ctl, given, _ = chunk_control(program, instances, signatures=signatures)
-        ctl.ground([("base", [])], context=given)
-        assert ctl.solve().satisfiable
+    for _, *made in issue26.chunk_programs(texts, Engine()):
+        _, _, satisfiable = issue26.ground_and_solve(*made)
+        assert satisfiable
 
 
 def test_the_floor_tries_every_grouping_of_the_questions():
