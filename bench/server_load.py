@@ -27,7 +27,12 @@ figures), on 127.0.0.1 only, with a bounded number of requests:
   together (mtgkb.serve.gathering), gringo grounding as one chunk as many
   of them as a worker takes under 8 clients (its share, 8 / 2 = 4: SHARE),
   clasp solving it and Lark parsing them (bench.issue26.chunk_seconds), a
-  scenario: the cap of 2 workers answering every request gathered so. The
+  scenario: the cap of 2 workers answering every request gathered so; and
+  what a worker's chunk costs it, warm, in this process (chunk_costs:
+  answer_together on chunks of 2 and 8), split into the chunk's own part
+  (its groundings readying their statements, however few it answers) and
+  each scenario's: the share of a request the chunk's own part takes at 4
+  a chunk, and the cap of 2 workers were it nothing. The
   workers are warmed up first, for gathered requests too (more clients
   than workers: their engines' chunk programs made).
 - memory: the resident memory (RSS) of the server process, and of the
@@ -276,6 +281,64 @@ def in_process_median(bodies: list[bytes]) -> float:
     return statistics.median(times)
 
 
+def chunk_costs(bodies: list[bytes], sizes: tuple[int, int] = (2, 2 * SHARE)) -> dict:
+    """What a worker's chunk of gathered requests costs it, warm, in this
+    process (mtgkb.running.batch.answer_together, as a worker answers them):
+    for each of `sizes`, `bodies` answered in chunks of that size, twice,
+    each size in turn; the CPU seconds of a chunk on average, the least of
+    the two passes ("least"), split (fixed_and_marginal) into what a chunk
+    costs however few it answers (its groundings' own work: gringo readying
+    the rule base's statements, the input checks, the rules not modelled)
+    and what each scenario in it adds."""
+    from mtgkb.engine.state import Engine
+    from mtgkb.questions.answers import Limits
+    from mtgkb.running.batch import answer_together
+
+    small, large = sizes
+    items = [(f"chunk_{i:03d}", body, None) for i, body in enumerate(bodies)]
+    engine, limits = Engine(), Limits()
+    answer_together(items[:large], limits, engine)  # (the engine's chunk programs made)
+    least: dict[int, float] = {}
+    for _ in range(2):
+        for size in sizes:
+            chunks = [items[i : i + size] for i in range(0, len(items) - size + 1, size)]
+            start = time.process_time()
+            for chunk in chunks:
+                answer_together(chunk, limits, engine)
+            spent = (time.process_time() - start) / len(chunks)
+            least[size] = min(least.get(size, spent), spent)
+    fixed, each = fixed_and_marginal(small, least[small], large, least[large])
+    least_of = [least[small], least[large]]
+    return {"sizes": list(sizes), "least": least_of, "fixed": fixed, "each": each}
+
+
+def fixed_and_marginal(small: int, small_cost: float, large: int, large_cost: float):
+    """(what a chunk costs however few it holds, what each scenario adds),
+    from what a chunk of `small` and one of `large` scenarios cost: the line
+    through the two."""
+    each = (large_cost - small_cost) / (large - small)
+    return small_cost - small * each, each
+
+
+def chunk_cost_note(costs: dict, floor: float, share: int = SHARE) -> str:
+    """The report's line for chunk_costs: a chunk's fixed part, a scenario's,
+    the fixed part's share of a request at `share` a chunk, and the cap of
+    2 workers were the fixed part nothing (a scenario's part alone, on 2
+    CPUs), in scenarios per floor (`floor`: its seconds)."""
+    fixed, each = costs["fixed"], costs["each"]
+    request = fixed / share + each
+    cap = 2 / (each / floor)
+    below = cap < TARGETS["per_floor_2_workers_8_clients"][1]
+    small, large = costs["sizes"]
+    return (
+        f"a worker's chunk, warm, in one process (chunks of {small} and {large}):"
+        f" {fixed * 1000:.1f} ms a chunk + {each * 1000:.1f} ms a scenario; at {share}"
+        f" a chunk, the chunk's own part is {fixed / share / request * 100:.0f}% of a"
+        f" request's {request * 1000:.1f} ms; were it nothing, at most {cap:.1f} scenarios"
+        " per floor" + (" (below the target)" if below else "")
+    )
+
+
 def request_floors(ctx, bodies: list[bytes]) -> dict[str, float]:
     """What plain clingo and Lark cost each of `bodies` answered alone, as a
     warm server answers a lone request, in seconds, on average (best of 2,
@@ -437,7 +500,10 @@ def bench_server_load(ctx, command: list[str]) -> None:
         f" {chunk_cap:.1f} scenarios per floor" + (" (below the target)" if chunk_cap < 6 else ""),
         "",
     )
+    costs, floor = ctx.beside_floor(lambda: chunk_costs(bodies[: 8 * SHARE]))
+    report.add("server_load", "  " + chunk_cost_note(costs, floor), "")
     data.update(
+        chunk_costs={**costs, "floor": floor},
         chunk_floor_ms=chunked * 1000,
         chunk_cap_2_workers=chunk_cap,
         median_ms_1_client=one,

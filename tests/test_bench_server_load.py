@@ -10,6 +10,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from helpers import ROOT
 
 sys.path.insert(0, str(ROOT))
@@ -124,3 +125,45 @@ def test_the_2x8_cells_cpu_is_told_per_request(monkeypatch):
         "alone": 10,
         "busy": 0.75,
     }
+
+
+def test_a_chunks_cost_is_split_into_its_own_part_and_each_scenarios():
+    # the line through two chunk sizes: 2 scenarios for 90 ms and 8 for
+    # 210 ms is 50 ms a chunk and 20 ms a scenario
+    fixed, each = server_load.fixed_and_marginal(2, 0.090, 8, 0.210)
+    assert round(fixed, 9) == 0.050 and round(each, 9) == 0.020
+    costs = {"sizes": [2, 8], "least": [0.090, 0.210], "fixed": fixed, "each": each}
+    note = server_load.chunk_cost_note(costs, floor=0.1)
+    # at 4 a chunk a request costs 50 / 4 + 20 = 32.5 ms, 12.5 of it the
+    # chunk's own (38%); 2 CPUs at 20 ms a scenario: 100 a second, 10 a floor
+    assert "50.0 ms a chunk + 20.0 ms a scenario" in note
+    assert "38% of a request's 32.5 ms" in note
+    assert note.endswith("at most 10.0 scenarios per floor")
+    slow = {**costs, "each": 0.040}
+    below = server_load.chunk_cost_note(slow, floor=0.1)
+    assert below.endswith("at most 5.0 scenarios per floor (below the target)")
+
+
+def test_a_workers_chunks_are_measured_on_answers_not_input_errors(monkeypatch):
+    # chunk_costs times answer_together on chunks of each size, after one
+    # chunk that makes the engine's chunk programs; every body answered
+    # (509.1a: the batch scenario's blocks are answers, legal or not, never
+    # input errors, exit 2)
+    from mtgkb.running import batch
+
+    seen = []
+    original = batch.answer_together
+
+    def recorded(items, limits, engine):
+        results = original(items, limits, engine)
+        seen.append([r.status for r in results])
+        return results
+
+    monkeypatch.setattr(batch, "answer_together", recorded)
+    costs = server_load.chunk_costs(server_load.batch_bodies(4), sizes=(1, 2))
+    assert costs["sizes"] == [1, 2]
+    assert all(seconds > 0 for seconds in costs["least"])
+    assert costs["fixed"] + costs["each"] == pytest.approx(costs["least"][0])
+    # the warm-up chunk of 2, then each pass: four chunks of 1, two of 2
+    assert [len(s) for s in seen] == [2, 1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 2, 2]
+    assert all(status in (0, 1) for statuses in seen for status in statuses)
