@@ -75,6 +75,12 @@ TARGETS = {
 }
 
 
+def below_target(cap: float, said: str = " (below the target)") -> str:
+    """What the report adds to a cap on the throughput (scenarios per floor)
+    that is below its target: `said`, else nothing."""
+    return said if cap < TARGETS["per_floor_2_workers_8_clients"][1] else ""
+
+
 def batch_bodies(n: int) -> list[bytes]:
     """The batch benchmark's scenarios (bench/suite.py's batch_texts), as bodies."""
     defender = generate.player_names(4)[1]
@@ -328,14 +334,13 @@ def chunk_cost_note(costs: dict, floor: float, share: int = SHARE) -> str:
     fixed, each = costs["fixed"], costs["each"]
     request = fixed / share + each
     cap = 2 / (each / floor)
-    below = cap < TARGETS["per_floor_2_workers_8_clients"][1]
     small, large = costs["sizes"]
     return (
         f"a worker's chunk, warm, in one process (chunks of {small} and {large}):"
         f" {fixed * 1000:.1f} ms a chunk + {each * 1000:.1f} ms a scenario; at {share}"
         f" a chunk, the chunk's own part is {fixed / share / request * 100:.0f}% of a"
         f" request's {request * 1000:.1f} ms; were it nothing, at most {cap:.1f} scenarios"
-        " per floor" + (" (below the target)" if below else "")
+        " per floor" + below_target(cap)
     )
 
 
@@ -487,7 +492,7 @@ def bench_server_load(ctx, command: list[str]) -> None:
     report.add(
         "server_load",
         f"  floor: 2 workers, each grounding every scenario alone: at most {cap:.2f}"
-        " scenarios per floor" + (" (below the target by itself)" if cap < 6 else ""),
+        " scenarios per floor" + below_target(cap, " (below the target by itself)"),
         "",
     )
     chunked, floor = ctx.beside_floor(lambda: chunk_floor(ctx, bodies[:SHARE]))
@@ -497,7 +502,7 @@ def bench_server_load(ctx, command: list[str]) -> None:
         f"  floor: 2 workers, each answering its requests gathered {SHARE} at a time"
         " (8 clients' share of a worker; gringo"
         f" grounding them as one chunk + clasp + Lark, {chunked * 1000:.1f} ms a scenario): at most"
-        f" {chunk_cap:.1f} scenarios per floor" + (" (below the target)" if chunk_cap < 6 else ""),
+        f" {chunk_cap:.1f} scenarios per floor" + below_target(chunk_cap),
         "",
     )
     costs, floor = ctx.beside_floor(lambda: chunk_costs(bodies[: 8 * SHARE]))

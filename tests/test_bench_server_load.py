@@ -144,7 +144,7 @@ def test_a_chunks_cost_is_split_into_its_own_part_and_each_scenarios():
     assert below.endswith("at most 5.0 scenarios per floor (below the target)")
 
 
-@pytest.mark.slow  # (it answers 14 chunks: the bench's own measure, not a rule)
+@pytest.mark.slow  # (it answers 13 chunks: the bench's own measure, not a rule)
 def test_a_workers_chunks_are_measured_on_answers_not_input_errors(monkeypatch):
     # chunk_costs times answer_together on chunks of each size, after one
     # chunk that makes the engine's chunk programs; every body answered
